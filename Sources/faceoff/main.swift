@@ -1,0 +1,2 @@
+import FaceoffKit
+print(FaceoffInfo.version)

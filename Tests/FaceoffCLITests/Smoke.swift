@@ -1,0 +1,3 @@
+import Testing
+@testable import FaceoffKit
+@Test func version() { #expect(!FaceoffInfo.version.isEmpty) }

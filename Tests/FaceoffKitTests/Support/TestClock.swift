@@ -1,0 +1,54 @@
+import Foundation
+
+/// A clock whose time moves only when someone sleeps on it: a sleep returns at once and
+/// advances `now` to its deadline, and every requested sleep is recorded.
+final class TestClock: Clock, @unchecked Sendable {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private let lock = NSLock()
+    private var current = Instant(offset: .zero)
+    private var recorded: [Duration] = []
+
+    var now: Instant { lock.withLock { current } }
+    var minimumResolution: Duration { .zero }
+    var sleeps: [Duration] { lock.withLock { recorded } }
+
+    func advance(by duration: Duration) {
+        lock.withLock { current = current.advanced(by: duration) }
+    }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        try Task.checkCancellation()
+        lock.withLock {
+            recorded.append(current.duration(to: deadline))
+            if current < deadline { current = deadline }
+        }
+    }
+}
+
+/// Where the project's files are, found from this source file.
+enum TestPaths {
+    static let repositoryRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+            url = url.deletingLastPathComponent()
+        }
+        return url
+    }()
+
+    static let fixtures = repositoryRoot.appendingPathComponent("Tests/Fixtures")
+    static let mirror = fixtures.appendingPathComponent("mirror/v1")
+    static var mirrorBase: String { "file://\(mirror.path)/" }
+
+    /// A fresh directory under the system's temporary folder, removed by the caller when it likes.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faceoff-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
