@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+
+/// Faceoff's SQLite database: the response cache now; later the ledger, the outbox and
+/// calendar state. WAL mode, so a `faceoff run` and a `faceoff watch` can share it.
+public final class Store: Sendable {
+    public let path: String
+    let pool: DatabasePool
+
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(path: path, reason: "cannot create its directory \(directory): \(Self.describe(error))")
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.label = "faceoff"
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw StoreError(path: path, reason: Self.describe(error))
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: response cache") { db in
+            try db.create(table: "response_cache") { table in
+                table.primaryKey("url", .text)
+                table.column("body", .blob).notNull()
+                table.column("etag", .text)
+                table.column("last_modified", .text)
+                table.column("fetched_at", .double).notNull()
+                // Seconds the body stays fresh after fetched_at; NULL means forever.
+                table.column("max_age", .double)
+            }
+        }
+        return migrator
+    }
+
+    /// The migrations this store has applied, oldest first.
+    public func appliedMigrations() throws -> [String] {
+        try pool.read { db in try Self.migrator.appliedMigrations(db) }
+    }
+
+    func journalMode() throws(StoreError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+    }
+
+    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws(StoreError) -> T {
+        do { return try pool.write(body) } catch { throw StoreError(path: path, reason: Self.describe(error)) }
+    }
+
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws(StoreError) -> T {
+        do { return try pool.read(body) } catch { throw StoreError(path: path, reason: Self.describe(error)) }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError {
+            return error.message ?? "SQLite error \(error.resultCode)"
+        }
+        if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {
+            return underlying.localizedDescription
+        }
+        return error.localizedDescription
+    }
+}
+
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+
+    public var description: String {
+        "cannot use the store at \(path): \(reason). Check that the directory exists and is writable, or point XDG_STATE_HOME elsewhere."
+    }
+}

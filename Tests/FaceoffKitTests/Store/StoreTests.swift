@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+@testable import FaceoffKit
+
+@Suite struct StoreTests {
+    @Test func createsItsDirectoryAndMigrates() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("state/faceoff/faceoff.sqlite").path
+        let store = try Store(path: path)
+        #expect(FileManager.default.fileExists(atPath: path))
+        #expect(try store.appliedMigrations() == ["v1: response cache"])
+        // Opening again is fine and migrates nothing twice.
+        #expect(try Store(path: path).appliedMigrations() == ["v1: response cache"])
+    }
+
+    @Test func usesWAL() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Store(path: directory.appendingPathComponent("f.sqlite").path)
+        #expect(try store.journalMode() == "wal")
+    }
+
+    @Test func anUnusablePathIsAClearError() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A regular file where the store's directory should be.
+        let blocker = directory.appendingPathComponent("state")
+        try Data("x".utf8).write(to: blocker)
+        let path = blocker.appendingPathComponent("faceoff.sqlite").path
+        do {
+            _ = try Store(path: path)
+            Issue.record("opened a store under a regular file")
+        } catch {
+            #expect(error.path == path)
+            #expect(error.description.contains(path))
+            #expect(error.description.contains("writable"))
+        }
+    }
+
+    @Test func aCorruptFileIsAClearError() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("faceoff.sqlite").path
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
+        #expect(throws: StoreError.self) { try Store(path: path) }
+    }
+}
+
+@Suite struct ResponseCacheTests {
+    func makeCache() throws -> (ResponseCache, URL) {
+        let directory = try TestPaths.temporaryDirectory()
+        return (ResponseCache(store: try Store(path: directory.appendingPathComponent("f.sqlite").path)), directory)
+    }
+
+    @Test func storesAndReadsBack() throws {
+        let (cache, directory) = try makeCache()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fetched = Date(timeIntervalSince1970: 1_800_000_000)
+        let entry = CachedResponse(
+            url: "https://api-web.nhle.com/v1/standings/now", body: Array("{}".utf8),
+            validators: Validators(etag: "\"e1\"", lastModified: nil), fetchedAt: fetched, freshness: .seconds(86400))
+        try cache.save(entry)
+        #expect(try cache.entry(for: entry.url) == entry)
+        #expect(try cache.entry(for: "https://other") == nil)
+
+        var replaced = entry
+        replaced.body = Array("{\"a\":1}".utf8)
+        replaced.freshness = .forever
+        try cache.save(replaced)
+        #expect(try cache.entry(for: entry.url) == replaced)
+    }
+
+    @Test func freshnessRules() {
+        let fetched = Date(timeIntervalSince1970: 1_800_000_000)
+        func entry(_ freshness: Freshness) -> CachedResponse {
+            CachedResponse(url: "u", body: [], validators: Validators(), fetchedAt: fetched, freshness: freshness)
+        }
+        #expect(entry(.seconds(3600)).isFresh(at: fetched.addingTimeInterval(3599)))
+        #expect(!entry(.seconds(3600)).isFresh(at: fetched.addingTimeInterval(3600)))
+        #expect(entry(.forever).isFresh(at: fetched.addingTimeInterval(1e9)))
+        #expect(!entry(.revalidate).isFresh(at: fetched))
+    }
+
+    @Test func revalidationAndPruning() throws {
+        let (cache, directory) = try makeCache()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let old = Date(timeIntervalSince1970: 1_700_000_000)
+        try cache.save(CachedResponse(url: "a", body: [1], validators: Validators(), fetchedAt: old, freshness: .revalidate))
+        try cache.save(CachedResponse(url: "b", body: [2], validators: Validators(), fetchedAt: old, freshness: .revalidate))
+        let now = old.addingTimeInterval(400 * 86400)
+        try cache.revalidated("a", at: now, freshness: .seconds(60))
+        #expect(try cache.entry(for: "a")?.fetchedAt == now)
+        #expect(try cache.entry(for: "a")?.freshness == .seconds(60))
+        #expect(try cache.prune(fetchedBefore: now.addingTimeInterval(-365 * 86400)) == 1)
+        #expect(try cache.entry(for: "b") == nil)
+        #expect(try cache.entry(for: "a") != nil)
+    }
+}
