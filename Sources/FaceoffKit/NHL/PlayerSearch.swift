@@ -1,0 +1,69 @@
+import Foundation
+
+/// Finds players by name across every team's current roster (rosters are cached for a day).
+public struct PlayerSearch: Sendable {
+    public struct Candidate: Sendable, Equatable, CustomStringConvertible {
+        public let id: Int
+        public let name: String
+        public let team: String
+        public let position: String?
+
+        public var description: String { "\(name) (\(team)\(position.map { ", \($0)" } ?? ""), id \(id))" }
+    }
+
+    let client: NHLClient
+
+    public init(client: NHLClient) { self.client = client }
+
+    /// Every rostered player whose name contains all the words of `query`, ignoring case and accents.
+    public func search(_ query: String, teams: [String] = Teams.abbreviations) async throws -> [Candidate] {
+        let words = fold(query).split(separator: " ").map(String.init)
+        guard !words.isEmpty else { return [] }
+        var failures: [any Error] = []
+        var candidates: [Candidate] = []
+        try await withThrowingTaskGroup(of: Result<[Candidate], any Error>.self) { group in
+            var pending = teams[...]
+            func startNext() {
+                guard let team = pending.popFirst() else { return }
+                group.addTask {
+                    do {
+                        let roster = try await client.fetch(.roster(team)).value
+                        return .success(Self.candidates(in: roster, team: team))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+            // A few at a time: enough to be quick, few enough to be polite to the API.
+            for _ in 0..<6 { startNext() }
+            while let result = try await group.next() {
+                switch result {
+                case .success(let found): candidates += found
+                case .failure(let error): failures.append(error)
+                }
+                startNext()
+            }
+        }
+        if candidates.isEmpty, let failure = failures.first, failures.count == teams.count {
+            throw failure
+        }
+        return candidates
+            .filter { candidate in
+                let name = fold(candidate.name)
+                return words.allSatisfy(name.contains)
+            }
+            .sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+    }
+
+    static func candidates(in roster: Roster, team: String) -> [Candidate] {
+        roster.allPlayers.compactMap { player in
+            guard let id = player.id else { return nil }
+            let name = [player.firstName?.value, player.lastName?.value].compactMap { $0 }.joined(separator: " ")
+            return Candidate(id: id, name: name, team: team, position: player.positionCode)
+        }
+    }
+
+    private func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+@testable import FaceoffKit
+
+/// The NHL client end to end: libcurl against a loopback server, a real SQLite cache.
+@Suite struct NHLClientTests {
+    final class Clock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var current = Date(timeIntervalSince1970: 1_800_000_000)
+        var now: Date { lock.withLock { current } }
+        func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
+    }
+
+    struct Harness {
+        let server: LoopbackHTTPServer
+        let cache: ResponseCache
+        let clock = Clock()
+        let directory: URL
+
+        init(handler: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply) throws {
+            server = try LoopbackHTTPServer(handler: handler)
+            directory = try TestPaths.temporaryDirectory()
+            cache = ResponseCache(store: try Store(path: directory.appendingPathComponent("faceoff.sqlite").path))
+        }
+
+        func client(_ mode: FetchMode = .normal) -> NHLClient {
+            let clock = self.clock
+            return NHLClient(
+                base: server.baseURL + "/v1/", http: CurlHTTPClient(clock: TestClock()), cache: cache, mode: mode,
+                now: { clock.now })
+        }
+
+        func close() {
+            server.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    static let standings = #"{"wildCardIndicator": true, "standings": [{"teamAbbrev": {"default": "TOR"}, "points": 30}]}"#
+
+    @Test func cachesWithinFreshnessThenRevalidatesWith304() async throws {
+        let harness = try Harness { request in
+            request.headers["if-none-match"] == "\"s1\""
+                ? .response(status: 304, headers: [("ETag", "\"s1\"")])
+                : .json(Self.standings, headers: [("ETag", "\"s1\"")])
+        }
+        defer { harness.close() }
+        let client = harness.client()
+
+        let first = try await client.fetch(.standings())
+        #expect(first.origin == .network)
+        #expect(first.value.standings?.first?.points == 30)
+
+        harness.clock.advance(3600)
+        let second = try await client.fetch(.standings())
+        #expect(second.origin == .cache(age: 3600))
+        #expect(harness.server.requests.count == 1)
+
+        harness.clock.advance(24 * 3600)
+        let third = try await client.fetch(.standings())
+        #expect(third.origin == .network)
+        #expect(third.value.standings?.first?.points == 30)
+        #expect(harness.server.requests.count == 2)
+        #expect(harness.server.requests.last?.headers["if-none-match"] == "\"s1\"")
+        // The 304 restarted the freshness clock.
+        #expect(try harness.cache.entry(for: client.base + "standings/now")?.fetchedAt == harness.clock.now)
+    }
+
+    @Test func offlineAnswersFromTheCacheAndSaysHowOld() async throws {
+        let harness = try Harness { _ in .json(Self.standings) }
+        defer { harness.close() }
+        _ = try await harness.client().fetch(.standings())
+        harness.server.stop()
+        harness.clock.advance(3 * 3600)
+
+        let offline = try await harness.client(.offline).fetch(.standings())
+        #expect(offline.origin == .stale(age: 3 * 3600, reason: "offline"))
+        #expect(offline.staleness == "using data from 3 h ago (offline)")
+
+        let error = await #expect(throws: NHLError.self) { try await harness.client(.offline).fetch(.roster("TOR")) }
+        #expect(error?.code == .notCached)
+        #expect(error?.description.contains("run once without --offline") == true)
+    }
+
+    @Test func aBrokenResponseNeverReplacesAGoodCopy() async throws {
+        let calls = Counter()
+        let harness = try Harness { _ in
+            calls.next() == 0
+                ? .json(Self.standings)
+                : .response(status: 200, headers: [("Content-Type", "text/html")], body: Array("<html>Service Unavailable</html>".utf8))
+        }
+        defer { harness.close() }
+        _ = try await harness.client().fetch(.standings())
+        harness.clock.advance(2 * 86400)
+
+        let fallback = try await harness.client().fetch(.standings())
+        guard case .stale(_, let reason) = fallback.origin else {
+            Issue.record("expected a stale copy, got \(fallback.origin)")
+            return
+        }
+        #expect(reason.contains("not JSON"))
+        #expect(fallback.value.standings?.first?.points == 30)
+        #expect(try harness.cache.entry(for: harness.client().base + "standings/now")?.body == Array(Self.standings.utf8))
+    }
+
+    @Test func undecodableJSONIsAnErrorNamingTheURLAndField() async throws {
+        let harness = try Harness { _ in .json(#"{"standings": [{"points": "thirty"}]}"#) }
+        defer { harness.close() }
+        let error = await #expect(throws: NHLError.self) { try await harness.client().fetch(.standings()) }
+        #expect(error?.code == .undecodable)
+        #expect(error?.description.contains("/v1/standings/now") == true)
+        #expect(error?.description.contains("standings[0].points") == true)
+        #expect(try harness.cache.entry(for: harness.client().base + "standings/now") == nil)
+    }
+
+    @Test func finishedGamesAreKeptForeverLiveOnesRevalidated() async throws {
+        let harness = try Harness { request in
+            request.path.contains("2025020100")
+                ? .json(#"{"id": 2025020100, "gameState": "OFF", "plays": []}"#)
+                : .json(#"{"id": 2025020101, "gameState": "LIVE", "plays": []}"#)
+        }
+        defer { harness.close() }
+        let client = harness.client()
+        _ = try await client.fetch(.playByPlay(2025020100))
+        _ = try await client.fetch(.playByPlay(2025020101))
+        #expect(try harness.cache.entry(for: client.base + "gamecenter/2025020100/play-by-play")?.freshness == .forever)
+        #expect(try harness.cache.entry(for: client.base + "gamecenter/2025020101/play-by-play")?.freshness == .revalidate)
+
+        harness.clock.advance(365 * 86400)
+        #expect(try await client.fetch(.playByPlay(2025020100)).origin == .cache(age: 365 * 86400))
+        #expect(try await client.fetch(.playByPlay(2025020101)).origin == .network)
+        #expect(harness.server.requests.count == 3)
+    }
+
+    @Test func followsTheNowRedirect() async throws {
+        let harness = try Harness { request in
+            request.path == "/v1/club-schedule-season/TOR/now"
+                ? .response(status: 302, headers: [("Location", "/v1/club-schedule-season/TOR/20252026")])
+                : .json(#"{"currentSeason": 20252026, "games": []}"#)
+        }
+        defer { harness.close() }
+        let schedule = try await harness.client().fetch(.clubSchedule("TOR"))
+        #expect(schedule.value.currentSeason == 20252026)
+    }
+
+    @Test func readsTheProjectsFileMirror() async throws {
+        let client = NHLClient(base: TestPaths.mirrorBase, http: CurlHTTPClient(), cache: nil)
+        let schedule = try await client.fetch(.clubSchedule("TOR"))
+        #expect(schedule.value.games?.isEmpty == false)
+        let missing = await #expect(throws: HTTPError.self) { try await client.fetch(.clubSchedule("ZZZ")) }
+        #expect(missing?.kind == .notFound)
+    }
+}
