@@ -1,0 +1,119 @@
+import Foundation
+
+/// The user's settings: DESIGN.md's configuration reference, parsed and validated.
+/// Every key is optional; these defaults are what Faceoff does with no config file.
+public struct Config: Sendable, Equatable {
+    public static let defaultAPIBase = "https://api-web.nhle.com/v1/"
+
+    public var teams: [String] = []
+    public var players: [Int] = []
+    /// An IANA time zone name; nil means the system's.
+    public var timezone: String?
+    public var apiBase: String = Config.defaultAPIBase
+    public var calendar = CalendarSettings()
+    public var watch = WatchSettings()
+    public var serve = ServeSettings()
+    public var sinks: [SinkConfig] = []
+
+    public init() {}
+
+    public var timeZone: TimeZone {
+        timezone.flatMap(TimeZone.init(identifier:)) ?? .current
+    }
+}
+
+public struct CalendarSettings: Sendable, Equatable {
+    /// nil means `$XDG_DATA_HOME/faceoff/calendars`.
+    public var dir: String?
+    /// "current" or an eight-digit season such as "20252026".
+    public var season: String = "current"
+    public var gameTypes: [GameTypeName] = [.regular, .playoffs]
+    public var reminders: [Duration] = []
+    public var duration: Duration = .seconds(3 * 3600)
+    public var refresh: Duration = .seconds(6 * 3600)
+    public var scores = true
+
+    public init() {}
+}
+
+public enum GameTypeName: String, Sendable, CaseIterable {
+    case preseason, regular, playoffs
+
+    /// The API's `gameType` number.
+    public var code: Int {
+        switch self {
+        case .preseason: 1
+        case .regular: 2
+        case .playoffs: 3
+        }
+    }
+}
+
+public struct WatchSettings: Sendable, Equatable {
+    public static let minimumPoll: Duration = .seconds(2)
+
+    public var poll: Duration = .seconds(5)
+    public var pregame: Duration = .seconds(30 * 60)
+    public var delay: Duration = .zero
+
+    public init() {}
+}
+
+public struct ServeSettings: Sendable, Equatable {
+    public var enabled = false
+    public var listen = "127.0.0.1:8765"
+    public var token = ""
+    public var publicURL = ""
+
+    public init() {}
+}
+
+public struct SinkConfig: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case stdout, notify, webhook
+    }
+
+    public enum Preset: String, Sendable, CaseIterable {
+        case generic, discord, slack, ntfy, gotify, homeassistant
+    }
+
+    public enum Format: String, Sendable, CaseIterable {
+        case text, jsonl
+    }
+
+    public enum Urgency: String, Sendable, CaseIterable {
+        case critical, normal, low
+    }
+
+    public var type: Kind
+    public var name: String?
+    /// nil means every kind.
+    public var events: [String]?
+    /// nil means the followed teams.
+    public var teams: [String]?
+    public var players: [Int] = []
+    /// nil means `[watch] delay`.
+    public var delay: Duration?
+    public var url: String?
+    public var preset: Preset = .generic
+    public var secret: String?
+    public var headers: [String: String] = [:]
+    public var expiry: Duration = .seconds(3600)
+    public var format: Format = .text
+    /// nil means the default rule: critical for a followed team's goal and the final.
+    public var urgency: Urgency?
+
+    public init(type: Kind) { self.type = type }
+
+    /// How logs and errors name this sink.
+    public var displayName: String { name ?? type.rawValue }
+}
+
+/// The event kinds of DESIGN.md's event table, the values a sink's `events` may list.
+public enum EventKindName {
+    public static let all = [
+        "pregame", "game_start", "game_joined", "goal", "goal_overturned", "scoring_change", "penalty",
+        "power_play_start", "power_play_end", "goalie_pulled", "goalie_returned", "period_start",
+        "period_end", "final",
+    ]
+}

@@ -1,0 +1,190 @@
+import Foundation
+
+/// The commented starting file `faceoff config init` writes.
+public enum ConfigTemplate {
+    public static func text(teams: [String] = [], players: [Int] = []) -> String {
+        let teamList = teams.map { "\"\($0)\"" }.joined(separator: ", ")
+        let playerList = players.map(String.init).joined(separator: ", ")
+        return """
+            # Faceoff configuration. Every key is optional; the commented lines show the defaults.
+            # `faceoff config validate` checks this file; `faceoff follow TOR` edits the lists below.
+
+            teams = [\(teamList)]
+            players = [\(playerList)]
+            # timezone = "America/Toronto"          # default: the system's
+            # api_base = "https://api-web.nhle.com/v1/"
+
+            [calendar]
+            # dir = "~/.local/share/faceoff/calendars"
+            # season = "current"                  # or 20252026
+            # game_types = ["regular", "playoffs"]  # add "preseason" if you like
+            # reminders = ["1h", "15m"]           # alarms before each game; none by default
+            # duration = "3h"
+            # refresh = "6h"
+            # scores = true                       # false keeps the feeds spoiler-free
+
+            [watch]
+            # poll = "5s"                         # live poll interval, at least 2s
+            # pregame = "30m"                     # start watching this long before puck drop
+            # delay = "0s"                        # hold alerts back to match a delayed broadcast
+
+            [serve]
+            # enabled = false
+            # listen = "127.0.0.1:8765"
+            # token = ""
+            # public_url = ""
+
+            # Where alerts go. Without any [[sink]], `faceoff watch` prints to the terminal and
+            # `faceoff run` sends desktop notifications.
+            #
+            # [[sink]]
+            # type = "webhook"                    # stdout | notify | webhook
+            # name = "discord"
+            # events = ["goal", "final"]
+            # url = "https://discord.com/api/webhooks/..."
+            # preset = "discord"
+
+            """
+    }
+}
+
+/// The effective configuration as TOML, defaults filled in, for `faceoff config show`.
+public enum ConfigRenderer {
+    public static let redacted = "\"<redacted>\""
+
+    public static func render(_ config: Config, paths: Paths, redactSecrets: Bool = true) -> String {
+        func quote(_ text: String) -> String {
+            var escaped = ""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": escaped += "\\\""
+                case "\\": escaped += "\\\\"
+                case "\n": escaped += "\\n"
+                case "\t": escaped += "\\t"
+                case _ where scalar.value < 0x20: escaped += String(format: "\\u%04X", scalar.value)
+                default: escaped.unicodeScalars.append(scalar)
+                }
+            }
+            return "\"\(escaped)\""
+        }
+        func secret(_ text: String) -> String { redactSecrets && !text.isEmpty ? redacted : quote(text) }
+        func list(_ items: [String]) -> String { "[" + items.map(quote).joined(separator: ", ") + "]" }
+        func duration(_ value: Duration) -> String { quote(DurationText.format(value)) }
+
+        var lines: [String] = []
+        lines.append("teams = \(list(config.teams))")
+        lines.append("players = [\(config.players.map(String.init).joined(separator: ", "))]")
+        lines.append("timezone = \(quote(config.timeZone.identifier))\(config.timezone == nil ? "  # the system's" : "")")
+        lines.append("api_base = \(quote(config.apiBase))")
+        lines.append("")
+        lines.append("[calendar]")
+        lines.append("dir = \(quote(config.calendar.dir ?? paths.calendarDirectory))")
+        lines.append("season = \(quote(config.calendar.season))")
+        lines.append("game_types = \(list(config.calendar.gameTypes.map(\.rawValue)))")
+        lines.append("reminders = \(list(config.calendar.reminders.map(DurationText.format)))")
+        lines.append("duration = \(duration(config.calendar.duration))")
+        lines.append("refresh = \(duration(config.calendar.refresh))")
+        lines.append("scores = \(config.calendar.scores)")
+        lines.append("")
+        lines.append("[watch]")
+        lines.append("poll = \(duration(config.watch.poll))")
+        lines.append("pregame = \(duration(config.watch.pregame))")
+        lines.append("delay = \(duration(config.watch.delay))")
+        lines.append("")
+        lines.append("[serve]")
+        lines.append("enabled = \(config.serve.enabled)")
+        lines.append("listen = \(quote(config.serve.listen))")
+        lines.append("token = \(secret(config.serve.token))")
+        lines.append("public_url = \(quote(config.serve.publicURL))")
+        for sink in config.sinks {
+            lines.append("")
+            lines.append("[[sink]]")
+            lines.append("type = \(quote(sink.type.rawValue))")
+            if let name = sink.name { lines.append("name = \(quote(name))") }
+            lines.append("events = \(list(sink.events ?? EventKindName.all))")
+            lines.append("teams = \(list(sink.teams ?? config.teams))")
+            if !sink.players.isEmpty { lines.append("players = [\(sink.players.map(String.init).joined(separator: ", "))]") }
+            lines.append("delay = \(duration(sink.delay ?? config.watch.delay))")
+            switch sink.type {
+            case .webhook:
+                // A webhook URL often carries its own credential (Discord, Slack), so it is a secret too.
+                if let url = sink.url { lines.append("url = \(secret(url))") }
+                lines.append("preset = \(quote(sink.preset.rawValue))")
+                if let value = sink.secret { lines.append("secret = \(secret(value))") }
+                if !sink.headers.isEmpty {
+                    let pairs = sink.headers.sorted { $0.key < $1.key }.map { "\(quote($0.key)) = \(secret($0.value))" }
+                    lines.append("headers = { \(pairs.joined(separator: ", ")) }")
+                }
+                lines.append("expiry = \(duration(sink.expiry))")
+            case .stdout:
+                lines.append("format = \(quote(sink.format.rawValue))")
+            case .notify:
+                if let urgency = sink.urgency { lines.append("urgency = \(quote(urgency.rawValue))") }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension ConfigRenderer {
+    /// The same settings as `render`, as one JSON object with the config file's key names.
+    public static func json(_ config: Config, paths: Paths, redactSecrets: Bool = true) -> String {
+        func secret(_ text: String) -> String { redactSecrets && !text.isEmpty ? "<redacted>" : text }
+        func duration(_ value: Duration) -> String { DurationText.format(value) }
+        var sinks: [[String: Any]] = []
+        for sink in config.sinks {
+            var object: [String: Any] = [
+                "type": sink.type.rawValue,
+                "events": sink.events ?? EventKindName.all,
+                "teams": sink.teams ?? config.teams,
+                "players": sink.players,
+                "delay": duration(sink.delay ?? config.watch.delay),
+            ]
+            if let name = sink.name { object["name"] = name }
+            switch sink.type {
+            case .webhook:
+                if let url = sink.url { object["url"] = secret(url) }
+                object["preset"] = sink.preset.rawValue
+                if let value = sink.secret { object["secret"] = secret(value) }
+                object["headers"] = sink.headers.mapValues(secret)
+                object["expiry"] = duration(sink.expiry)
+            case .stdout:
+                object["format"] = sink.format.rawValue
+            case .notify:
+                if let urgency = sink.urgency { object["urgency"] = urgency.rawValue }
+            }
+            sinks.append(object)
+        }
+        let root: [String: Any] = [
+            "teams": config.teams,
+            "players": config.players,
+            "timezone": config.timeZone.identifier,
+            "api_base": config.apiBase,
+            "calendar": [
+                "dir": config.calendar.dir ?? paths.calendarDirectory,
+                "season": config.calendar.season,
+                "game_types": config.calendar.gameTypes.map(\.rawValue),
+                "reminders": config.calendar.reminders.map(duration),
+                "duration": duration(config.calendar.duration),
+                "refresh": duration(config.calendar.refresh),
+                "scores": config.calendar.scores,
+            ] as [String: Any],
+            "watch": [
+                "poll": duration(config.watch.poll),
+                "pregame": duration(config.watch.pregame),
+                "delay": duration(config.watch.delay),
+            ],
+            "serve": [
+                "enabled": config.serve.enabled,
+                "listen": config.serve.listen,
+                "token": secret(config.serve.token),
+                "public_url": config.serve.publicURL,
+            ] as [String: Any],
+            "sink": sinks,
+        ]
+        guard let data = try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
+            return "{}"
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+@testable import FaceoffKit
+
+@Suite struct ConfigEditorTests {
+    @Test func addingToASingleLineListKeepsTheRestOfTheFile() {
+        let text = """
+            # Faceoff
+            teams = ["TOR"]   # the Leafs, always
+            players = []
+
+            [watch]
+            poll = "5s"   # fast
+            """
+        let updated = ConfigEditor.add(["\"MTL\"", "\"TOR\""], toList: "teams", in: text)
+        #expect(updated == text.replacingOccurrences(of: "teams = [\"TOR\"]", with: "teams = [\"TOR\", \"MTL\"]"))
+        #expect(ConfigEditor.add(["8479318"], toList: "players", in: updated).contains("players = [8479318]\n"))
+    }
+
+    @Test func addingToAMultiLineListFollowsItsStyle() {
+        let text = """
+            teams = [
+              "TOR",  # home
+              "MTL"   # rivals
+            ]
+            """
+        let updated = ConfigEditor.add(["\"BOS\""], toList: "teams", in: text)
+        #expect(updated == """
+            teams = [
+              "TOR",  # home
+              "MTL",   # rivals
+              "BOS",
+            ]
+            """)
+        #expect(ConfigEditor.values(ofList: "teams", in: updated) == ["TOR", "MTL", "BOS"])
+    }
+
+    @Test func aMissingKeyGoesBeforeTheFirstTableAndItsComments() {
+        let text = """
+            # My settings
+            timezone = "America/Toronto"
+
+            # Calendar feeds
+            [calendar]
+            scores = false
+            """
+        let updated = ConfigEditor.add(["\"TOR\""], toList: "teams", in: text)
+        #expect(updated == """
+            # My settings
+            timezone = "America/Toronto"
+
+            teams = ["TOR"]
+
+            # Calendar feeds
+            [calendar]
+            scores = false
+
+            """)
+    }
+
+    @Test func aListInsideATableIsNotTheRootList() {
+        let text = "[[sink]]\ntype = \"stdout\"\nteams = [\"BOS\"]\n"
+        let updated = ConfigEditor.add(["\"TOR\""], toList: "teams", in: text)
+        #expect(updated.hasPrefix("teams = [\"TOR\"]\n"))
+        #expect(updated.contains("teams = [\"BOS\"]"))
+    }
+
+    @Test func removingFromASingleLineList() {
+        let text = "teams = [\"TOR\", \"MTL\", \"BOS\"]  # three\n"
+        #expect(ConfigEditor.remove(["\"MTL\""], fromList: "teams", in: text) == "teams = [\"TOR\", \"BOS\"]  # three\n")
+        #expect(ConfigEditor.remove(["\"XXX\""], fromList: "teams", in: text) == text)
+    }
+
+    @Test func removingFromAMultiLineListDropsTheItemsLineOnly() throws {
+        let text = """
+            # teams I follow
+            teams = [
+              "TOR",  # home
+              "MTL",  # rivals
+              "BOS",
+            ]
+            players = [
+              8479318,
+            ]
+            """
+        let updated = ConfigEditor.remove(["\"MTL\""], fromList: "teams", in: text)
+        #expect(updated == """
+            # teams I follow
+            teams = [
+              "TOR",  # home
+              "BOS",
+            ]
+            players = [
+              8479318,
+            ]
+            """)
+        let noPlayers = ConfigEditor.remove(["8479318"], fromList: "players", in: updated)
+        #expect(noPlayers.hasSuffix("players = [\n]"))
+        #expect(try ConfigLoader.parse(noPlayers, file: "c").players == [])
+    }
+
+    @Test func editedFilesStillParse() throws {
+        var text = ConfigTemplate.text()
+        text = ConfigEditor.add(["\"TOR\"", "\"MTL\""], toList: "teams", in: text)
+        text = ConfigEditor.add(["8479318"], toList: "players", in: text)
+        text = ConfigEditor.remove(["\"TOR\""], fromList: "teams", in: text)
+        let config = try ConfigLoader.parse(text, file: "c")
+        #expect(config.teams == ["MTL"])
+        #expect(config.players == [8479318])
+        #expect(text.contains("# poll = \"5s\""))
+    }
+}
+
+@Suite struct AtomicFileTests {
+    @Test func replacesContentAndKeepsPermissions() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("config.toml").path
+        try AtomicFile.write("one\n", to: path, permissions: 0o600)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "one\n")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
+        try AtomicFile.write("two\n", to: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "two\n")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["config.toml"])
+    }
+
+    @Test func aFailedWriteLeavesTheOldFile() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("config.toml").path
+        try AtomicFile.write("good\n", to: path)
+        // A directory where the temporary file should go makes the write fail (even for root).
+        let blocker = directory.appendingPathComponent(".config.toml.\(ProcessInfo.processInfo.processIdentifier).tmp")
+        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
+        #expect(throws: (any Error).self) { try AtomicFile.write("bad\n", to: path) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "good\n")
+    }
+}

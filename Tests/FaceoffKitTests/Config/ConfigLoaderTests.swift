@@ -1,0 +1,239 @@
+import Foundation
+import Testing
+
+@testable import FaceoffKit
+
+@Suite struct ConfigLoaderTests {
+    /// DESIGN.md's configuration reference, every key set.
+    static let fullReference = """
+        teams = ["TOR", "MTL"]           # followed teams
+        players = [8479318]
+        timezone = "America/Toronto"
+        api_base = "https://api-web.nhle.com/v1/"
+
+        [calendar]
+        dir = "~/.local/share/faceoff/calendars"
+        season = "current"
+        game_types = ["regular", "playoffs"]
+        reminders = ["1h", "15m"]
+        duration = "3h"
+        refresh = "6h"
+        scores = true
+
+        [watch]
+        poll = "5s"
+        pregame = "30m"
+        delay = "0s"
+
+        [serve]
+        enabled = false
+        listen = "127.0.0.1:8765"
+        token = ""
+        public_url = ""
+
+        [[sink]]
+        type = "webhook"
+        name = "discord"
+        events = ["goal", "final"]
+        teams = ["TOR"]
+        players = []
+        delay = "30s"
+        url = "https://example.invalid/hook"
+        preset = "discord"
+        secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+        headers = { Authorization = "Bearer abc" }
+        expiry = "1h"
+
+        [[sink]]
+        type = "stdout"
+        format = "jsonl"
+
+        [[sink]]
+        type = "notify"
+        urgency = "low"
+        """
+
+    func errors(_ text: String) -> [ConfigError] {
+        do {
+            _ = try ConfigLoader.parse(text, file: "config.toml")
+            return []
+        } catch {
+            return error.errors
+        }
+    }
+
+    @Test func parsesTheWholeReference() throws {
+        let config = try ConfigLoader.parse(Self.fullReference, file: "config.toml")
+        #expect(config.teams == ["TOR", "MTL"])
+        #expect(config.players == [8479318])
+        #expect(config.timezone == "America/Toronto")
+        #expect(config.calendar.reminders == [.seconds(3600), .seconds(900)])
+        #expect(config.calendar.gameTypes == [.regular, .playoffs])
+        #expect(config.watch.poll == .seconds(5))
+        #expect(config.watch.pregame == .seconds(1800))
+        #expect(config.serve.listen == "127.0.0.1:8765")
+        #expect(config.sinks.count == 3)
+        let webhook = config.sinks[0]
+        #expect(webhook.type == .webhook)
+        #expect(webhook.name == "discord")
+        #expect(webhook.events == ["goal", "final"])
+        #expect(webhook.teams == ["TOR"])
+        #expect(webhook.delay == .seconds(30))
+        #expect(webhook.preset == .discord)
+        #expect(webhook.headers == ["Authorization": "Bearer abc"])
+        #expect(webhook.expiry == .seconds(3600))
+        #expect(config.sinks[1].format == .jsonl)
+        #expect(config.sinks[2].urgency == .low)
+    }
+
+    @Test func anEmptyFileIsAllDefaults() throws {
+        #expect(try ConfigLoader.parse("", file: "config.toml") == Config())
+        #expect(try ConfigLoader.parse("# just a comment\n", file: "config.toml").apiBase == "https://api-web.nhle.com/v1/")
+    }
+
+    @Test func unknownKeysAreErrorsWithLineAndSuggestion() {
+        let found = errors("# my teams\ntems = [\"TOR\"]\n")
+        #expect(found.map(\.description) == ["config.toml:2: unknown key 'tems' (did you mean 'teams'?)"])
+
+        let nested = errors("teams = []\n\n[watch]\npoll = \"5s\"\npol = \"10s\"\n")
+        #expect(nested.first?.line == 5)
+        #expect(nested.first?.message.contains("did you mean 'poll'") == true)
+    }
+
+    @Test func durationsAreCheckedWithTheirLine() {
+        let bad = errors("[watch]\npoll = \"5 seconds\"\n")
+        #expect(bad.first?.description == "config.toml:2: 'poll' must be a duration like \"5s\", \"30m\" or \"6h\", not \"5 seconds\"")
+        let tooFast = errors("[watch]\n\npoll = \"1s\"\n")
+        #expect(tooFast.first?.line == 3)
+        #expect(tooFast.first?.message.contains("at least 2s") == true)
+        let number = errors("[calendar]\nduration = 3\n")
+        #expect(number.first?.line == 2)
+        #expect(number.first?.message.contains("not an integer") == true)
+    }
+
+    @Test func teamsAreValidatedWithSuggestions() throws {
+        let found = errors("teams = [\"TOR\", \"TRO\"]\n")
+        #expect(found.first?.description == "config.toml:1: unknown team 'TRO' (did you mean TOR?)")
+        // Case and names are accepted and normalised.
+        #expect(try ConfigLoader.parse("teams = [\"tor\", \"Canadiens\"]", file: "c").teams == ["TOR", "MTL"])
+    }
+
+    @Test func everyProblemIsReportedInFileOrder() {
+        let found = errors("""
+            teams = ["XXX"]
+            timezone = "Mars/Olympus"
+
+            [serve]
+            listen = "localhost"
+            """)
+        #expect(found.map(\.line) == [1, 2, 5])
+    }
+
+    @Test func syntaxErrorsCarryTOMLKitsLine() {
+        let found = errors("teams = [\"TOR\"]\n\n[watch\npoll = \"5s\"\n")
+        #expect(found.count == 1)
+        #expect(found.first?.line == 3)
+        #expect(found.first?.message.hasPrefix("not valid TOML") == true)
+    }
+
+    @Test func sinkKeysMustSuitTheSinkType() {
+        let found = errors("""
+            [[sink]]
+            type = "stdout"
+            url = "https://example.invalid/"
+
+            [[sink]]
+            type = "webhook"
+            secret = "not-a-key"
+
+            [[sink]]
+            type = "pager"
+            """)
+        #expect(found.count == 4)
+        #expect(found[0].line == 3)
+        #expect(found[0].message.contains("'url' applies to webhook sinks only"))
+        #expect(found[1].line == 5)
+        #expect(found[1].message.contains("no `url`"))
+        #expect(found[2].line == 7)
+        #expect(found[2].message.contains("whsec_"))
+        #expect(found[3].line == 10)
+        #expect(found[3].message.contains("unknown sink type 'pager'"))
+    }
+
+    @Test func aSingleBracketSinkIsExplained() {
+        let found = errors("[sink]\ntype = \"stdout\"\n")
+        #expect(found.first?.line == 1)
+        #expect(found.first?.message.contains("[[sink]]") == true)
+    }
+
+    @Test func unknownEventKindsAreErrors() {
+        let found = errors("[[sink]]\ntype = \"stdout\"\nevents = [\"goals\"]\n")
+        #expect(found.first?.line == 3)
+        #expect(found.first?.message.contains("did you mean 'goal'") == true)
+    }
+
+    @Test func apiBaseAlwaysEndsInV1() throws {
+        #expect(try ConfigLoader.parse("api_base = \"file:///m/v1\"", file: "c").apiBase == "file:///m/v1/")
+        #expect(errors("api_base = \"https://api-web.nhle.com/\"").first?.message.contains("must end in /v1/") == true)
+        #expect(errors("api_base = \"ftp://x/v1/\"").first?.line == 1)
+    }
+
+    @Test func seasonsAndPlayers() throws {
+        #expect(try ConfigLoader.parse("[calendar]\nseason = 20252026", file: "c").calendar.season == "20252026")
+        #expect(errors("[calendar]\nseason = \"20252027\"").first?.line == 2)
+        #expect(errors("players = [\"McDavid\"]").first?.message.contains("faceoff follow --player") == true)
+    }
+
+    @Test func aMissingDefaultFileMeansDefaultsButANamedOneMustExist() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("config.toml").path
+        #expect(try ConfigLoader.load(path: path, mustExist: false) == Config())
+        #expect(throws: ConfigErrors.self) { try ConfigLoader.load(path: path, mustExist: true) }
+    }
+}
+
+@Suite struct DurationTextTests {
+    @Test func parsesTheConfigSpellings() {
+        #expect(DurationText.parse("30s") == .seconds(30))
+        #expect(DurationText.parse("5m") == .seconds(300))
+        #expect(DurationText.parse("6h") == .seconds(21600))
+        #expect(DurationText.parse("1h30m") == .seconds(5400))
+        #expect(DurationText.parse("2d") == .seconds(172_800))
+        #expect(DurationText.parse("PT1H") == .seconds(3600))
+        #expect(DurationText.parse("PT1H30M") == .seconds(5400))
+        #expect(DurationText.parse("P1DT2H") == .seconds(93600))
+        #expect(DurationText.parse("0") == .zero)
+        for bad in ["", "5", "5 s", "s", "1y", "PT", "P1H", "-5s", "5s5"] {
+            #expect(DurationText.parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func formatsBack() {
+        #expect(DurationText.format(.seconds(5400)) == "1h30m")
+        #expect(DurationText.format(.zero) == "0s")
+        #expect(DurationText.format(.seconds(45)) == "45s")
+    }
+}
+
+@Suite struct TeamsTests {
+    @Test func resolvesAbbreviationsAndNames() throws {
+        #expect(Teams.all.count == 32)
+        #expect(Set(Teams.abbreviations).count == 32)
+        #expect(try Teams.resolve("tor") == "TOR")
+        #expect(try Teams.resolve("Maple Leafs") == "TOR")
+        #expect(try Teams.resolve("montreal") == "MTL")
+        #expect(try Teams.resolve("Mammoth") == "UTA")
+    }
+
+    @Test func unknownTeamsSuggest() {
+        #expect(throws: UnknownTeamError(input: "TRO", hint: "did you mean TOR?")) { try Teams.resolve("TRO") }
+        #expect((try? Teams.resolve("ARI")) == nil)
+        do {
+            _ = try Teams.resolve("New York")
+            Issue.record("an ambiguous name resolved")
+        } catch {
+            #expect(error.description.contains("NYI, NYR"))
+        }
+    }
+}
