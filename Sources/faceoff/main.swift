@@ -1,2 +1,9 @@
+import ArgumentParser
 import FaceoffKit
-print(FaceoffInfo.version)
+import Foundation
+
+// Global options may come before the subcommand (`faceoff --offline schedule`); ArgumentParser
+// only accepts a subcommand's options after its name, so move them there.
+let arguments = GlobalOptions.relocated(Array(CommandLine.arguments.dropFirst()))
+let status = await Faceoff.runMain(arguments)
+exit(status)

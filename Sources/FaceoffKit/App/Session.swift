@@ -1,0 +1,57 @@
+import Foundation
+import Logging
+
+/// What every command starts from: the config (with command-line and environment overrides
+/// applied), where files live, and how to reach the API.
+public struct Session: Sendable {
+    public struct Options: Sendable {
+        public var configPath: String?
+        public var apiBase: String?
+        public var offline = false
+        public var environment: [String: String]
+
+        public init(configPath: String? = nil, apiBase: String? = nil, offline: Bool = false,
+                    environment: [String: String] = ProcessInfo.processInfo.environment) {
+            self.configPath = configPath
+            self.apiBase = apiBase
+            self.offline = offline
+            self.environment = environment
+        }
+    }
+
+    public let paths: Paths
+    public let configPath: String
+    /// True when the user named the file (flag or FACEOFF_CONFIG): then it must exist.
+    public let configNamed: Bool
+    public let config: Config
+    public let mode: FetchMode
+
+    public init(_ options: Options) throws(ConfigErrors) {
+        paths = Paths(environment: options.environment)
+        let named = options.configPath ?? options.environment["FACEOFF_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+        configPath = named.map(paths.expand) ?? paths.configFile
+        configNamed = named != nil
+        var config = try ConfigLoader.load(path: configPath, mustExist: configNamed, paths: paths)
+        let override = options.apiBase.map { ("--api-base", $0) }
+            ?? options.environment["FACEOFF_API_BASE"].flatMap { $0.isEmpty ? nil : ("FACEOFF_API_BASE", $0) }
+        if let (source, value) = override {
+            switch APIBase.normalize(value) {
+            case .success(let base): config.apiBase = base
+            case .failure(let problem):
+                throw ConfigErrors([ConfigError(file: source, line: nil, message: "'\(value)' \(problem.reason)")])
+            }
+        }
+        self.config = config
+        mode = options.offline ? .offline : .normal
+    }
+
+    public var displayConfigPath: String { ConfigLoader.displayPath(configPath, paths: paths) }
+
+    public func openStore() throws(StoreError) -> Store {
+        try Store(path: paths.storeFile)
+    }
+
+    public func nhlClient(store: Store?, http: any HTTPClient = CurlHTTPClient()) -> NHLClient {
+        NHLClient(base: config.apiBase, http: http, cache: store.map(ResponseCache.init), mode: mode)
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import FaceoffKit
+import Foundation
+
+struct API: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "api",
+        abstract: "Print a raw NHL API response (JSON), through the cache.",
+        discussion: """
+            The path is relative to the API base, e.g. standings/now,
+            club-schedule-season/TOR/now or gamecenter/2025020100/play-by-play.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "A path under /v1/.")
+    var path: String
+
+    func run() async throws {
+        let session = try global.session()
+        let store: Store?
+        do {
+            store = try session.openStore()
+        } catch {
+            if session.mode == .offline { throw error }
+            printError("warning: \(error); continuing without the cache")
+            store = nil
+        }
+        let fetched = try await session.nhlClient(store: store).fetch(.raw(path))
+        if let staleness = fetched.staleness { printError("note: \(staleness)") }
+        print(fetched.value.prettyPrinted())
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import FaceoffKit
+import Foundation
+
+struct ConfigCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Create, locate, show and check the config file.",
+        subcommands: [Init.self, Path.self, Show.self, Validate.self]
+    )
+
+    struct Init: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a commented config file, following the teams given.",
+            discussion: "Example: faceoff config init TOR MTL")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "Teams to follow, as abbreviations (TOR) or names (Leafs).")
+        var teams: [String] = []
+
+        @Flag(help: "Replace an existing file.")
+        var force = false
+
+        func run() async throws {
+            global.bootstrapLogging()
+            let paths = Paths()
+            let path = global.config.map(paths.expand) ?? ProcessInfo.processInfo.environment["FACEOFF_CONFIG"].map(paths.expand) ?? paths.configFile
+            let display = ConfigLoader.displayPath(path, paths: paths)
+            if FileManager.default.fileExists(atPath: path), !force {
+                throw UsageError(message: "\(display) already exists; edit it, or add --force to start over")
+            }
+            var abbreviations: [String] = []
+            for team in teams { abbreviations.append(try Teams.resolve(team)) }
+            do {
+                try AtomicFile.write(ConfigTemplate.text(teams: abbreviations), to: path)
+            } catch {
+                throw RuntimeError(message: "cannot write \(display): \(error.localizedDescription)")
+            }
+            print("Wrote \(display)")
+        }
+    }
+
+    struct Path: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print where the config file is (whether or not it exists).")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            global.bootstrapLogging()
+            let paths = Paths()
+            print(global.config.map(paths.expand) ?? ProcessInfo.processInfo.environment["FACEOFF_CONFIG"].map(paths.expand) ?? paths.configFile)
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the settings in effect, defaults included, with secrets redacted.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(help: "Show secrets (tokens, webhook URLs and keys) instead of <redacted>.")
+        var showSecrets = false
+
+        func run() async throws {
+            let session = try global.session()
+            let text = ConfigRenderer.render(session.config, paths: session.paths, redactSecrets: !showSecrets)
+            if global.json {
+                print(ConfigRenderer.json(session.config, paths: session.paths, redactSecrets: !showSecrets))
+            } else {
+                let origin = FileManager.default.fileExists(atPath: session.configPath) ? session.displayConfigPath : "defaults (no file at \(session.displayConfigPath))"
+                print("# from \(origin)")
+                print(text, terminator: "")
+            }
+        }
+    }
+
+    struct Validate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check the config file; print every problem with its line. Exit 2 if any.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let session = try global.session()
+            if FileManager.default.fileExists(atPath: session.configPath) {
+                print("\(session.displayConfigPath): OK (\(session.config.teams.count) teams, \(session.config.sinks.count) sinks)")
+            } else {
+                print("\(session.displayConfigPath) does not exist; Faceoff runs on defaults (`faceoff config init` writes one)")
+            }
+        }
+    }
+}

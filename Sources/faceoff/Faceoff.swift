@@ -1,0 +1,90 @@
+import ArgumentParser
+import FaceoffKit
+import Foundation
+import Logging
+
+struct Faceoff: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "faceoff",
+        abstract: "Follow NHL teams from Linux: calendar feeds, live alerts, and the numbers.",
+        discussion: """
+            Examples:
+              faceoff follow TOR MTL          follow two teams (edits config.toml)
+              faceoff follow --player "Cole Caufield"
+              faceoff config show             the settings in effect, secrets hidden
+              faceoff api standings/now       a raw API response, through the cache
+              faceoff --offline api club-schedule-season/TOR/now
+
+            Global options, before or after the subcommand: --config <path>, --api-base <url>,
+            --offline, --json, --no-color, -v/--verbose. Exit status: 0 success,
+            1 runtime failure (network, store), 2 usage or config error.
+            """,
+        version: FaceoffInfo.version,
+        subcommands: [Follow.self, Unfollow.self, ConfigCommand.self, API.self]
+    )
+
+    /// Parses, runs, reports errors on stderr, and returns the exit status.
+    static func runMain(_ arguments: [String]) async -> Int32 {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            return 0
+        } catch {
+            return report(error)
+        }
+    }
+
+    static func report(_ error: any Error) -> Int32 {
+        switch error {
+        case let error as ConfigErrors:
+            printError(error.description)
+            return 2
+        case let error as UnknownTeamError:
+            printError("faceoff: \(error)")
+            return 2
+        case let error as UsageError:
+            printError("faceoff: \(error.message)")
+            return 2
+        case let error as HTTPError:
+            printError("faceoff: \(error)")
+            return 1
+        case let error as NHLError:
+            printError("faceoff: \(error)")
+            return 1
+        case let error as StoreError:
+            printError("faceoff: \(error)")
+            return 1
+        case let error as RuntimeError:
+            printError("faceoff: \(error.message)")
+            return 1
+        default:
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                return 0
+            }
+            if !message.isEmpty { printError(message) }
+            // ArgumentParser's usage errors exit 64 (EX_USAGE); Faceoff documents 2.
+            return code.rawValue == 64 ? 2 : (code.rawValue == 0 ? 1 : code.rawValue)
+        }
+    }
+}
+
+/// A mistake in how a command was called: exit status 2.
+struct UsageError: Error {
+    let message: String
+}
+
+/// Something went wrong while doing the work: exit status 1.
+struct RuntimeError: Error {
+    let message: String
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}

@@ -1,0 +1,121 @@
+import ArgumentParser
+import FaceoffKit
+import Foundation
+
+struct Follow: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Follow teams or players (edits config.toml, keeping your comments).",
+        discussion: """
+            Examples:
+              faceoff follow TOR MTL
+              faceoff follow --player 8479318
+              faceoff follow --player "Nick Suzuki"
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Teams, as abbreviations (TOR) or names (Leafs).")
+    var teams: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("A player id, or a name to look up in the current rosters (repeatable).", valueName: "id-or-name"))
+    var player: [String] = []
+
+    func validate() throws {
+        if teams.isEmpty && player.isEmpty {
+            throw ValidationError("name at least one team (faceoff follow TOR) or --player")
+        }
+    }
+
+    func run() async throws {
+        let session = try global.session()
+        let abbreviations = try teams.map { team throws(UnknownTeamError) in try Teams.resolve(team) }
+        let playerIDs = try await PlayerLookup.resolve(player, session: session)
+        let editor = ConfigFileEditor(session: session)
+        let result = try editor.edit { text in
+            var text = text
+            if !abbreviations.isEmpty {
+                text = ConfigEditor.add(abbreviations.map { "\"\($0)\"" }, toList: "teams", in: text)
+            }
+            if !playerIDs.isEmpty {
+                text = ConfigEditor.add(playerIDs.map { String($0.id) }, toList: "players", in: text)
+            }
+            return text
+        }
+        var parts: [String] = []
+        if !abbreviations.isEmpty { parts.append(abbreviations.joined(separator: ", ")) }
+        parts += playerIDs.map(\.label)
+        print("Following \(parts.joined(separator: ", ")) (\(session.displayConfigPath))")
+        print("Teams: \(result.teams.isEmpty ? "none" : result.teams.joined(separator: ", "))  Players: \(result.players.isEmpty ? "none" : result.players.map(String.init).joined(separator: ", "))")
+    }
+}
+
+/// Applies a text edit to config.toml: the current file must be valid, the result must be
+/// valid, and the file is replaced atomically.
+struct ConfigFileEditor {
+    let session: Session
+
+    func edit(_ change: (String) -> String) throws -> Config {
+        let path = session.configPath
+        let display = session.displayConfigPath
+        let original: String
+        if FileManager.default.fileExists(atPath: path) {
+            do {
+                original = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                throw RuntimeError(message: "cannot read \(display): \(error.localizedDescription)")
+            }
+        } else {
+            original = ConfigTemplate.text()
+        }
+        let updated = change(original)
+        let config: Config
+        do {
+            config = try ConfigLoader.parse(updated, file: display)
+        } catch {
+            // The edit only touches two lists, so an error here was in the file before.
+            throw ConfigErrors(error.errors + [ConfigError(file: display, line: nil, message: "not changed; fix the problems above first")])
+        }
+        if updated != original || !FileManager.default.fileExists(atPath: path) {
+            do {
+                try AtomicFile.write(updated, to: path)
+            } catch {
+                throw RuntimeError(message: "cannot write \(display): \(error.localizedDescription)")
+            }
+        }
+        return config
+    }
+}
+
+enum PlayerLookup {
+    struct Resolved {
+        let id: Int
+        let label: String
+    }
+
+    static func resolve(_ inputs: [String], session: Session) async throws -> [Resolved] {
+        var resolved: [Resolved] = []
+        var search: PlayerSearch?
+        for input in inputs {
+            let trimmed = input.trimmingCharacters(in: .whitespaces)
+            if let id = Int(trimmed), id > 0 {
+                resolved.append(Resolved(id: id, label: "player \(id)"))
+                continue
+            }
+            if search == nil {
+                let store = try? session.openStore()
+                search = PlayerSearch(client: session.nhlClient(store: store))
+            }
+            let matches = try await search!.search(trimmed)
+            switch matches.count {
+            case 0:
+                throw UsageError(message: "no current NHL player matches '\(trimmed)'; check the spelling, or use the player's id")
+            case 1:
+                resolved.append(Resolved(id: matches[0].id, label: matches[0].description))
+            default:
+                let list = matches.prefix(10).map { "  \($0)" }.joined(separator: "\n")
+                throw UsageError(message: "'\(trimmed)' matches \(matches.count) players; name one by id:\n\(list)")
+            }
+        }
+        return resolved
+    }
+}

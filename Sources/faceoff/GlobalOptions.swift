@@ -1,0 +1,104 @@
+import ArgumentParser
+import FaceoffKit
+import Foundation
+import Logging
+
+/// Options every subcommand takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Config file (default: $XDG_CONFIG_HOME/faceoff/config.toml; env FACEOFF_CONFIG).", valueName: "path"))
+    var config: String?
+
+    @Option(name: .customLong("api-base"), help: ArgumentHelp("NHL API base URL ending in /v1/; file:///dir/v1/ reads a mirror (env FACEOFF_API_BASE).", valueName: "url"))
+    var apiBase: String?
+
+    @Flag(name: .long, help: "Answer from the local cache only, and say how old the data is.")
+    var offline = false
+
+    @Flag(name: .long, help: "Print JSON instead of text, for scripts.")
+    var json = false
+
+    @Flag(name: .customLong("no-color"), help: "No colours (also when NO_COLOR is set or stdout is not a terminal).")
+    var noColor = false
+
+    @Flag(name: [.short, .long], help: "Log more (debug) to stderr; LOG_LEVEL=trace|debug|info|warning|error sets it too.")
+    var verbose = false
+
+    /// Reads the config and sets up logging; config errors become exit status 2.
+    func session() throws -> Session {
+        bootstrapLogging()
+        return try Session(Session.Options(configPath: config, apiBase: apiBase, offline: offline))
+    }
+
+    func bootstrapLogging() {
+        let environment = ProcessInfo.processInfo.environment
+        let level: Logger.Level =
+            verbose ? .debug : environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .warning
+        LoggingBootstrap.once(level: level)
+    }
+
+    static let flags: Set<String> = ["--offline", "--json", "--no-color", "-v", "--verbose"]
+    static let valued: Set<String> = ["--config", "--api-base"]
+
+    /// Moves global options written before the subcommand name to after it.
+    static func relocated(_ arguments: [String]) -> [String] {
+        var moved: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            if flags.contains(argument) {
+                moved.append(argument)
+                index += 1
+            } else if valued.contains(name) {
+                moved.append(argument)
+                if !argument.contains("="), index + 1 < arguments.count {
+                    moved.append(arguments[index + 1])
+                    index += 1
+                }
+                index += 1
+            } else {
+                break
+            }
+        }
+        guard !moved.isEmpty, index < arguments.count else { return arguments }
+        // Subcommand path (words not starting with "-"), then the moved options, then the rest.
+        var rest = Array(arguments[index...])
+        var path: [String] = []
+        while let first = rest.first, !first.hasPrefix("-"), SubcommandNames.all.contains(first) {
+            path.append(rest.removeFirst())
+        }
+        return path + moved + rest
+    }
+}
+
+enum SubcommandNames {
+    /// Every subcommand name at any depth, read from the command tree.
+    static let all: Set<String> = {
+        var names: Set<String> = []
+        func walk(_ command: any ParsableCommand.Type) {
+            for sub in command.configuration.subcommands {
+                names.insert(sub._commandName)
+                walk(sub)
+            }
+        }
+        walk(Faceoff.self)
+        return names
+    }()
+}
+
+enum LoggingBootstrap {
+    nonisolated(unsafe) private static var done = false
+    private static let lock = NSLock()
+
+    static func once(level: Logger.Level) {
+        lock.withLock {
+            guard !done else { return }
+            done = true
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import FaceoffKit
+import Foundation
+
+struct Unfollow: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Stop following teams or players (edits config.toml, keeping your comments).",
+        discussion: "Examples: faceoff unfollow MTL; faceoff unfollow --player 8479318")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Teams, as abbreviations (TOR) or names (Leafs).")
+    var teams: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("A player id or name (repeatable).", valueName: "id-or-name"))
+    var player: [String] = []
+
+    func validate() throws {
+        if teams.isEmpty && player.isEmpty {
+            throw ValidationError("name at least one team (faceoff unfollow MTL) or --player")
+        }
+    }
+
+    func run() async throws {
+        let session = try global.session()
+        let abbreviations = try teams.map { team throws(UnknownTeamError) in try Teams.resolve(team) }
+        let playerIDs = try await PlayerLookup.resolve(player, session: session)
+        let before = session.config
+        let result = try ConfigFileEditor(session: session).edit { text in
+            var text = text
+            if !abbreviations.isEmpty {
+                text = ConfigEditor.remove(abbreviations.map { "\"\($0)\"" }, fromList: "teams", in: text)
+            }
+            if !playerIDs.isEmpty {
+                text = ConfigEditor.remove(playerIDs.map { String($0.id) }, fromList: "players", in: text)
+            }
+            return text
+        }
+        for team in abbreviations where !before.teams.contains(team) {
+            printError("note: \(team) was not followed")
+        }
+        for player in playerIDs where !before.players.contains(player.id) {
+            printError("note: \(player.label) was not followed")
+        }
+        print("Teams: \(result.teams.isEmpty ? "none" : result.teams.joined(separator: ", "))  Players: \(result.players.isEmpty ? "none" : result.players.map(String.init).joined(separator: ", "))")
+    }
+}

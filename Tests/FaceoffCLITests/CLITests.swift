@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+
+/// Runs the built `faceoff` binary as a user would, in a throwaway home directory.
+struct CLI {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static let root: URL = {
+        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+            url = url.deletingLastPathComponent()
+        }
+        return url
+    }()
+
+    /// The executable sits beside the test bundle in the build folder.
+    static let binary: URL = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("faceoff")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return root.appendingPathComponent(".build/debug/faceoff")
+    }()
+
+    static let mirror = root.appendingPathComponent("Tests/Fixtures/mirror/v1")
+
+    let home: URL
+
+    init() throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("faceoff-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    }
+
+    func cleanUp() { try? FileManager.default.removeItem(at: home) }
+
+    var configFile: URL { home.appendingPathComponent(".config/faceoff/config.toml") }
+
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        var environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1"]
+        environment.merge(extra) { $1 }
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes while the process runs so a full pipe can't block it.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var stdout = Data()
+        nonisolated(unsafe) var stderr = Data()
+        group.enter()
+        DispatchQueue.global().async { stdout = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        group.enter()
+        DispatchQueue.global().async { stderr = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        process.waitUntilExit()
+        group.wait()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+@Suite("faceoff, the binary") struct CLITests {
+    @Test func helpAndVersion() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let help = try cli.run(["--help"])
+        #expect(help.status == 0)
+        for word in ["follow", "unfollow", "config", "api", "--offline", "Examples:"] {
+            #expect(help.stdout.contains(word), "help lacks \(word)")
+        }
+        let version = try cli.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let unknown = try cli.run(["bogus"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("bogus"))
+        #expect(try cli.run(["follow"]).status == 2)
+        #expect(try cli.run(["config", "show", "--no-such-flag"]).status == 2)
+    }
+
+    @Test func followWritesTheConfigAndKeepsComments() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        try FileManager.default.createDirectory(at: cli.configFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "# mine, hands off\nteams = [\"TOR\"]  # home team\n\n[watch]\npoll = \"10s\" # slower\n".write(to: cli.configFile, atomically: true, encoding: .utf8)
+
+        let follow = try cli.run(["follow", "MTL", "bruins"])
+        #expect(follow.status == 0, "\(follow.stderr)")
+        #expect(follow.stdout.contains("Teams: TOR, MTL, BOS"))
+        let text = try String(contentsOf: cli.configFile, encoding: .utf8)
+        #expect(text == "# mine, hands off\nteams = [\"TOR\", \"MTL\", \"BOS\"]  # home team\n\n[watch]\npoll = \"10s\" # slower\n")
+
+        let unfollow = try cli.run(["unfollow", "TOR", "NYR"])
+        #expect(unfollow.status == 0)
+        #expect(unfollow.stdout.contains("Teams: MTL, BOS"))
+        #expect(unfollow.stderr.contains("NYR was not followed"))
+    }
+
+    @Test func followCreatesAFileWhenThereIsNone() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        #expect(try cli.run(["follow", "TOR"]).status == 0)
+        let validate = try cli.run(["config", "validate"])
+        #expect(validate.status == 0)
+        #expect(validate.stdout.contains("OK (1 teams"))
+    }
+
+    @Test func anUnknownTeamSuggestsAndChangesNothing() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let result = try cli.run(["follow", "TRO"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("unknown team 'TRO' (did you mean TOR?)"))
+        #expect(!FileManager.default.fileExists(atPath: cli.configFile.path))
+    }
+
+    @Test func configErrorsNameFileAndLineAndExitTwo() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        try FileManager.default.createDirectory(at: cli.configFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "# teams\ntems = [\"TOR\"]\n".write(to: cli.configFile, atomically: true, encoding: .utf8)
+        let result = try cli.run(["config", "validate"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("~/.config/faceoff/config.toml:2: unknown key 'tems' (did you mean 'teams'?)"))
+        // Editing refuses to touch a broken file.
+        #expect(try cli.run(["follow", "TOR"]).status == 2)
+        #expect(try String(contentsOf: cli.configFile, encoding: .utf8) == "# teams\ntems = [\"TOR\"]\n")
+    }
+
+    @Test func showRedactsSecretsAndGlobalOptionsGoAnywhere() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let custom = cli.home.appendingPathComponent("elsewhere.toml")
+        try """
+            teams = ["MTL"]
+            [serve]
+            token = "hunter2"
+            [[sink]]
+            type = "webhook"
+            url = "https://discord.example/api/webhooks/123/secret-part"
+            secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+            headers = { Authorization = "Bearer abc" }
+            """.write(to: custom, atomically: true, encoding: .utf8)
+        for arguments in [["--config", custom.path, "config", "show"], ["config", "show", "--config", custom.path]] {
+            let show = try cli.run(arguments)
+            #expect(show.status == 0, "\(show.stderr)")
+            #expect(show.stdout.contains("teams = [\"MTL\"]"))
+            for secret in ["hunter2", "secret-part", "MfKQ9r8G", "Bearer abc"] {
+                #expect(!show.stdout.contains(secret), "\(secret) leaked")
+            }
+            #expect(show.stdout.contains("<redacted>"))
+        }
+        let json = try cli.run(["--json", "config", "show"], environment: ["FACEOFF_CONFIG": custom.path])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(object?["teams"] as? [String] == ["MTL"])
+        #expect((object?["serve"] as? [String: Any])?["token"] as? String == "<redacted>")
+
+        let missing = try cli.run(["config", "show", "--config", cli.home.appendingPathComponent("nope.toml").path])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("faceoff config init"))
+    }
+
+    @Test func apiReadsAFileMirrorAndWorksOfflineFromTheCache() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        // A copy of the mirror that can disappear, as the network can.
+        let mirror = cli.home.appendingPathComponent("mirror/v1")
+        try FileManager.default.createDirectory(at: mirror.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.mirror, to: mirror)
+        let base = "file://\(mirror.path)/"
+
+        let online = try cli.run(["--api-base", base, "api", "standings/now"])
+        #expect(online.status == 0, "\(online.stderr)")
+        let rows = (try JSONSerialization.jsonObject(with: Data(online.stdout.utf8)) as? [String: Any])?["standings"] as? [Any]
+        #expect(rows?.count == 32)
+        #expect(FileManager.default.fileExists(atPath: cli.home.appendingPathComponent(".local/state/faceoff/faceoff.sqlite").path))
+
+        try FileManager.default.removeItem(at: mirror)
+        let offline = try cli.run(["api", "standings/now", "--offline"], environment: ["FACEOFF_API_BASE": base])
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(offline.stdout == online.stdout)
+        #expect(offline.stderr.contains("using data from"))
+        #expect(offline.stderr.contains("offline"))
+
+        let notCached = try cli.run(["--offline", "--api-base", base, "api", "roster/TOR/current"])
+        #expect(notCached.status == 1)
+        #expect(notCached.stderr.contains("no cached copy"))
+
+        let gone = try cli.run(["--api-base", base, "api", "roster/TOR/current"])
+        #expect(gone.status == 1)
+        #expect(gone.stderr.contains("roster/TOR/current"))
+    }
+
+    @Test func aBadAPIBaseIsAUsageError() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let result = try cli.run(["api", "standings/now", "--api-base", "https://api-web.nhle.com/"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("must end in /v1/"))
+    }
+
+    @Test func followAPlayerByName() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let base = "file://\(CLI.mirror.path)/"
+        // Only TOR's roster is in the mirror; the other 31 are "not found" and skipped.
+        let result = try cli.run(["follow", "--player", "auston matthews", "--api-base", base])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Auston Matthews (TOR"))
+        #expect(try String(contentsOf: cli.configFile, encoding: .utf8).contains("players = [8479318]"))
+
+        let none = try cli.run(["follow", "--player", "Wayne Gretzky", "--api-base", base])
+        #expect(none.status == 2)
+        #expect(none.stderr.contains("no current NHL player matches"))
+    }
+}

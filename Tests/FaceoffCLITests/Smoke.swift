@@ -1,3 +1,0 @@
-import Testing
-@testable import FaceoffKit
-@Test func version() { #expect(!FaceoffInfo.version.isEmpty) }
