@@ -18,14 +18,7 @@ struct API: AsyncParsableCommand {
 
     func run() async throws {
         let session = try global.session()
-        let store: Store?
-        do {
-            store = try session.openStore()
-        } catch {
-            if session.mode == .offline { throw error }
-            printError("warning: \(error); continuing without the cache")
-            store = nil
-        }
+        let store = try openCacheStore(session)
         let fetched = try await session.nhlClient(store: store).fetch(.raw(path))
         if let staleness = fetched.staleness { printError("note: \(staleness)") }
         print(fetched.value.prettyPrinted())

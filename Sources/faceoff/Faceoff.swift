@@ -10,6 +10,10 @@ struct Faceoff: AsyncParsableCommand {
         discussion: """
             Examples:
               faceoff follow TOR MTL          follow two teams (edits config.toml)
+              faceoff next                    the next game of the first followed team
+              faceoff schedule MTL --from 2025-11-01
+              faceoff standings --by wildcard
+              faceoff player "Cole Caufield"
               faceoff follow --player "Cole Caufield"
               faceoff config show             the settings in effect, secrets hidden
               faceoff api standings/now       a raw API response, through the cache
@@ -20,7 +24,10 @@ struct Faceoff: AsyncParsableCommand {
             1 runtime failure (network, store), 2 usage or config error.
             """,
         version: FaceoffInfo.version,
-        subcommands: [Follow.self, Unfollow.self, ConfigCommand.self, API.self]
+        subcommands: [
+            TeamsCommand.self, ScheduleCommand.self, NextCommand.self, RecentCommand.self, StandingsCommand.self,
+            RosterCommand.self, PlayerCommand.self, Follow.self, Unfollow.self, ConfigCommand.self, API.self,
+        ]
     )
 
     /// Parses, runs, reports errors on stderr, and returns the exit status.
@@ -56,6 +63,9 @@ struct Faceoff: AsyncParsableCommand {
             printError("faceoff: \(error)")
             return 1
         case let error as StoreError:
+            printError("faceoff: \(error)")
+            return 1
+        case let error as FanError:
             printError("faceoff: \(error)")
             return 1
         case let error as RuntimeError:

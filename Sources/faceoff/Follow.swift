@@ -102,7 +102,7 @@ enum PlayerLookup {
                 continue
             }
             if search == nil {
-                let store = try? session.openStore()
+                let store = try openCacheStore(session)
                 search = PlayerSearch(client: session.nhlClient(store: store))
             }
             let matches = try await search!.search(trimmed)

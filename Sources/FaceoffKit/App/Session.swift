@@ -25,6 +25,9 @@ public struct Session: Sendable {
     public let configNamed: Bool
     public let config: Config
     public let mode: FetchMode
+    /// The current time; `FACEOFF_NOW` (ISO 8601) pins it, for tests and demos.
+    public let now: Date
+    private let pinnedNow: Bool
 
     public init(_ options: Options) throws(ConfigErrors) {
         paths = Paths(environment: options.environment)
@@ -43,6 +46,16 @@ public struct Session: Sendable {
         }
         self.config = config
         mode = options.offline ? .offline : .normal
+        if let pinned = options.environment["FACEOFF_NOW"], !pinned.isEmpty {
+            guard let date = try? Date(pinned, strategy: .iso8601) else {
+                throw ConfigErrors([ConfigError(file: "FACEOFF_NOW", line: nil, message: "'\(pinned)' is not an ISO 8601 time like 2025-10-25T18:00:00Z")])
+            }
+            now = date
+            pinnedNow = true
+        } else {
+            now = Date()
+            pinnedNow = false
+        }
     }
 
     public var displayConfigPath: String { ConfigLoader.displayPath(configPath, paths: paths) }
@@ -52,6 +65,9 @@ public struct Session: Sendable {
     }
 
     public func nhlClient(store: Store?, http: any HTTPClient = CurlHTTPClient()) -> NHLClient {
-        NHLClient(base: config.apiBase, http: http, cache: store.map(ResponseCache.init), mode: mode)
+        let pinned = pinnedNow ? now : nil
+        return NHLClient(
+            base: config.apiBase, http: http, cache: store.map(ResponseCache.init), mode: mode,
+            now: { pinned ?? Date() })
     }
 }

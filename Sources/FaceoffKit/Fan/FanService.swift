@@ -1,0 +1,132 @@
+import Foundation
+
+/// Fetches what each fan command needs (through the cache) and builds its report.
+public struct FanService: Sendable {
+    /// A report and the notes to print on stderr about where its data came from.
+    public struct Output<Report: Sendable>: Sendable {
+        public var report: Report
+        public var notes: [String]
+    }
+
+    let client: NHLClient
+    public let time: LocalTime
+    public let now: Date
+    let followed: [String]
+
+    public init(client: NHLClient, time: LocalTime, now: Date, followed: [String]) {
+        self.client = client
+        self.time = time
+        self.now = now
+        self.followed = followed
+    }
+
+    private func notes(_ fetched: [Fetched<some Sendable>]) -> [String] {
+        fetched.compactMap(\.staleness)
+    }
+
+    private func schedule(_ team: String, season: String) async throws -> Fetched<ClubSchedule> {
+        do {
+            return try await client.fetch(.clubSchedule(team, season: season))
+        } catch let error as HTTPError where error.kind == .notFound || error.status == 404 {
+            throw FanError("no games scheduled for \(team) in \(season == "now" ? "the current season" : season)")
+        }
+    }
+
+    public func schedule(team: String, season: String?, from: String?, to: String?) async throws -> Output<ScheduleReport> {
+        let fetched = try await schedule(team, season: season ?? "now")
+        let report = ScheduleReport(schedule: fetched.value, team: team, time: time, from: from, to: to)
+        if (fetched.value.games ?? []).isEmpty {
+            throw FanError("no games scheduled for \(team) in \(season ?? fetched.value.currentSeason.map(String.init) ?? "the current season")")
+        }
+        return Output(report: report, notes: notes([fetched]))
+    }
+
+    public func next(team: String) async throws -> Output<NextReport> {
+        let current = try await schedule(team, season: "now")
+        var games = (current.value.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
+        var fetchedNotes = notes([current])
+        if NextReport.pick(from: games, now: now)?.kind != "live",
+            !games.contains(where: { $0.isUpcoming && ($0.startDate ?? .distantFuture) > now }),
+            let nextSeason = current.value.nextSeason {
+            // Near a season's end, /now may still point at the old season.
+            if let upcoming = try? await client.fetch(.clubSchedule(team, season: String(nextSeason))) {
+                games += (upcoming.value.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
+                fetchedNotes += notes([upcoming])
+            }
+        }
+        guard let (kind, game) = NextReport.pick(from: games, now: now) else {
+            throw FanError("no games scheduled for \(team) in \(current.value.currentSeason.map(String.init) ?? "the current season")")
+        }
+        var records: [String: String] = [:]
+        if let standings = try? await client.fetch(.standings()) {
+            for row in standings.value.standings ?? [] {
+                guard let abbrev = row.teamAbbrev?.value, abbrev == game.away.abbrev || abbrev == game.home.abbrev else { continue }
+                records[abbrev] = "\(row.wins ?? 0)-\(row.losses ?? 0)-\(row.otLosses ?? 0)"
+            }
+            fetchedNotes += notes([standings])
+        }
+        var live: NextReport.Live?
+        var shown = game
+        if kind == "live", let playByPlay = try? await client.fetch(.playByPlay(game.id)) {
+            live = NextReport.live(from: playByPlay.value)
+            // The play-by-play is fresher than the schedule's score.
+            shown.away.score = playByPlay.value.awayTeam?.score ?? shown.away.score
+            shown.home.score = playByPlay.value.homeTeam?.score ?? shown.home.score
+            fetchedNotes += notes([playByPlay])
+        }
+        return Output(
+            report: NextReport(team: team, timezone: time.timeZone.identifier, kind: kind, game: shown, now: now, records: records, live: live),
+            notes: fetchedNotes)
+    }
+
+    public func recent(team: String, count: Int) async throws -> Output<RecentReport> {
+        let current = try await schedule(team, season: "now")
+        var games = (current.value.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
+        var fetchedNotes = notes([current])
+        if games.filter(\.isFinal).count < count, let previous = current.value.previousSeason,
+            let older = try? await client.fetch(.clubSchedule(team, season: String(previous))) {
+            games += (older.value.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
+            fetchedNotes += notes([older])
+        }
+        return Output(report: RecentReport(team: team, time: time, games: games, count: count), notes: fetchedNotes)
+    }
+
+    public func standings(by grouping: StandingsReport.Grouping) async throws -> Output<StandingsReport> {
+        let fetched = try await client.fetch(.standings())
+        guard !(fetched.value.standings ?? []).isEmpty else {
+            throw FanError("the NHL has published no standings yet (the season hasn't started)")
+        }
+        return Output(report: StandingsReport(standings: fetched.value, by: grouping, followed: followed), notes: notes([fetched]))
+    }
+
+    public func roster(team: String) async throws -> Output<RosterReport> {
+        let fetched = try await client.fetch(.roster(team))
+        let report = RosterReport(roster: fetched.value, team: team, now: now, time: time)
+        return Output(report: report, notes: notes([fetched]))
+    }
+
+    public func player(id: Int) async throws -> Output<PlayerReport> {
+        let fetched: Fetched<PlayerLanding>
+        do {
+            fetched = try await client.fetch(.player(id))
+        } catch let error as HTTPError where error.kind == .notFound || error.status == 404 {
+            throw FanError("no NHL player has the id \(id)")
+        }
+        let season = CurrentSeason.id(at: now, timeZone: time.timeZone)
+        return Output(report: PlayerReport(landing: fetched.value, season: season, now: now, time: time), notes: notes([fetched]))
+    }
+
+    public func teams() async -> Output<TeamsReport> {
+        // The team list and names come from the standings when they can be had.
+        if let fetched = try? await client.fetch(.standings()), !(fetched.value.standings ?? []).isEmpty {
+            return Output(report: TeamsReport(standings: fetched.value), notes: notes([fetched]))
+        }
+        return Output(report: TeamsReport(standings: nil), notes: ["the standings could not be fetched; showing the built-in team list"])
+    }
+}
+
+/// A fan command could not answer, phrased for the user.
+public struct FanError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,260 @@
+import Foundation
+
+/// Text for the fan commands: tables sized to the terminal, team colours where they help.
+public struct FanText: Sendable {
+    public let style: TerminalStyle
+    public let width: Int?
+    public let time: LocalTime
+
+    public init(style: TerminalStyle, width: Int?, time: LocalTime) {
+        self.style = style
+        self.width = width
+        self.time = time
+    }
+
+    private func dash(_ value: Int?) -> String { value.map(String.init) ?? "-" }
+
+    private func result(_ game: GameSummary) -> String {
+        guard let result = game.result else { return "" }
+        return result == "W" ? style.good(result) : style.bad(result)
+    }
+
+    private func when(_ game: GameSummary) -> (day: String, time: String) {
+        guard let start = game.startDate else { return (game.date ?? "?", "TBD") }
+        return (time.day(start), game.timeTBD ? "TBD" : time.time(start))
+    }
+
+    private func statusNote(_ game: GameSummary) -> String {
+        switch game.status {
+        case "cancelled": return "CANCELLED"
+        case "postponed": return "POSTPONED"
+        default: return game.timeTBD ? "time TBD" : ""
+        }
+    }
+
+    public func schedule(_ report: ScheduleReport) -> String {
+        guard !report.games.isEmpty else { return "No games." }
+        var table = TextTable(columns: [
+            .init("Date"), .init("Time"), .init("Game"), .init("Venue", shrinkable: true, minimumWidth: 6),
+            .init("Result"), .init("Score / TV", shrinkable: true, minimumWidth: 6),
+        ])
+        for game in report.games {
+            let (day, clock) = when(game)
+            var resultCell = TextTable.Cell("")
+            var detail = ""
+            switch game.status {
+            case "final":
+                resultCell = TextTable.Cell(game.result ?? "", style: { [style] text in
+                    text.hasPrefix("W") ? style.good(text) : style.bad(text)
+                })
+                detail = game.scoreText ?? ""
+            case "live":
+                resultCell = TextTable.Cell("LIVE", style: { [style] text in style.bold(text) })
+                detail = game.scoreText ?? ""
+            case "scheduled":
+                detail = [statusNote(game), game.networksText].filter { !$0.isEmpty }.joined(separator: " · ")
+            default:
+                resultCell = TextTable.Cell(statusNote(game), style: { [style] text in style.dim(text) })
+            }
+            let home = game.homeOrAway == "home"
+            let matchup = game.type == "preseason" ? "\(game.matchup) (pre)" : game.matchup
+            let cells = [
+                TextTable.Cell(day), TextTable.Cell(clock),
+                TextTable.Cell(matchup, style: home ? { [style] text in style.bold(text) } : nil),
+                TextTable.Cell(game.venue ?? ""), resultCell, TextTable.Cell(detail),
+            ]
+            table.add(cells)
+        }
+        let season = report.season.flatMap(Season.init).map { " \($0)" } ?? ""
+        return "\(style.bold("\(report.team)\(season)")) · times \(report.timezone)\n" + table.render(width: width, style: style)
+    }
+
+    public func next(_ report: NextReport, now: Date) -> String {
+        guard let game = report.game else { return "No games scheduled for \(report.team)." }
+        var lines: [String] = []
+        let away = "\(game.away.name) (\(game.away.abbrev)\(report.records[game.away.abbrev].map { " \($0)" } ?? ""))"
+        let home = "\(game.home.name) (\(game.home.abbrev)\(report.records[game.home.abbrev].map { " \($0)" } ?? ""))"
+        let (day, clock) = when(game)
+        switch report.kind {
+        case "live":
+            lines.append(style.bold("LIVE  \(game.away.abbrev) \(game.away.score ?? 0) – \(game.home.score ?? 0) \(game.home.abbrev)"))
+            if let live = report.live {
+                var state = [live.period, live.inIntermission ? "intermission" : nil, live.clock].compactMap { $0 }.joined(separator: " ")
+                if live.inIntermission, let period = live.period, let clock = live.clock { state = "end of \(period) · intermission \(clock)" }
+                lines.append(state)
+                if let awayShots = live.awayShots, let homeShots = live.homeShots {
+                    lines.append("Shots  \(game.away.abbrev) \(awayShots) – \(homeShots) \(game.home.abbrev)")
+                }
+                var markers: [String] = []
+                if let team = live.powerPlay { markers.append("\(team) power play\(live.strength.map { " (\($0))" } ?? "")") }
+                for team in live.emptyNet { markers.append("\(team) net empty") }
+                if !markers.isEmpty { lines.append(style.bold(markers.joined(separator: " · "))) }
+            }
+            lines.append("\(away) @ \(home)")
+        case "next":
+            lines.append(style.bold("Next: \(away) @ \(home)"))
+            var whenLine = "\(day) \(clock)"
+            if clock != "TBD", let start = game.startDate { whenLine += " \(time.zoneAbbreviation(start))" }
+            if let countdown = report.countdown { whenLine += " · \(countdown)" }
+            if game.status == "postponed" { whenLine += " · POSTPONED" }
+            lines.append(whenLine)
+        default:
+            lines.append(style.bold("No upcoming games. Last: \(away) @ \(home)"))
+            lines.append("\(day) · final \(game.away.abbrev) \(game.away.score ?? 0) – \(game.home.score ?? 0) \(game.home.abbrev)\(game.endedIn.flatMap { $0 == "REG" ? nil : " (\($0))" } ?? "")\(game.result.map { " · \($0)" } ?? "")")
+        }
+        if let venue = game.venue { lines.append(venue) }
+        if let series = game.series { lines.append(series) }
+        if report.kind != "last", !game.broadcasts.isEmpty {
+            lines.append("TV: " + game.broadcasts.map { "\($0.network) (\($0.market)\($0.country.map { " \($0)" } ?? ""))" }.joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    public func recent(_ report: RecentReport) -> String {
+        guard !report.games.isEmpty else { return "No finished games yet for \(report.team)." }
+        var table = TextTable(columns: [.init("Date"), .init("Game"), .init("Result"), .init("Score"), .init("Venue", shrinkable: true)])
+        for game in report.games {
+            let day = game.startDate.map(time.day) ?? game.date ?? "?"
+            table.add([
+                TextTable.Cell(day), TextTable.Cell(game.matchup),
+                TextTable.Cell(game.result ?? "", style: { [style] text in text.hasPrefix("W") ? style.good(text) : style.bad(text) }),
+                TextTable.Cell(game.scoreText ?? ""), TextTable.Cell(game.venue ?? ""),
+            ])
+        }
+        return table.render(width: width, style: style)
+    }
+
+    public func standings(_ report: StandingsReport) -> String {
+        var blocks: [String] = []
+        for group in report.groups {
+            var table = TextTable(columns: [
+                .init("#", .right), .init(group.name, shrinkable: true, minimumWidth: 3), .init("GP", .right), .init("W", .right),
+                .init("L", .right), .init("OT", .right), .init("PTS", .right), .init("P%", .right), .init("DIFF", .right),
+                .init("STRK"), .init("L10"),
+            ])
+            for (index, row) in group.rows.enumerated() {
+                let name = (row.clinch.map { "\($0)-" } ?? "") + row.name
+                let diff = row.goalDifferential > 0 ? "+\(row.goalDifferential)" : String(row.goalDifferential)
+                let highlight: ((String) -> String)? = row.followed ? { [style] text in style.paint(text, bold: true) } : nil
+                table.add(
+                    [String(row.rank), name, String(row.gamesPlayed), String(row.wins), String(row.losses), String(row.otLosses),
+                     String(row.points), String(format: "%.3f", row.pointPct), diff, row.streak ?? "", row.lastTen ?? ""]
+                        .map { TextTable.Cell($0) }, style: highlight)
+                if let cutoff = group.cutoff, index + 1 == cutoff, group.rows.count > cutoff {
+                    table.add(Array(repeating: "", count: 11).enumerated().map { $0.offset == 1 ? "────────" : $0.element })
+                }
+            }
+            var text = table.render(width: width, style: style)
+            if !style.isEnabled {
+                // Without colour, mark followed teams with an asterisk instead.
+                let followed = Set(group.rows.filter(\.followed).map(\.name))
+                text = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                    followed.contains(where: { line.contains($0) }) ? line + "  *" : String(line)
+                }.joined(separator: "\n")
+            }
+            blocks.append(text)
+        }
+        return blocks.joined(separator: "\n\n")
+    }
+
+    public func roster(_ report: RosterReport) -> String {
+        var blocks: [String] = []
+        for group in report.groups where !group.players.isEmpty {
+            let isGoalies = group.name == "Goalies"
+            var table = TextTable(columns: [
+                .init("#", .right), .init(group.name, shrinkable: true, minimumWidth: 8), .init("Pos"), .init(isGoalies ? "Catches" : "Shoots"),
+                .init("Age", .right), .init("Ht", .right), .init("Wt", .right), .init("Birthplace", shrinkable: true, minimumWidth: 6),
+            ])
+            for player in group.players {
+                let height = player.heightInches.map { "\($0 / 12)'\($0 % 12)\"" } ?? "-"
+                table.add([
+                    dash(player.number), player.name, player.position ?? "-", player.handedness ?? "-", dash(player.age),
+                    height, player.weightPounds.map { "\($0) lb" } ?? "-", player.birthplace ?? "-",
+                ])
+            }
+            blocks.append(table.render(width: width, style: style))
+        }
+        return blocks.isEmpty ? "No players on the \(report.team) roster." : blocks.joined(separator: "\n\n")
+    }
+
+    public func player(_ report: PlayerReport) -> String {
+        var lines: [String] = []
+        let number = report.number.map { "#\($0) " } ?? ""
+        let team = report.teamName ?? report.team ?? (report.active == false ? "retired" : "")
+        lines.append(style.bold("\(report.name)  \(number)\(report.position ?? "")  \(team)"))
+        var bio: [String] = []
+        if let age = report.age, let birth = report.birthDate { bio.append("born \(birth) (\(age))") }
+        if let place = report.birthplace { bio.append(place) }
+        if let inches = report.heightInches { bio.append("\(inches / 12)'\(inches % 12)\"") }
+        if let pounds = report.weightPounds { bio.append("\(pounds) lb") }
+        if let hand = report.handedness { bio.append((report.isGoalie ? "catches " : "shoots ") + hand) }
+        if !bio.isEmpty { lines.append(bio.joined(separator: " · ")) }
+        if let draft = report.draft { lines.append("Drafted \(draft)") }
+        lines.append("")
+
+        func pct(_ value: Double?, digits: Int, scale: Double = 1) -> String {
+            value.map { String(format: "%.\(digits)f", $0 * scale) } ?? "-"
+        }
+        let seasonLabel = Season(report.season).map(\.description) ?? report.season
+        var table: TextTable
+        if report.isGoalie {
+            table = TextTable(columns: ["", "GP", "GS", "W", "L", "OT", "GAA", "SV%", "SO"].enumerated().map { .init($0.element, $0.offset == 0 ? .left : .right) })
+            for (label, stats) in [(seasonLabel, report.seasonStats), ("Career", report.careerStats)] {
+                table.add([label, dash(stats?.gamesPlayed), dash(stats?.gamesStarted), dash(stats?.wins), dash(stats?.losses),
+                           dash(stats?.otLosses), pct(stats?.goalsAgainstAverage, digits: 2), pct(stats?.savePct, digits: 3), dash(stats?.shutouts)])
+            }
+        } else {
+            table = TextTable(columns: ["", "GP", "G", "A", "P", "+/-", "PIM", "PPG", "SHG", "GWG", "S", "S%", "TOI/GP"].enumerated().map { .init($0.element, $0.offset == 0 ? .left : .right) })
+            for (label, stats) in [(seasonLabel, report.seasonStats), ("Career", report.careerStats)] {
+                let plusMinus = stats?.plusMinus.map { $0 > 0 ? "+\($0)" : String($0) } ?? "-"
+                table.add([label, dash(stats?.gamesPlayed), dash(stats?.goals), dash(stats?.assists), dash(stats?.points), plusMinus,
+                           dash(stats?.penaltyMinutes), dash(stats?.powerPlayGoals), dash(stats?.shorthandedGoals), dash(stats?.gameWinningGoals),
+                           dash(stats?.shots), pct(stats?.shootingPct, digits: 1, scale: 100), stats?.timeOnIcePerGame ?? "-"])
+            }
+        }
+        lines.append(table.render(width: width, style: style))
+        if !report.lastGames.isEmpty {
+            lines.append("")
+            var games: TextTable
+            if report.isGoalie {
+                games = TextTable(columns: [.init("Last 5"), .init("Game"), .init("Dec"), .init("GA", .right), .init("SV%", .right), .init("TOI", .right)])
+                for game in report.lastGames {
+                    games.add([game.date ?? "", game.opponent, game.decision ?? "-", dash(game.goalsAgainst), pct(game.savePct, digits: 3), game.timeOnIce ?? "-"])
+                }
+            } else {
+                games = TextTable(columns: [.init("Last 5"), .init("Game"), .init("G", .right), .init("A", .right), .init("P", .right), .init("+/-", .right), .init("S", .right), .init("TOI", .right)])
+                for game in report.lastGames {
+                    games.add([game.date ?? "", game.opponent, dash(game.goals), dash(game.assists), dash(game.points),
+                               game.plusMinus.map { $0 > 0 ? "+\($0)" : String($0) } ?? "-", dash(game.shots), game.timeOnIce ?? "-"])
+                }
+            }
+            lines.append(games.render(width: width, style: style))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    public func teams(_ report: TeamsReport) -> String {
+        var lines: [String] = [style.bold(report.league)]
+        for conference in report.conferences {
+            lines.append("")
+            lines.append(style.bold("\(conference.name) Conference"))
+            for division in conference.divisions {
+                lines.append("  " + style.bold(division.name))
+                var table = TextTable(columns: [
+                    .init("Team"), .init("Name", shrinkable: true, minimumWidth: 8), .init("Arena", shrinkable: true, minimumWidth: 6),
+                    .init("City", shrinkable: true, minimumWidth: 6), .init("Time zone", shrinkable: true, minimumWidth: 6),
+                ])
+                for team in division.teams {
+                    let color = team.primaryColor.map(RGB.init(hex:))
+                    table.add(
+                        [team.abbrev, team.name, team.arena ?? "", team.city ?? "", team.timeZone ?? ""].map { TextTable.Cell($0) },
+                        style: color.map { color in { [style] text in style.onColor(" \(text) ", color) } })
+                }
+                let rendered = table.render(width: width.map { $0 - 4 }, style: style, header: false)
+                lines += rendered.split(separator: "\n").map { "  \($0)" }
+            }
+        }
+        if report.source == "built-in" { lines.append(""); lines.append(style.dim("(built-in team list: the API could not be reached and nothing is cached)")) }
+        return lines.joined(separator: "\n")
+    }
+}

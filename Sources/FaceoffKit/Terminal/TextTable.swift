@@ -1,0 +1,159 @@
+/// How many terminal columns text takes: one per character, two for wide East Asian
+/// characters and emoji, none for escape sequences.
+public enum DisplayWidth {
+    public static func of(_ text: String) -> Int {
+        var width = 0
+        var inEscape = false
+        for character in text {
+            if inEscape {
+                if character.isLetter { inEscape = false }
+                continue
+            }
+            if character == "\u{1B}" {
+                inEscape = true
+                continue
+            }
+            width += of(character)
+        }
+        return width
+    }
+
+    static func of(_ character: Character) -> Int {
+        guard let scalar = character.unicodeScalars.first else { return 0 }
+        let value = scalar.value
+        if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
+        if scalar.properties.generalCategory == .nonspacingMark || value == 0x200D { return 0 }
+        if isWide(value) || (character.unicodeScalars.count > 1 && scalar.properties.isEmojiPresentation) { return 2 }
+        return 1
+    }
+
+    private static func isWide(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+            0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+            0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x1FA70...0x1FAFF, 0x20000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Cuts text to `width` columns, ending in "…" when something was cut.
+    public static func truncate(_ text: String, to width: Int) -> String {
+        guard of(text) > width else { return text }
+        guard width > 0 else { return "" }
+        var result = ""
+        var used = 0
+        for character in text {
+            let size = of(character)
+            if used + size > width - 1 { break }
+            result.append(character)
+            used += size
+        }
+        return result + "…"
+    }
+
+    public static func pad(_ text: String, to width: Int, right: Bool = false) -> String {
+        let gap = max(0, width - of(text))
+        let spaces = String(repeating: " ", count: gap)
+        return right ? spaces + text : text + spaces
+    }
+}
+
+/// A table for the terminal: columns sized to their content, shrunk (with "…") to fit a width,
+/// and styled after padding so colour codes never upset the alignment.
+public struct TextTable {
+    public enum Alignment { case left, right }
+
+    public struct Column {
+        public var header: String
+        public var alignment: Alignment
+        /// Columns that may be cut short when the table is too wide, narrowest first.
+        public var shrinkable: Bool
+        public var minimumWidth: Int
+
+        public init(_ header: String, _ alignment: Alignment = .left, shrinkable: Bool = false, minimumWidth: Int = 4) {
+            self.header = header
+            self.alignment = alignment
+            self.shrinkable = shrinkable
+            self.minimumWidth = minimumWidth
+        }
+    }
+
+    public struct Cell {
+        public var text: String
+        public var style: ((String) -> String)?
+
+        public init(_ text: String, style: ((String) -> String)? = nil) {
+            self.text = text
+            self.style = style
+        }
+    }
+
+    public struct Row {
+        public var cells: [Cell]
+        /// Applied to the whole padded line (team colours, highlights).
+        public var style: ((String) -> String)?
+    }
+
+    public var columns: [Column]
+    public private(set) var rows: [Row] = []
+    public var separator = "  "
+
+    public init(columns: [Column]) { self.columns = columns }
+
+    public mutating func add(_ cells: [Cell], style: ((String) -> String)? = nil) {
+        rows.append(Row(cells: cells, style: style))
+    }
+
+    public mutating func add(_ texts: [String], style: ((String) -> String)? = nil) {
+        add(texts.map { Cell($0) }, style: style)
+    }
+
+    /// The column widths that fit `limit` (nil: no limit).
+    func widths(limit: Int?) -> [Int] {
+        var widths = columns.map { DisplayWidth.of($0.header) }
+        for row in rows {
+            for (index, cell) in row.cells.enumerated() where index < widths.count {
+                widths[index] = max(widths[index], DisplayWidth.of(cell.text))
+            }
+        }
+        guard let limit else { return widths }
+        var total: Int { widths.reduce(0, +) + separator.count * max(0, widths.count - 1) }
+        while total > limit {
+            // Take a column from the widest shrinkable column that can still give.
+            guard let index = widths.indices
+                .filter({ columns[$0].shrinkable && widths[$0] > columns[$0].minimumWidth })
+                .max(by: { widths[$0] < widths[$1] })
+            else { break }
+            widths[index] -= 1
+        }
+        return widths
+    }
+
+    public func render(width limit: Int? = nil, style: TerminalStyle = .plain, header: Bool = true) -> String {
+        let widths = widths(limit: limit)
+        func line(_ cells: [Cell], styled: Bool) -> String {
+            var parts: [String] = []
+            for (index, column) in columns.enumerated() {
+                let cell = index < cells.count ? cells[index] : Cell("")
+                let text = DisplayWidth.pad(DisplayWidth.truncate(cell.text, to: widths[index]), to: widths[index], right: column.alignment == .right)
+                parts.append(styled ? (cell.style?(text) ?? text) : text)
+            }
+            var joined = parts.joined(separator: separator)
+            // Trailing spaces of the last column only matter under a row background.
+            if !styled || !style.isEnabled { joined = String(joined.reversed().drop { $0 == " " }.reversed()) }
+            return joined
+        }
+        var lines: [String] = []
+        if header {
+            lines.append(style.bold(line(columns.map { Cell($0.header) }, styled: false)))
+        }
+        for row in rows {
+            let styled = style.isEnabled
+            let text = line(row.cells, styled: styled)
+            lines.append(styled ? (row.style?(text) ?? text) : text)
+        }
+        return lines.joined(separator: "\n")
+    }
+}

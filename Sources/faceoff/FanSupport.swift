@@ -1,0 +1,61 @@
+import ArgumentParser
+import FaceoffKit
+import Foundation
+
+/// What every fan command sets up: the session, the cached API client, and how to print.
+struct FanContext {
+    let session: Session
+    let service: FanService
+    let text: FanText
+    let json: Bool
+
+    init(_ global: GlobalOptions) throws {
+        session = try global.session()
+        let store = try openCacheStore(session)
+        let time = LocalTime(timeZone: session.config.timeZone)
+        service = FanService(client: session.nhlClient(store: store), time: time, now: session.now, followed: session.config.teams)
+        text = FanText(style: TerminalStyle.detect(noColorFlag: global.noColor), width: terminalWidth(), time: time)
+        json = global.json
+    }
+
+    /// The team named on the command line, else the first followed team.
+    func team(_ argument: String?, command: String) throws -> String {
+        if let argument { return try Teams.resolve(argument) }
+        guard let first = session.config.teams.first else {
+            throw UsageError(message: "name a team (faceoff \(command) TOR) or follow one (faceoff follow TOR)")
+        }
+        return first
+    }
+
+    func emit<Report: Encodable & Sendable>(_ output: FanService.Output<Report>, render: (Report) -> String) {
+        for note in output.notes { printError("note: \(note)") }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: (try? encoder.encode(output.report)) ?? Data("{}".utf8), as: UTF8.self))
+        } else {
+            print(render(output.report))
+        }
+    }
+}
+
+/// A calendar day argument, YYYY-MM-DD.
+func checkDay(_ value: String?, _ name: String) throws {
+    guard let value else { return }
+    let parts = value.split(separator: "-")
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2, parts.allSatisfy({ Int($0) != nil }) else {
+        throw ValidationError("\(name) must be a date like 2025-10-25")
+    }
+}
+
+/// The store for the response cache. Without it a command still works online (slower), so a
+/// broken store is a warning, except offline, where the cache is all there is.
+func openCacheStore(_ session: Session) throws -> Store? {
+    do {
+        return try session.openStore()
+    } catch {
+        if session.mode == .offline { throw error }
+        printError("warning: \(error); continuing without the cache")
+        return nil
+    }
+}

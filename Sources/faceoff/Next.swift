@@ -1,0 +1,21 @@
+import ArgumentParser
+import FaceoffKit
+
+extension Faceoff {
+    struct NextCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "next", abstract: "The next game (or the one on now, or the last one played).")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "A team (default: the first followed team).")
+        var team: String?
+
+        func run() async throws {
+            let context = try FanContext(global)
+            let team = try context.team(team, command: "next")
+            let now = context.service.now
+            context.emit(try await context.service.next(team: team)) { context.text.next($0, now: now) }
+        }
+    }
+}

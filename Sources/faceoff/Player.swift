@@ -1,0 +1,22 @@
+import ArgumentParser
+import FaceoffKit
+
+extension Faceoff {
+    struct PlayerCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "player", abstract: "A player's bio, this season's numbers, career totals and last five games.",
+            discussion: "Examples: faceoff player 8478402; faceoff player \"Nick Suzuki\"")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "A player id, or a name looked up in the current rosters.")
+        var player: [String]
+
+        func run() async throws {
+            let context = try FanContext(global)
+            let query = player.joined(separator: " ")
+            guard let resolved = try await PlayerLookup.resolve([query], session: context.session).first else { return }
+            context.emit(try await context.service.player(id: resolved.id), render: context.text.player)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+import FaceoffKit
+
+extension Faceoff {
+    struct RosterCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "roster", abstract: "A team's current roster by jersey number: forwards, defence, goalies.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "A team (default: the first followed team).")
+        var team: String?
+
+        func run() async throws {
+            let context = try FanContext(global)
+            let team = try context.team(team, command: "roster")
+            context.emit(try await context.service.roster(team: team), render: context.text.roster)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import FaceoffKit
+
+extension Faceoff {
+    struct ScheduleCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "schedule", abstract: "A team's season: results, live scores, upcoming games and TV.",
+            discussion: "Examples: faceoff schedule; faceoff schedule MTL --from 2025-11-01 --to 2025-11-30")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "A team (default: the first followed team).")
+        var team: String?
+
+        @Option(help: ArgumentHelp("A season such as 20252026 (default: the current one).", valueName: "season"))
+        var season: String?
+
+        @Option(help: ArgumentHelp("Only games on or after this date (YYYY-MM-DD).", valueName: "date"))
+        var from: String?
+
+        @Option(help: ArgumentHelp("Only games on or before this date (YYYY-MM-DD).", valueName: "date"))
+        var to: String?
+
+        func validate() throws {
+            if let season, Season(season) == nil { throw ValidationError("--season must look like 20252026") }
+            try checkDay(from, "--from")
+            try checkDay(to, "--to")
+        }
+
+        func run() async throws {
+            let context = try FanContext(global)
+            let team = try context.team(team, command: "schedule")
+            context.emit(try await context.service.schedule(team: team, season: season, from: from, to: to), render: context.text.schedule)
+        }
+    }
+}

@@ -1,0 +1,237 @@
+import FaceoffKit
+import Foundation
+import Testing
+
+/// The fan commands end to end: the built binary against the project's file:// mirror, with
+/// the clock pinned to Saturday 2025-10-25 20:00 UTC (TOR is playing in Buffalo that evening).
+@Suite("fan commands, the binary") struct FanCommandTests {
+    static let environment = [
+        "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/",
+        "FACEOFF_NOW": "2025-10-25T20:00:00Z",
+        "TZ": "America/Toronto",
+    ]
+
+    func run(_ cli: CLI, _ arguments: [String], extra: [String: String] = [:]) throws -> CLI.Result {
+        try cli.run(arguments, environment: Self.environment.merging(extra) { $1 })
+    }
+
+    func validate(_ json: String, schema name: String) throws {
+        let validator = try SchemaValidator(file: CLI.root.appendingPathComponent("docs/json/\(name).schema.json"))
+        let document = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
+        let problems = validator.problems(in: document)
+        #expect(problems.isEmpty, "\(name): \(problems.prefix(5))")
+    }
+
+    @Test func scheduleShowsResultsLiveAndMarkedGames() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let result = try run(cli, ["schedule", "TOR"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("America/Toronto") == true)
+        // Local times: a 23:00 UTC start is 19:00 in Toronto.
+        #expect(lines.contains { $0.contains("Wed Oct 8") && $0.contains("19:00") && $0.contains("vs MTL") && $0.contains("W") && $0.contains("5–2") })
+        #expect(lines.contains { $0.contains("@ DET") && $0.contains("OTL") && $0.contains("3–4 OT") })
+        #expect(lines.contains { $0.contains("@ OTT") && $0.contains("W") && $0.contains("3–2 SO") })
+        #expect(lines.contains { $0.contains("@ BUF") && $0.contains("LIVE") && $0.contains("2–1") })
+        #expect(lines.contains { $0.contains("vs CBJ") && $0.contains("CANCELLED") })
+        #expect(lines.contains { $0.contains("@ CHI") && $0.contains("TBD") })
+        #expect(lines.contains { $0.contains("@ NYR") && $0.contains("TNT") })
+        // Not a terminal: no escape codes.
+        #expect(!result.stdout.contains("\u{1B}["))
+    }
+
+    @Test func scheduleFiltersByDateAndChecksArguments() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let result = try run(cli, ["schedule", "TOR", "--from", "2025-10-14", "--to", "2025-10-25", "--json"])
+        #expect(result.status == 0)
+        let ids = try JSONDecoder().decode(ScheduleReport.self, from: Data(result.stdout.utf8)).games.map(\.id)
+        #expect(ids == [2025020058, 2025020100, 2025020119])
+        #expect(try run(cli, ["schedule", "--from", "25-10-2025", "TOR"]).status == 2)
+        #expect(try run(cli, ["schedule", "--season", "2025", "TOR"]).status == 2)
+        let unknown = try run(cli, ["schedule", "TRO"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("did you mean TOR?"))
+        let noSeason = try run(cli, ["schedule", "UTA", "--season", "20262027"])
+        #expect(noSeason.status == 1)
+        #expect(noSeason.stderr.contains("no games scheduled for UTA in 20262027"))
+    }
+
+    @Test func commandsDefaultToTheFirstFollowedTeam() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let none = try run(cli, ["next"])
+        #expect(none.status == 2)
+        #expect(none.stderr.contains("faceoff follow TOR"))
+        #expect(try run(cli, ["follow", "MTL", "TOR"]).status == 0)
+        let next = try run(cli, ["next", "--json"])
+        #expect(next.status == 0)
+        #expect(try JSONDecoder().decode(NextReport.self, from: Data(next.stdout.utf8)).team == "MTL")
+    }
+
+    @Test func nextShowsTheGameInProgress() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let result = try run(cli, ["next", "TOR"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("LIVE  TOR 2 – 1 BUF"))
+        #expect(result.stdout.contains("2nd 12:34"))
+        #expect(result.stdout.contains("Shots  TOR 21 – 17 BUF"))
+        #expect(result.stdout.contains("TOR power play (5v4)"))
+        #expect(result.stdout.contains("(TOR 3-0-1)"))
+        let json = try run(cli, ["next", "TOR", "--json"])
+        try validate(json.stdout, schema: "next")
+        let report = try JSONDecoder().decode(NextReport.self, from: Data(json.stdout.utf8))
+        #expect(report.kind == "live")
+        #expect(report.live?.powerPlay == "TOR")
+        #expect(report.live?.emptyNet == [])
+    }
+
+    @Test func nextCountsDownToAnUpcomingGame() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        // MTL's next game in the mirror, seen the morning before.
+        let result = try run(cli, ["next", "MTL", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONDecoder().decode(NextReport.self, from: Data(result.stdout.utf8))
+        if report.kind == "next" {
+            #expect(report.countdown?.hasPrefix("in ") == true)
+            #expect((report.secondsUntilStart ?? -1) > 0)
+        } else {
+            #expect(report.kind == "last")
+            #expect(report.game?.isFinal == true)
+        }
+        try validate(result.stdout, schema: "next")
+    }
+
+    @Test func recentIsNewestFirst() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let result = try run(cli, ["recent", "TOR", "-n", "3"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").dropFirst().map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[0].contains("vs BOS"))
+        #expect(lines[1].contains("@ OTT"))
+        #expect(lines[2].contains("@ DET"))
+        let json = try run(cli, ["recent", "TOR", "--json"])
+        try validate(json.stdout, schema: "recent")
+    }
+
+    @Test func standingsInTheNHLsOrder() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        #expect(try run(cli, ["follow", "TOR"]).status == 0)
+        let division = try run(cli, ["standings"])
+        #expect(division.status == 0)
+        let atlantic = division.stdout.split(separator: "\n").prefix(4).map(String.init)
+        #expect(atlantic[0].contains("Atlantic"))
+        #expect(atlantic[1].hasPrefix("1") && atlantic[1].contains("Toronto Maple Leafs") && atlantic[1].hasSuffix("*"))
+        for grouping in ["league", "conference", "division", "wildcard"] {
+            let json = try run(cli, ["standings", "--by", grouping, "--json"])
+            #expect(json.status == 0)
+            try validate(json.stdout, schema: "standings")
+            let report = try JSONDecoder().decode(StandingsReport.self, from: Data(json.stdout.utf8))
+            #expect(report.groups.flatMap(\.rows).count == 32, "\(grouping)")
+        }
+        #expect(try run(cli, ["standings", "--by", "galaxy"]).status == 2)
+    }
+
+    @Test func rosterByJerseyNumber() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let result = try run(cli, ["roster", "TOR"])
+        #expect(result.status == 0)
+        let forwards = result.stdout.split(separator: "\n").prefix(4).map(String.init)
+        #expect(forwards[0].contains("Forwards") && forwards[0].contains("Shoots"))
+        #expect(forwards[1].contains("34") && forwards[1].contains("Auston Matthews") && forwards[1].contains("6'3\""))
+        #expect(forwards[2].contains("88"))
+        // No number: last, with a dash.
+        #expect(forwards[3].trimmingCharacters(in: .whitespaces).hasPrefix("-"))
+        #expect(result.stdout.contains("Catches"))
+        #expect(result.stdout.contains("Malmö, SWE"))
+        try validate(try run(cli, ["roster", "TOR", "--json"]).stdout, schema: "roster")
+    }
+
+    @Test func playerSkaterAndGoalieColumns() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let skater = try run(cli, ["player", "Auston", "Matthews"])
+        #expect(skater.status == 0, "\(skater.stderr)")
+        #expect(skater.stdout.contains("TOI/GP"))
+        #expect(skater.stdout.contains("2025-26"))
+        #expect(!skater.stdout.contains("SV%"))
+        let goalie = try run(cli, ["player", "8478470"])
+        #expect(goalie.status == 0)
+        #expect(goalie.stdout.contains("GAA") && goalie.stdout.contains("SV%") && goalie.stdout.contains("0.904"))
+        for id in ["8479318", "8478470"] {
+            try validate(try run(cli, ["player", id, "--json"]).stdout, schema: "player")
+        }
+        let missing = try run(cli, ["player", "1234567"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no NHL player has the id 1234567"))
+    }
+
+    @Test func aPlayerWithoutGamesThisSeasonShowsDashes() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        // A year later, the mirror's numbers belong to last season.
+        let result = try run(cli, ["player", "8479318"], extra: ["FACEOFF_NOW": "2026-11-01T12:00:00Z"])
+        #expect(result.status == 0)
+        let season = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("2026-27") })
+        #expect(season.split(separator: " ").dropFirst().allSatisfy { $0 == "-" })
+        let json = try run(cli, ["player", "8479318", "--json"], extra: ["FACEOFF_NOW": "2026-11-01T12:00:00Z"])
+        #expect(try JSONDecoder().decode(PlayerReport.self, from: Data(json.stdout.utf8)).seasonStats == nil)
+    }
+
+    @Test func teamsByConferenceAndDivision() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let result = try run(cli, ["teams"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Eastern Conference"))
+        #expect(result.stdout.contains("Utah Mammoth"))
+        #expect(result.stdout.contains("Scotiabank Arena"))
+        let json = try run(cli, ["teams", "--json"])
+        try validate(json.stdout, schema: "teams")
+        let report = try JSONDecoder().decode(TeamsReport.self, from: Data(json.stdout.utf8))
+        #expect(report.source == "api")
+        #expect(report.conferences.flatMap(\.divisions).flatMap(\.teams).count == 32)
+    }
+
+    @Test func repeatedCommandsWorkOffline() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let mirror = cli.home.appendingPathComponent("mirror/v1")
+        try FileManager.default.createDirectory(at: mirror.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.mirror, to: mirror)
+        let base = ["FACEOFF_API_BASE": "file://\(mirror.path)/"]
+        let online = try run(cli, ["schedule", "TOR"], extra: base)
+        #expect(online.status == 0)
+        try FileManager.default.removeItem(at: mirror)
+        let offline = try run(cli, ["--offline", "schedule", "TOR"], extra: base)
+        #expect(offline.status == 0)
+        #expect(offline.stdout == online.stdout)
+        #expect(offline.stderr.contains("offline"))
+
+        // A day later the API answers with an error page: the cached copy is used, and said to be.
+        let page = mirror.appendingPathComponent("club-schedule-season/TOR/now")
+        try FileManager.default.createDirectory(at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "<html><body>Service Unavailable</body></html>".write(to: page, atomically: true, encoding: .utf8)
+        let fallback = try run(cli, ["schedule", "TOR"], extra: base.merging(["FACEOFF_NOW": "2025-10-26T20:00:00Z"]) { $1 })
+        #expect(fallback.status == 0)
+        #expect(fallback.stdout.split(separator: "\n").dropFirst() == online.stdout.split(separator: "\n").dropFirst())
+        #expect(fallback.stderr.contains("using data from 1 days ago") || fallback.stderr.contains("using data from 24 h ago"))
+    }
+
+    @Test func narrowTerminalsTruncateWithAnEllipsis() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let result = try run(cli, ["schedule", "TOR"], extra: ["COLUMNS": "60"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").dropFirst()
+        #expect(lines.allSatisfy { DisplayWidth.of(String($0)) <= 60 })
+        #expect(result.stdout.contains("…"))
+    }
+}

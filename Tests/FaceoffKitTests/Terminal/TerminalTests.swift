@@ -1,0 +1,52 @@
+import Testing
+
+@testable import FaceoffKit
+
+@Suite struct TerminalTests {
+    @Test func displayWidthCountsColumnsNotBytes() {
+        #expect(DisplayWidth.of("Montréal") == 8)
+        #expect(DisplayWidth.of("Slafkovský") == 10)
+        // e + combining acute accent is one column.
+        #expect(DisplayWidth.of("Montre\u{301}al") == 8)
+        #expect(DisplayWidth.of("東京") == 4)
+        #expect(DisplayWidth.of("\u{1B}[1mTOR\u{1B}[0m") == 3)
+    }
+
+    @Test func truncationEndsInAnEllipsis() {
+        #expect(DisplayWidth.truncate("Scotiabank Arena", to: 8) == "Scotiab…")
+        #expect(DisplayWidth.truncate("TOR", to: 8) == "TOR")
+        #expect(DisplayWidth.truncate("Slafkovský", to: 9) == "Slafkovs…")
+    }
+
+    @Test func tablesAlignAccentedNamesAndFitTheWidth() {
+        var table = TextTable(columns: [.init("Name", shrinkable: true), .init("G", .right)])
+        table.add(["Juraj Slafkovský", "12"])
+        table.add(["Nick Suzuki", "9"])
+        let lines = table.render().split(separator: "\n").map(String.init)
+        #expect(lines.map(DisplayWidth.of) == [20, 20, 20])
+        #expect(lines[1].hasSuffix("12") && lines[2].hasSuffix(" 9"))
+
+        let narrow = table.render(width: 12).split(separator: "\n").map(String.init)
+        #expect(narrow.allSatisfy { DisplayWidth.of($0) <= 12 })
+        #expect(narrow[1].contains("…"))
+    }
+
+    @Test func colourOnlyWhenWanted() {
+        #expect(TerminalStyle.detect(noColorFlag: true, environment: [:], isTerminal: true) == .plain)
+        #expect(TerminalStyle.detect(noColorFlag: false, environment: ["NO_COLOR": "1"], isTerminal: true) == .plain)
+        #expect(TerminalStyle.detect(noColorFlag: false, environment: [:], isTerminal: false) == .plain)
+        #expect(TerminalStyle.detect(noColorFlag: false, environment: ["COLORTERM": "truecolor"], isTerminal: true).mode == .truecolor)
+        #expect(TerminalStyle.detect(noColorFlag: false, environment: ["TERM": "xterm-256color"], isTerminal: true).mode == .ansi256)
+        #expect(TerminalStyle.plain.paint("x", foreground: .white) == "x")
+    }
+
+    @Test func teamColoursKeepTextReadable() {
+        let truecolor = TerminalStyle(mode: .truecolor)
+        // Maple Leafs navy gets white text; Bruins gold gets black.
+        #expect(truecolor.onColor("TOR", RGB(hex: "#00205B")) == "\u{1B}[38;2;255;255;255;48;2;0;32;91mTOR\u{1B}[0m")
+        #expect(truecolor.onColor("BOS", RGB(hex: "#FFB81C")).hasPrefix("\u{1B}[38;2;0;0;0;"))
+        #expect(TerminalStyle.xterm256(RGB(hex: "#FF0000")) == 196)
+        #expect(TerminalStyle.xterm256(RGB(hex: "#808080")) == 244)
+        #expect(TerminalStyle(mode: .ansi256).paint("x", background: RGB(hex: "#FF0000")) == "\u{1B}[48;5;196mx\u{1B}[0m")
+    }
+}
