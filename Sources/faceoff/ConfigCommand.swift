@@ -25,7 +25,7 @@ struct ConfigCommand: AsyncParsableCommand {
         func run() async throws {
             global.bootstrapLogging()
             let paths = Paths()
-            let path = global.config.map(paths.expand) ?? ProcessInfo.processInfo.environment["FACEOFF_CONFIG"].map(paths.expand) ?? paths.configFile
+            let path = Session.configPath(flag: global.config, environment: ProcessInfo.processInfo.environment, paths: paths).path
             let display = ConfigLoader.displayPath(path, paths: paths)
             if FileManager.default.fileExists(atPath: path), !force {
                 throw UsageError(message: "\(display) already exists; edit it, or add --force to start over")
@@ -48,8 +48,7 @@ struct ConfigCommand: AsyncParsableCommand {
 
         func run() async throws {
             global.bootstrapLogging()
-            let paths = Paths()
-            print(global.config.map(paths.expand) ?? ProcessInfo.processInfo.environment["FACEOFF_CONFIG"].map(paths.expand) ?? paths.configFile)
+            print(Session.configPath(flag: global.config, environment: ProcessInfo.processInfo.environment, paths: Paths()).path)
         }
     }
 

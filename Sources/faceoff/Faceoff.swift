@@ -65,6 +65,9 @@ struct Faceoff: AsyncParsableCommand {
         case let error as StoreError:
             printError("faceoff: \(error)")
             return 1
+        case let error as PlayerSearchError:
+            printError("faceoff: \(error)")
+            return 1
         case let error as FanError:
             printError("faceoff: \(error)")
             return 1

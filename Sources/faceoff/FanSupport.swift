@@ -39,12 +39,18 @@ struct FanContext {
     }
 }
 
-/// A calendar day argument, YYYY-MM-DD.
+/// A calendar day argument, YYYY-MM-DD, that exists.
 func checkDay(_ value: String?, _ name: String) throws {
     guard let value else { return }
-    let parts = value.split(separator: "-")
-    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2, parts.allSatisfy({ Int($0) != nil }) else {
-        throw ValidationError("\(name) must be a date like 2025-10-25")
+    let parts = value.split(separator: "-", omittingEmptySubsequences: false)
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+        let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+        let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
+        calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: year, month: month, day: day)
+    else {
+        throw ValidationError("\(name) must be a real date like 2025-10-25, not '\(value)'")
     }
 }
 

@@ -34,7 +34,7 @@ struct Follow: AsyncParsableCommand {
         let result = try editor.edit { text in
             var text = text
             if !abbreviations.isEmpty {
-                text = ConfigEditor.add(abbreviations.map { "\"\($0)\"" }, toList: "teams", in: text)
+                text = ConfigEditor.add(abbreviations.map { "\"\($0)\"" }, toList: "teams", in: text, canonical: canonicalTeam)
             }
             if !playerIDs.isEmpty {
                 text = ConfigEditor.add(playerIDs.map { String($0.id) }, toList: "players", in: text)
@@ -75,7 +75,9 @@ struct ConfigFileEditor {
             // The edit only touches two lists, so an error here was in the file before.
             throw ConfigErrors(error.errors + [ConfigError(file: display, line: nil, message: "not changed; fix the problems above first")])
         }
-        if updated != original || !FileManager.default.fileExists(atPath: path) {
+        let exists = FileManager.default.fileExists(atPath: path)
+        // A new file only when the edit changed something (unfollow on no config writes nothing).
+        if exists ? updated != original : updated != ConfigTemplate.text() {
             do {
                 try AtomicFile.write(updated, to: path)
             } catch {
@@ -118,4 +120,9 @@ enum PlayerLookup {
         }
         return resolved
     }
+}
+
+/// How the config's team lists compare values: "Leafs", "tor" and "TOR" are one team.
+func canonicalTeam(_ value: String) -> String {
+    (try? Teams.resolve(value)) ?? value.uppercased()
 }

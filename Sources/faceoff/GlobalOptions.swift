@@ -39,35 +39,33 @@ struct GlobalOptions: ParsableArguments {
     static let flags: Set<String> = ["--offline", "--json", "--no-color", "-v", "--verbose"]
     static let valued: Set<String> = ["--config", "--api-base"]
 
-    /// Moves global options written before the subcommand name to after it.
+    /// Moves global options written before or between subcommand names (`faceoff --offline
+    /// schedule`, `faceoff config --json show`) to after the last one, where ArgumentParser
+    /// looks for them.
     static func relocated(_ arguments: [String]) -> [String] {
+        var path: [String] = []
         var moved: [String] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            if flags.contains(argument) {
+            if SubcommandNames.all.contains(argument) {
+                path.append(argument)
+            } else if flags.contains(argument) {
                 moved.append(argument)
-                index += 1
             } else if valued.contains(name) {
                 moved.append(argument)
                 if !argument.contains("="), index + 1 < arguments.count {
                     moved.append(arguments[index + 1])
                     index += 1
                 }
-                index += 1
             } else {
                 break
             }
+            index += 1
         }
-        guard !moved.isEmpty, index < arguments.count else { return arguments }
-        // Subcommand path (words not starting with "-"), then the moved options, then the rest.
-        var rest = Array(arguments[index...])
-        var path: [String] = []
-        while let first = rest.first, !first.hasPrefix("-"), SubcommandNames.all.contains(first) {
-            path.append(rest.removeFirst())
-        }
-        return path + moved + rest
+        guard !moved.isEmpty, !path.isEmpty else { return arguments }
+        return path + moved + arguments[index...]
     }
 }
 

@@ -29,12 +29,16 @@ struct Unfollow: AsyncParsableCommand {
         let result = try ConfigFileEditor(session: session).edit { text in
             var text = text
             if !abbreviations.isEmpty {
-                text = ConfigEditor.remove(abbreviations.map { "\"\($0)\"" }, fromList: "teams", in: text)
+                text = ConfigEditor.remove(abbreviations.map { "\"\($0)\"" }, fromList: "teams", in: text, canonical: canonicalTeam)
             }
             if !playerIDs.isEmpty {
                 text = ConfigEditor.remove(playerIDs.map { String($0.id) }, fromList: "players", in: text)
             }
             return text
+        }
+        let stuck = abbreviations.filter { result.teams.contains($0) } + playerIDs.filter { result.players.contains($0.id) }.map(\.label)
+        if !stuck.isEmpty {
+            throw RuntimeError(message: "could not remove \(stuck.joined(separator: ", ")) from \(session.displayConfigPath): the list is written in a way Faceoff doesn't edit; change it by hand")
         }
         for team in abbreviations where !before.teams.contains(team) {
             printError("note: \(team) was not followed")

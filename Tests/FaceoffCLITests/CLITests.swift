@@ -121,6 +121,24 @@ struct CLI {
         #expect(validate.stdout.contains("OK (1 teams"))
     }
 
+    @Test func anEmptyFACEOFF_CONFIGMeansTheDefault() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let path = try cli.run(["config", "path"], environment: ["FACEOFF_CONFIG": ""])
+        #expect(path.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == cli.configFile.path)
+        #expect(try cli.run(["config", "init", "TOR"], environment: ["FACEOFF_CONFIG": ""]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: cli.configFile.path))
+    }
+
+    @Test func unfollowWithoutAConfigWritesNothing() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let result = try cli.run(["unfollow", "TOR"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("TOR was not followed"))
+        #expect(!FileManager.default.fileExists(atPath: cli.configFile.path))
+    }
+
     @Test func anUnknownTeamSuggestsAndChangesNothing() throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
@@ -170,6 +188,11 @@ struct CLI {
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect(object?["teams"] as? [String] == ["MTL"])
         #expect((object?["serve"] as? [String: Any])?["token"] as? String == "<redacted>")
+
+        // Between nested subcommands too.
+        let between = try cli.run(["config", "--json", "show", "--config", custom.path])
+        #expect(between.status == 0)
+        #expect(between.stdout.hasPrefix("{"))
 
         let missing = try cli.run(["config", "show", "--config", cli.home.appendingPathComponent("nope.toml").path])
         #expect(missing.status == 2)

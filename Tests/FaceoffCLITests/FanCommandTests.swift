@@ -30,7 +30,15 @@ import Testing
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.contains("America/Toronto") == true)
         // Local times: a 23:00 UTC start is 19:00 in Toronto.
-        #expect(lines.contains { $0.contains("Wed Oct 8") && $0.contains("19:00") && $0.contains("vs MTL") && $0.contains("W") && $0.contains("5–2") })
+        let header = try #require(lines.dropFirst().first)
+        let resultColumn = try #require(header.range(of: "Result")).lowerBound.utf16Offset(in: header)
+        func resultCell(_ line: String) -> String {
+            String(line.dropFirst(resultColumn).prefix(while: { $0 != " " }))
+        }
+        let mtl = try #require(lines.first { $0.contains("vs MTL") })
+        #expect(mtl.hasPrefix("Wed Oct 8") && mtl.contains("19:00") && mtl.contains("5–2"))
+        #expect(resultCell(mtl) == "W")
+        #expect(resultCell(try #require(lines.first { $0.contains("@ DET") })) == "OTL")
         #expect(lines.contains { $0.contains("@ DET") && $0.contains("OTL") && $0.contains("3–4 OT") })
         #expect(lines.contains { $0.contains("@ OTT") && $0.contains("W") && $0.contains("3–2 SO") })
         #expect(lines.contains { $0.contains("@ BUF") && $0.contains("LIVE") && $0.contains("2–1") })
@@ -91,18 +99,30 @@ import Testing
     @Test func nextCountsDownToAnUpcomingGame() throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        // MTL's next game in the mirror, seen the morning before.
+        // MTL's next game in the mirror: SEA at the Bell Centre on Tuesday 2025-10-28 at 23:30 UTC.
         let result = try run(cli, ["next", "MTL", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONDecoder().decode(NextReport.self, from: Data(result.stdout.utf8))
-        if report.kind == "next" {
-            #expect(report.countdown?.hasPrefix("in ") == true)
-            #expect((report.secondsUntilStart ?? -1) > 0)
-        } else {
-            #expect(report.kind == "last")
-            #expect(report.game?.isFinal == true)
-        }
+        #expect(report.kind == "next")
+        #expect(report.game?.id == 2025020140)
+        #expect(report.countdown == "in 3d 3h")
+        #expect(report.secondsUntilStart == 3 * 86400 + 3 * 3600 + 1800)
         try validate(result.stdout, schema: "next")
+        let text = try run(cli, ["next", "MTL"])
+        #expect(text.stdout.contains("Tue Oct 28 19:30 EDT · in 3d 3h"), "\(text.stdout)")
+    }
+
+    @Test func postponedGamesAreMarked() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let result = try run(cli, ["schedule", "MTL"])
+        #expect(result.status == 0)
+        let line = try #require(result.stdout.split(separator: "\n").first { $0.contains("Nov 4") })
+        #expect(line.contains("POSTPONED"))
+        let json = try run(cli, ["schedule", "MTL", "--json"])
+        let game = try #require(try JSONDecoder().decode(ScheduleReport.self, from: Data(json.stdout.utf8)).games.first { $0.id == 2025020170 })
+        #expect(game.status == "postponed")
+        #expect(game.scheduleState == "PPD")
     }
 
     @Test func recentIsNewestFirst() throws {
@@ -127,7 +147,8 @@ import Testing
         #expect(division.status == 0)
         let atlantic = division.stdout.split(separator: "\n").prefix(4).map(String.init)
         #expect(atlantic[0].contains("Atlantic"))
-        #expect(atlantic[1].hasPrefix("1") && atlantic[1].contains("Toronto Maple Leafs") && atlantic[1].hasSuffix("*"))
+        #expect(atlantic[1].hasPrefix("*  1") && atlantic[1].contains("Toronto Maple Leafs"))
+        #expect(atlantic[2].hasPrefix("   2"))
         for grouping in ["league", "conference", "division", "wildcard"] {
             let json = try run(cli, ["standings", "--by", grouping, "--json"])
             #expect(json.status == 0)
@@ -228,10 +249,34 @@ import Testing
     @Test func narrowTerminalsTruncateWithAnEllipsis() throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
+        #expect(try run(cli, ["follow", "TOR"]).status == 0)
         let result = try run(cli, ["schedule", "TOR"], extra: ["COLUMNS": "60"])
         #expect(result.status == 0)
-        let lines = result.stdout.split(separator: "\n").dropFirst()
-        #expect(lines.allSatisfy { DisplayWidth.of(String($0)) <= 60 })
+        #expect(result.stdout.split(separator: "\n").dropFirst().allSatisfy { DisplayWidth.of(String($0)) <= 60 })
         #expect(result.stdout.contains("…"))
+        // Every table fits a narrow terminal, dropping the least important columns if it must.
+        for arguments in [["schedule"], ["recent"], ["standings"], ["standings", "--by", "wildcard"], ["roster"], ["player", "8479318"], ["player", "8478470"], ["teams"]] {
+            let narrow = try run(cli, arguments, extra: ["COLUMNS": "50"])
+            #expect(narrow.status == 0)
+            let lines = narrow.stdout.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("TOR 2025-26") }
+            let widest = lines.map(DisplayWidth.of).max() ?? 0
+            #expect(widest <= 50, "\(arguments): \(widest) columns")
+        }
+        let standings = try run(cli, ["standings"], extra: ["COLUMNS": "40"])
+        #expect(standings.stdout.split(separator: "\n").filter { $0.hasPrefix("*") }.count == 1)
+    }
+
+    @Test func datesAreCheckedAndLocal() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let impossible = try run(cli, ["schedule", "TOR", "--from", "2025-13-45"])
+        #expect(impossible.status == 2)
+        #expect(impossible.stderr.contains("real date"))
+        // From Tokyo, the 23:00 UTC game of Oct 8 is on Oct 9.
+        let tokyo = try run(cli, ["schedule", "TOR", "--from", "2025-10-09", "--to", "2025-10-09", "--json"], extra: ["TZ": "Asia/Tokyo"])
+        let games = try JSONDecoder().decode(ScheduleReport.self, from: Data(tokyo.stdout.utf8)).games
+        #expect(games.map(\.id) == [2025020004])
+        #expect(games.first?.date == "2025-10-09")
+        #expect(games.first?.startLocal == "2025-10-09T08:00:00+09:00")
     }
 }

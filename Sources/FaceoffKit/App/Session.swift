@@ -31,9 +31,7 @@ public struct Session: Sendable {
 
     public init(_ options: Options) throws(ConfigErrors) {
         paths = Paths(environment: options.environment)
-        let named = options.configPath ?? options.environment["FACEOFF_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
-        configPath = named.map(paths.expand) ?? paths.configFile
-        configNamed = named != nil
+        (configPath, configNamed) = Self.configPath(flag: options.configPath, environment: options.environment, paths: paths)
         var config = try ConfigLoader.load(path: configPath, mustExist: configNamed, paths: paths)
         let override = options.apiBase.map { ("--api-base", $0) }
             ?? options.environment["FACEOFF_API_BASE"].flatMap { $0.isEmpty ? nil : ("FACEOFF_API_BASE", $0) }
@@ -56,6 +54,13 @@ public struct Session: Sendable {
             now = Date()
             pinnedNow = false
         }
+    }
+
+    /// The config file: `--config`, else a non-empty FACEOFF_CONFIG, else the XDG default; and
+    /// whether the user named it.
+    public static func configPath(flag: String?, environment: [String: String], paths: Paths) -> (path: String, named: Bool) {
+        let named = flag ?? environment["FACEOFF_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+        return (named.map(paths.expand) ?? paths.configFile, named != nil)
     }
 
     public var displayConfigPath: String { ConfigLoader.displayPath(configPath, paths: paths) }

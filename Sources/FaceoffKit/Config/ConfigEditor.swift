@@ -18,16 +18,34 @@ public enum ConfigEditor {
     }
 
     /// Adds `items` (TOML literals such as `"TOR"` or `8479318`) to the root list `key`, skipping
-    /// values already there. Creates the key if it is missing.
-    public static func add(_ items: [String], toList key: String, in text: String) -> String {
+    /// values already there (compared after `canonical`, so "Leafs" counts as TOR). Creates the
+    /// key if it is missing. CRLF files stay CRLF.
+    public static func add(_ items: [String], toList key: String, in text: String, canonical: (String) -> String = { $0 }) -> String {
+        withUnixLines(text) { addLF(items, toList: key, in: $0, canonical: canonical) }
+    }
+
+    /// Removes the values `items` from the root list `key` (compared after `canonical`).
+    /// Lines left empty go too.
+    public static func remove(_ items: [String], fromList key: String, in text: String, canonical: (String) -> String = { $0 }) -> String {
+        withUnixLines(text) { removeLF(items, fromList: key, in: $0, canonical: canonical) }
+    }
+
+    private static func withUnixLines(_ text: String, _ edit: (String) -> String) -> String {
+        let unicode = text.unicodeScalars
+        let crlf = zip(unicode, unicode.dropFirst()).contains { $0 == "\r" && $1 == "\n" }
+        guard crlf else { return edit(text) }
+        let edited = edit(text.replacingOccurrences(of: "\r\n", with: "\n"))
+        return edited.replacingOccurrences(of: "\n", with: "\r\n")
+    }
+
+    private static func addLF(_ items: [String], toList key: String, in text: String, canonical: (String) -> String) -> String {
         guard let span = findRootArray(key, in: text) else {
             var seen: Set<String> = []
-            let unique = items.filter { seen.insert(literalValue($0)).inserted }
+            let unique = items.filter { seen.insert(canonical(literalValue($0))).inserted }
             return insertRootKey("\(key) = [\(unique.joined(separator: ", "))]", into: text)
         }
-        let present = Set(span.elements.map(\.value))
-        var seen = present
-        let missing = items.filter { seen.insert(literalValue($0)).inserted }
+        var seen = Set(span.elements.map { canonical($0.value) })
+        let missing = items.filter { seen.insert(canonical(literalValue($0))).inserted }
         guard !missing.isEmpty else { return text }
         var result = text
         let inner = text[span.open..<span.close]
@@ -62,14 +80,13 @@ public enum ConfigEditor {
         return result
     }
 
-    /// Removes the values `items` from the root list `key`. Lines left empty go too.
-    public static func remove(_ items: [String], fromList key: String, in text: String) -> String {
+    private static func removeLF(_ items: [String], fromList key: String, in text: String, canonical: (String) -> String) -> String {
         guard let span = findRootArray(key, in: text) else { return text }
-        let doomed = Set(items.map(literalValue))
-        let removing = span.elements.filter { doomed.contains($0.value) }
+        let doomed = Set(items.map { canonical(literalValue($0)) })
+        let removing = span.elements.filter { doomed.contains(canonical($0.value)) }
         guard !removing.isEmpty else { return text }
         if !text[span.open..<span.close].contains("\n") {
-            let kept = span.elements.filter { !doomed.contains($0.value) }.map { String(text[$0.range]) }
+            let kept = span.elements.filter { !doomed.contains(canonical($0.value)) }.map { String(text[$0.range]) }
             var result = text
             result.replaceSubrange(text.index(after: span.open)..<span.close, with: kept.joined(separator: ", "))
             return result
@@ -132,8 +149,8 @@ public enum ConfigEditor {
             let line = text[lineStart..<lineEnd]
             let trimmed = line.drop { $0 == " " || $0 == "\t" }
             if trimmed.hasPrefix("[") { return nil }
-            if trimmed.hasPrefix(key) {
-                let rest = trimmed.dropFirst(key.count).drop { $0 == " " || $0 == "\t" }
+            if let spelled = ["\(key)", "\"\(key)\"", "'\(key)'"].first(where: { trimmed.hasPrefix($0) }) {
+                let rest = trimmed.dropFirst(spelled.count).drop { $0 == " " || $0 == "\t" }
                 if rest.hasPrefix("=") {
                     let value = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
                     guard value.hasPrefix("[") else { return nil }
@@ -191,7 +208,9 @@ public enum ConfigEditor {
 /// Writes a file so that readers see the old or the new content, never a part.
 public enum AtomicFile {
     public static func write(_ text: String, to path: String, permissions: Int = 0o644) throws {
-        let url = URL(fileURLWithPath: path)
+        // Write through a symlink (a config kept in a dotfiles repository) to the file it names.
+        let url = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        let path = url.path
         let directory = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let existing = try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int

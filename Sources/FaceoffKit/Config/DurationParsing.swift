@@ -23,7 +23,8 @@ public enum DurationText {
             case "d": unit = 86_400
             default: return nil
             }
-            total += value * unit
+            guard let added = add(total, value, unit) else { return nil }
+            total = added
             number = ""
             sawUnit = true
         }
@@ -50,19 +51,30 @@ public enum DurationText {
                 continue
             }
             guard let value = Int64(number) else { return nil }
+            let unit: Int64
             switch (character, inTime) {
-            case ("W", false): total += value * 604_800
-            case ("D", false): total += value * 86_400
-            case ("H", true): total += value * 3600
-            case ("M", true): total += value * 60
-            case ("S", true): total += value
+            case ("W", false): unit = 604_800
+            case ("D", false): unit = 86_400
+            case ("H", true): unit = 3600
+            case ("M", true): unit = 60
+            case ("S", true): unit = 1
             default: return nil
             }
+            guard let added = add(total, value, unit) else { return nil }
+            total = added
             number = ""
             sawComponent = true
         }
         guard number.isEmpty, sawComponent else { return nil }
         return .seconds(total)
+    }
+
+    /// `total + value × unit`, or nil past ten years: no setting needs more, and nothing overflows.
+    private static func add(_ total: Int64, _ value: Int64, _ unit: Int64) -> Int64? {
+        let limit: Int64 = 10 * 366 * 86_400
+        guard value <= limit / unit else { return nil }
+        let sum = total + value * unit
+        return sum <= limit ? sum : nil
     }
 
     /// The shortest config spelling of a whole-second duration: `90m` → `1h30m`.

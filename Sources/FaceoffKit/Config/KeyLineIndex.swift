@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which line of a TOML file each key is on. TOMLKit reports positions for syntax errors only,
 /// so validation errors find their line here. Keys are dotted paths; `[[sink]]` entries are
 /// numbered from 0 (`sink.1.url`).
@@ -8,9 +10,11 @@ struct KeyLineIndex {
         var prefix: [String] = []
         var arrayCounts: [String: Int] = [:]
         var multilineDelimiter: String?
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is a single Character in Swift, so split on scalars to count CRLF lines too.
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
+        for (offset, rawLine) in lines.enumerated() {
             let number = offset + 1
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if let delimiter = multilineDelimiter {
                 if line.components(separatedBy: delimiter).count % 2 == 0 { multilineDelimiter = nil }
                 continue

@@ -66,7 +66,9 @@ public struct GameSummary: Codable, Sendable, Equatable {
         default: type = "other"
         }
         let startTime = game.startTime
-        date = game.gameDate ?? startTime.map(time.isoDay)
+        // The configured zone's date, not the API's gameDate (the venue's): they differ for
+        // late games seen from far away.
+        date = startTime.map(time.isoDay) ?? game.gameDate
         start = startTime.map { $0.formatted(.iso8601) }
         startLocal = startTime.map(time.iso)
         let schedule = game.gameScheduleState

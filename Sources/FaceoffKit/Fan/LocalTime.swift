@@ -29,7 +29,7 @@ public struct LocalTime: Sendable {
     /// "2025-10-25T19:00:00-04:00"
     public func iso(_ date: Date) -> String { format(date, "yyyy-MM-dd'T'HH:mm:ssxxx") }
     /// "EDT"
-    public func zoneAbbreviation(_ date: Date) -> String { timeZone.abbreviation(for: date) ?? timeZone.identifier }
+    public func zoneAbbreviation(_ date: Date) -> String { format(date, "zzz") }
 
     /// A calendar day in this zone ("2025-10-25") as the instant it starts.
     public func startOfDay(_ isoDay: String) -> Date? {

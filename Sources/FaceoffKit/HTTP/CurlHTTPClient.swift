@@ -27,8 +27,14 @@ public struct CurlHTTPClient<C: Clock>: HTTPClient where C.Duration == Duration 
         while true {
             attempt += 1
             try Task.checkCancellation()
+            var attemptRequest = request
+            if request.retry != nil {
+                // No attempt may run past the whole exchange's budget.
+                let remaining = policy.maxTotal - start.duration(to: clock.now)
+                attemptRequest.totalTimeout = max(.milliseconds(1), min(request.totalTimeout, remaining))
+            }
             do {
-                return try await performOnce(request)
+                return try await performOnce(attemptRequest)
             } catch let error as HTTPError where error.isTransient && attempt < policy.maxAttempts {
                 let wait = policy.delay(
                     afterAttempt: attempt, retryAfter: error.retryAfter, unit: Double.random(in: 0..<1))
@@ -36,13 +42,13 @@ public struct CurlHTTPClient<C: Clock>: HTTPClient where C.Duration == Duration 
                 guard elapsed + wait <= policy.maxTotal else {
                     logger.debug(
                         "giving up: the next retry would exceed the time budget",
-                        metadata: ["url": "\(request.url)", "attempt": "\(attempt)", "error": "\(error)"])
+                        metadata: ["url": "\(request.displayURL)", "attempt": "\(attempt)", "error": "\(error)"])
                     throw error
                 }
                 logger.info(
                     "request failed; retrying",
                     metadata: [
-                        "url": "\(request.url)", "attempt": "\(attempt)", "error": "\(error)",
+                        "url": "\(request.displayURL)", "attempt": "\(attempt)", "error": "\(error)",
                         "retry_in": "\(wait)",
                     ])
                 try await clock.sleep(for: wait)
@@ -154,12 +160,14 @@ private enum CurlTransfer {
         if faceoff_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &urlPointer) == CURLE_OK, let urlPointer {
             effectiveURL = String(cString: urlPointer)
         }
+        // Errors name the URL as the caller allows it to be shown.
+        let shownURL = request.displayURL == request.url ? effectiveURL : request.displayURL
 
         if code != CURLE_OK {
             if code == CURLE_ABORTED_BY_CALLBACK { throw CancellationError() }
             var osErrno = 0
             faceoff_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osErrno)
-            throw HTTPError(kind(of: code, osErrno: Int32(osErrno)), url: effectiveURL, detail: detail)
+            throw HTTPError(kind(of: code, osErrno: Int32(osErrno)), url: shownURL, detail: request.displayURL == request.url ? detail : "")
         }
 
         var status = 0
@@ -173,7 +181,7 @@ private enum CurlTransfer {
             return response
         }
         throw HTTPError(
-            .status(status), url: effectiveURL, detail: statusDetail(response),
+            .status(status), url: shownURL, detail: statusDetail(response),
             retryAfter: response.headers["retry-after"].flatMap { parseRetryAfter($0) })
     }
 

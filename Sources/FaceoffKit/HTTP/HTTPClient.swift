@@ -5,6 +5,9 @@ public struct HTTPRequest: Sendable {
     public enum Method: String, Sendable { case get = "GET", post = "POST", head = "HEAD" }
 
     public var url: String
+    /// The URL as errors and logs may show it. A webhook URL is often its own credential
+    /// (Discord, Slack), so its callers pass a redacted form here.
+    public var displayURL: String
     public var method: Method
     /// Extra request headers. `Accept`, `Accept-Encoding` and `User-Agent` are set by the client
     /// unless given here.
@@ -30,6 +33,7 @@ public struct HTTPRequest: Sendable {
         conditional: Validators? = nil
     ) {
         self.url = url
+        self.displayURL = url
         self.method = method
         self.headers = headers
         self.body = body

@@ -53,12 +53,12 @@ extension Endpoint where Response == JSONValue {
     /// Any path under `/v1/`, passed through. Freshness follows the resource's kind.
     public static func raw(_ path: String) -> Self {
         let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
-        return Self(trimmed) { json in
+        return Self(trimmed) { json, _ in
             if let state = json["gameState"]?.string { return FreshnessRules.game(GameState(rawValue: state)) }
             if trimmed.hasPrefix("standings") || trimmed.hasPrefix("roster") || trimmed.hasPrefix("player") {
                 return FreshnessRules.daily
             }
-            if trimmed.hasPrefix("club-schedule") || trimmed.hasPrefix("schedule") { return FreshnessRules.schedule }
+            if trimmed.hasPrefix("club-schedule") || trimmed.hasPrefix("schedule") { return FreshnessRules.scheduleMaxAge }
             return .revalidate
         }
     }

@@ -39,6 +39,8 @@ public struct NHLClient: Sendable {
     let mode: FetchMode
     let now: @Sendable () -> Date
     let logger: Logger
+    /// Retries for each request; a fan-out over many resources wants fewer.
+    var retry: RetryPolicy? = .standard
 
     /// `base` must already be normalised (ends in `/v1/`).
     public init(
@@ -57,6 +59,13 @@ public struct NHLClient: Sendable {
         self.logger = logger
     }
 
+    /// The same client with another retry policy.
+    public func retrying(_ policy: RetryPolicy?) -> NHLClient {
+        var copy = self
+        copy.retry = policy
+        return copy
+    }
+
     public func fetch<Response>(_ endpoint: Endpoint<Response>) async throws -> Fetched<Response> {
         let url = base + endpoint.path
         let cached = cachedEntry(url)
@@ -71,25 +80,26 @@ public struct NHLClient: Sendable {
         }
 
         do {
-            let response = try await http.send(HTTPRequest(url: url, conditional: cached?.validators))
+            let response = try await http.send(HTTPRequest(url: url, retry: retry, conditional: cached?.validators))
             if response.isNotModified {
                 guard let cached else { throw NHLError(.unexpectedNotModified, url: url) }
                 let value = try decode(Response.self, cached.body, url: url)
-                store { try $0.revalidated(url, at: date, freshness: endpoint.freshness(value)) }
+                store { try $0.revalidated(url, at: date, freshness: endpoint.freshness(value, date)) }
                 return Fetched(value: value, origin: .network, url: url)
             }
             // Decode before storing, so a broken answer never replaces a good copy.
             let value = try decode(Response.self, response.body, url: url)
             let entry = CachedResponse(
                 url: url, body: response.body, validators: response.validators, fetchedAt: date,
-                freshness: endpoint.freshness(value))
+                freshness: endpoint.freshness(value, date))
             store { try $0.save(entry) }
             return Fetched(value: value, origin: .network, url: url)
         } catch let error where !(error is CancellationError) {
             guard let cached, isWorthFallingBack(error), let value = try? decode(Response.self, cached.body, url: url) else {
                 throw error
             }
-            logger.warning("request failed; using the cached copy", metadata: ["url": "\(url)", "error": "\(error)"])
+            // The caller says so to the user (Fetched.staleness); the log keeps the detail.
+            logger.debug("request failed; using the cached copy", metadata: ["url": "\(url)", "error": "\(error)"])
             return Fetched(value: value, origin: .stale(age: cached.age(at: date), reason: "\(error)"), url: url)
         }
     }

@@ -13,7 +13,10 @@ public struct PlayerSearch: Sendable {
 
     let client: NHLClient
 
-    public init(client: NHLClient) { self.client = client }
+    public init(client: NHLClient) {
+        // 32 rosters: one quick retry each, so a dead API fails in seconds, not minutes.
+        self.client = client.retrying(RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(300), maxDelay: .seconds(1), maxTotal: .seconds(10)))
+    }
 
     /// Every rostered player whose name contains all the words of `query`, ignoring case and accents.
     public func search(_ query: String, teams: [String] = Teams.abbreviations) async throws -> [Candidate] {
@@ -29,6 +32,9 @@ public struct PlayerSearch: Sendable {
                     do {
                         let roster = try await client.fetch(.roster(team)).value
                         return .success(Self.candidates(in: roster, team: team))
+                    } catch let error as HTTPError where error.kind == .notFound || error.status == 404 {
+                        // No roster for that team (a partial mirror): nothing to search, not a failure.
+                        return .success([])
                     } catch {
                         return .failure(error)
                     }
@@ -44,15 +50,18 @@ public struct PlayerSearch: Sendable {
                 startNext()
             }
         }
-        if candidates.isEmpty, let failure = failures.first, failures.count == teams.count {
-            throw failure
-        }
-        return candidates
+        if let failure = failures.first, failures.count == teams.count { throw failure }
+        let matches = candidates
             .filter { candidate in
                 let name = fold(candidate.name)
                 return words.allSatisfy(name.contains)
             }
             .sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+        if matches.isEmpty, let failure = failures.first {
+            // The player may be on a roster that couldn't be read: don't claim he doesn't exist.
+            throw PlayerSearchError(unreadable: failures.count, total: teams.count, example: "\(failure)")
+        }
+        return matches
     }
 
     static func candidates(in roster: Roster, team: String) -> [Candidate] {
@@ -65,5 +74,15 @@ public struct PlayerSearch: Sendable {
 
     private func fold(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+}
+
+public struct PlayerSearchError: Error, Sendable, CustomStringConvertible {
+    public let unreadable: Int
+    public let total: Int
+    public let example: String
+
+    public var description: String {
+        "no match in the rosters that could be read, but \(unreadable) of \(total) rosters could not be read (\(example)); try again, or use the player's id"
     }
 }

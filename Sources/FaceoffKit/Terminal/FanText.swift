@@ -14,6 +14,23 @@ public struct FanText: Sendable {
 
     private func dash(_ value: Int?) -> String { value.map(String.init) ?? "-" }
 
+    /// Joins short items into lines no wider than the terminal.
+    private func wrap(_ items: [String], separator: String) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for item in items {
+            let candidate = current.isEmpty ? item : current + separator + item
+            if let width, !current.isEmpty, DisplayWidth.of(candidate) > width {
+                lines.append(current)
+                current = item
+            } else {
+                current = candidate
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines.map { line in width.map { DisplayWidth.truncate(line, to: $0) } ?? line }
+    }
+
     private func result(_ game: GameSummary) -> String {
         guard let result = game.result else { return "" }
         return result == "W" ? style.good(result) : style.bad(result)
@@ -35,8 +52,9 @@ public struct FanText: Sendable {
     public func schedule(_ report: ScheduleReport) -> String {
         guard !report.games.isEmpty else { return "No games." }
         var table = TextTable(columns: [
-            .init("Date"), .init("Time"), .init("Game"), .init("Venue", shrinkable: true, minimumWidth: 6),
-            .init("Result"), .init("Score / TV", shrinkable: true, minimumWidth: 6),
+            .init("Date"), .init("Time"), .init("Game", shrinkable: true, minimumWidth: 6),
+            .init("Venue", shrinkable: true, minimumWidth: 6, dropRank: 1),
+            .init("Result", shrinkable: true, minimumWidth: 4), .init("Score / TV", shrinkable: true, minimumWidth: 6),
         ])
         for game in report.games {
             let (day, clock) = when(game)
@@ -112,11 +130,13 @@ public struct FanText: Sendable {
 
     public func recent(_ report: RecentReport) -> String {
         guard !report.games.isEmpty else { return "No finished games yet for \(report.team)." }
-        var table = TextTable(columns: [.init("Date"), .init("Game"), .init("Result"), .init("Score"), .init("Venue", shrinkable: true)])
+        var table = TextTable(columns: [
+            .init("Date"), .init("Game"), .init("Result"), .init("Score"), .init("Venue", shrinkable: true, minimumWidth: 6, dropRank: 1),
+        ])
         for game in report.games {
             let day = game.startDate.map(time.day) ?? game.date ?? "?"
             table.add([
-                TextTable.Cell(day), TextTable.Cell(game.matchup),
+                TextTable.Cell(day), TextTable.Cell(game.type == "preseason" ? "\(game.matchup) (pre)" : game.matchup),
                 TextTable.Cell(game.result ?? "", style: { [style] text in text.hasPrefix("W") ? style.good(text) : style.bad(text) }),
                 TextTable.Cell(game.scoreText ?? ""), TextTable.Cell(game.venue ?? ""),
             ])
@@ -127,32 +147,25 @@ public struct FanText: Sendable {
     public func standings(_ report: StandingsReport) -> String {
         var blocks: [String] = []
         for group in report.groups {
+            // The first column marks followed teams, so the mark survives narrow terminals and no colour.
             var table = TextTable(columns: [
-                .init("#", .right), .init(group.name, shrinkable: true, minimumWidth: 3), .init("GP", .right), .init("W", .right),
-                .init("L", .right), .init("OT", .right), .init("PTS", .right), .init("P%", .right), .init("DIFF", .right),
-                .init("STRK"), .init("L10"),
+                .init(""), .init("#", .right), .init(group.name, shrinkable: true, minimumWidth: 3), .init("GP", .right),
+                .init("W", .right), .init("L", .right), .init("OT", .right), .init("PTS", .right),
+                .init("P%", .right, dropRank: 4), .init("DIFF", .right, dropRank: 3), .init("STRK", dropRank: 2), .init("L10", dropRank: 1),
             ])
             for (index, row) in group.rows.enumerated() {
                 let name = (row.clinch.map { "\($0)-" } ?? "") + row.name
                 let diff = row.goalDifferential > 0 ? "+\(row.goalDifferential)" : String(row.goalDifferential)
                 let highlight: ((String) -> String)? = row.followed ? { [style] text in style.paint(text, bold: true) } : nil
                 table.add(
-                    [String(row.rank), name, String(row.gamesPlayed), String(row.wins), String(row.losses), String(row.otLosses),
-                     String(row.points), String(format: "%.3f", row.pointPct), diff, row.streak ?? "", row.lastTen ?? ""]
+                    [row.followed ? "*" : "", String(row.rank), name, String(row.gamesPlayed), String(row.wins), String(row.losses),
+                     String(row.otLosses), String(row.points), String(format: "%.3f", row.pointPct), diff, row.streak ?? "", row.lastTen ?? ""]
                         .map { TextTable.Cell($0) }, style: highlight)
                 if let cutoff = group.cutoff, index + 1 == cutoff, group.rows.count > cutoff {
-                    table.add(Array(repeating: "", count: 11).enumerated().map { $0.offset == 1 ? "────────" : $0.element })
+                    table.add(Array(repeating: "", count: 12).enumerated().map { $0.offset == 2 ? "────────" : $0.element })
                 }
             }
-            var text = table.render(width: width, style: style)
-            if !style.isEnabled {
-                // Without colour, mark followed teams with an asterisk instead.
-                let followed = Set(group.rows.filter(\.followed).map(\.name))
-                text = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-                    followed.contains(where: { line.contains($0) }) ? line + "  *" : String(line)
-                }.joined(separator: "\n")
-            }
-            blocks.append(text)
+            blocks.append(table.render(width: width, style: style))
         }
         return blocks.joined(separator: "\n\n")
     }
@@ -162,8 +175,9 @@ public struct FanText: Sendable {
         for group in report.groups where !group.players.isEmpty {
             let isGoalies = group.name == "Goalies"
             var table = TextTable(columns: [
-                .init("#", .right), .init(group.name, shrinkable: true, minimumWidth: 8), .init("Pos"), .init(isGoalies ? "Catches" : "Shoots"),
-                .init("Age", .right), .init("Ht", .right), .init("Wt", .right), .init("Birthplace", shrinkable: true, minimumWidth: 6),
+                .init("#", .right), .init(group.name, shrinkable: true, minimumWidth: 8), .init("Pos"),
+                .init(isGoalies ? "Catches" : "Shoots", dropRank: 4), .init("Age", .right), .init("Ht", .right, dropRank: 3),
+                .init("Wt", .right, dropRank: 2), .init("Birthplace", shrinkable: true, minimumWidth: 10, dropRank: 1),
             ])
             for player in group.players {
                 let height = player.heightInches.map { "\($0 / 12)'\($0 % 12)\"" } ?? "-"
@@ -188,7 +202,7 @@ public struct FanText: Sendable {
         if let inches = report.heightInches { bio.append("\(inches / 12)'\(inches % 12)\"") }
         if let pounds = report.weightPounds { bio.append("\(pounds) lb") }
         if let hand = report.handedness { bio.append((report.isGoalie ? "catches " : "shoots ") + hand) }
-        if !bio.isEmpty { lines.append(bio.joined(separator: " · ")) }
+        lines += wrap(bio, separator: " · ")
         if let draft = report.draft { lines.append("Drafted \(draft)") }
         lines.append("")
 
@@ -198,13 +212,19 @@ public struct FanText: Sendable {
         let seasonLabel = Season(report.season).map(\.description) ?? report.season
         var table: TextTable
         if report.isGoalie {
-            table = TextTable(columns: ["", "GP", "GS", "W", "L", "OT", "GAA", "SV%", "SO"].enumerated().map { .init($0.element, $0.offset == 0 ? .left : .right) })
+            table = TextTable(columns: ["", "GP", "GS", "W", "L", "OT", "GAA", "SV%", "SO"].enumerated().map {
+                .init($0.element, $0.offset == 0 ? .left : .right, dropRank: ["GS": 1, "SO": 2, "OT": 3][$0.element])
+            })
             for (label, stats) in [(seasonLabel, report.seasonStats), ("Career", report.careerStats)] {
                 table.add([label, dash(stats?.gamesPlayed), dash(stats?.gamesStarted), dash(stats?.wins), dash(stats?.losses),
                            dash(stats?.otLosses), pct(stats?.goalsAgainstAverage, digits: 2), pct(stats?.savePct, digits: 3), dash(stats?.shutouts)])
             }
         } else {
-            table = TextTable(columns: ["", "GP", "G", "A", "P", "+/-", "PIM", "PPG", "SHG", "GWG", "S", "S%", "TOI/GP"].enumerated().map { .init($0.element, $0.offset == 0 ? .left : .right) })
+            // When the terminal is narrow, the rarer numbers go first.
+            let dropRanks = ["SHG": 1, "GWG": 2, "PPG": 3, "PIM": 4, "S%": 5, "S": 6, "TOI/GP": 7, "+/-": 8]
+            table = TextTable(columns: ["", "GP", "G", "A", "P", "+/-", "PIM", "PPG", "SHG", "GWG", "S", "S%", "TOI/GP"].enumerated().map {
+                .init($0.element, $0.offset == 0 ? .left : .right, dropRank: dropRanks[$0.element])
+            })
             for (label, stats) in [(seasonLabel, report.seasonStats), ("Career", report.careerStats)] {
                 let plusMinus = stats?.plusMinus.map { $0 > 0 ? "+\($0)" : String($0) } ?? "-"
                 table.add([label, dash(stats?.gamesPlayed), dash(stats?.goals), dash(stats?.assists), dash(stats?.points), plusMinus,
@@ -222,7 +242,10 @@ public struct FanText: Sendable {
                     games.add([game.date ?? "", game.opponent, game.decision ?? "-", dash(game.goalsAgainst), pct(game.savePct, digits: 3), game.timeOnIce ?? "-"])
                 }
             } else {
-                games = TextTable(columns: [.init("Last 5"), .init("Game"), .init("G", .right), .init("A", .right), .init("P", .right), .init("+/-", .right), .init("S", .right), .init("TOI", .right)])
+                games = TextTable(columns: [
+                    .init("Last 5"), .init("Game"), .init("G", .right), .init("A", .right), .init("P", .right),
+                    .init("+/-", .right, dropRank: 3), .init("S", .right, dropRank: 2), .init("TOI", .right, dropRank: 1),
+                ])
                 for game in report.lastGames {
                     games.add([game.date ?? "", game.opponent, dash(game.goals), dash(game.assists), dash(game.points),
                                game.plusMinus.map { $0 > 0 ? "+\($0)" : String($0) } ?? "-", dash(game.shots), game.timeOnIce ?? "-"])

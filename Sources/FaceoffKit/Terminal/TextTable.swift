@@ -71,12 +71,15 @@ public struct TextTable {
         /// Columns that may be cut short when the table is too wide, narrowest first.
         public var shrinkable: Bool
         public var minimumWidth: Int
+        /// When shrinking isn't enough, columns with a drop rank go, lowest rank first.
+        public var dropRank: Int?
 
-        public init(_ header: String, _ alignment: Alignment = .left, shrinkable: Bool = false, minimumWidth: Int = 4) {
+        public init(_ header: String, _ alignment: Alignment = .left, shrinkable: Bool = false, minimumWidth: Int = 4, dropRank: Int? = nil) {
             self.header = header
             self.alignment = alignment
             self.shrinkable = shrinkable
             self.minimumWidth = minimumWidth
+            self.dropRank = dropRank
         }
     }
 
@@ -110,23 +113,33 @@ public struct TextTable {
         add(texts.map { Cell($0) }, style: style)
     }
 
-    /// The column widths that fit `limit` (nil: no limit).
-    func widths(limit: Int?) -> [Int] {
-        var widths = columns.map { DisplayWidth.of($0.header) }
+    /// The column widths that fit `limit` (nil: no limit); nil for a dropped column.
+    func widths(limit: Int?) -> [Int?] {
+        var natural = columns.map { DisplayWidth.of($0.header) }
         for row in rows {
-            for (index, cell) in row.cells.enumerated() where index < widths.count {
-                widths[index] = max(widths[index], DisplayWidth.of(cell.text))
+            for (index, cell) in row.cells.enumerated() where index < natural.count {
+                natural[index] = max(natural[index], DisplayWidth.of(cell.text))
             }
         }
+        // A column with nothing in it, header included, takes no room at all.
+        var widths: [Int?] = natural.map { $0 == 0 ? nil : $0 }
         guard let limit else { return widths }
-        var total: Int { widths.reduce(0, +) + separator.count * max(0, widths.count - 1) }
-        while total > limit {
-            // Take a column from the widest shrinkable column that can still give.
+        func total() -> Int {
+            let shown = widths.compactMap { $0 }
+            return shown.reduce(0, +) + separator.count * max(0, shown.count - 1)
+        }
+        // First cut shrinkable columns, widest first, down to their minimum.
+        while total() > limit {
             guard let index = widths.indices
-                .filter({ columns[$0].shrinkable && widths[$0] > columns[$0].minimumWidth })
-                .max(by: { widths[$0] < widths[$1] })
+                .filter({ columns[$0].shrinkable && (widths[$0] ?? 0) > columns[$0].minimumWidth })
+                .max(by: { (widths[$0] ?? 0) < (widths[$1] ?? 0) })
             else { break }
-            widths[index] -= 1
+            widths[index]! -= 1
+        }
+        // Then drop the least important columns.
+        let droppable = columns.indices.filter { columns[$0].dropRank != nil }.sorted { columns[$0].dropRank! < columns[$1].dropRank! }
+        for index in droppable where total() > limit {
+            widths[index] = nil
         }
         return widths
     }
@@ -136,8 +149,9 @@ public struct TextTable {
         func line(_ cells: [Cell], styled: Bool) -> String {
             var parts: [String] = []
             for (index, column) in columns.enumerated() {
+                guard let width = widths[index] else { continue }
                 let cell = index < cells.count ? cells[index] : Cell("")
-                let text = DisplayWidth.pad(DisplayWidth.truncate(cell.text, to: widths[index]), to: widths[index], right: column.alignment == .right)
+                let text = DisplayWidth.pad(DisplayWidth.truncate(cell.text, to: width), to: width, right: column.alignment == .right)
                 parts.append(styled ? (cell.style?(text) ?? text) : text)
             }
             var joined = parts.joined(separator: separator)

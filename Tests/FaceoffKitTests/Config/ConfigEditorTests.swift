@@ -100,6 +100,31 @@ import Testing
         #expect(try ConfigLoader.parse(noPlayers, file: "c").players == [])
     }
 
+    @Test func crlfFilesStayCRLFAndEditCorrectly() throws {
+        let text = "# mine\r\nteams = [\"TOR\", \"MTL\"]\r\n\r\n[watch]\r\npoll = \"10s\"\r\n"
+        let added = ConfigEditor.add(["\"NYR\""], toList: "teams", in: text)
+        #expect(added == "# mine\r\nteams = [\"TOR\", \"MTL\", \"NYR\"]\r\n\r\n[watch]\r\npoll = \"10s\"\r\n")
+        let removed = ConfigEditor.remove(["\"MTL\""], fromList: "teams", in: text)
+        #expect(removed == "# mine\r\nteams = [\"TOR\"]\r\n\r\n[watch]\r\npoll = \"10s\"\r\n")
+        #expect(try ConfigLoader.parse(added, file: "c").teams == ["TOR", "MTL", "NYR"])
+        // Line numbers count CRLF lines too.
+        do {
+            _ = try ConfigLoader.parse("# one\r\n# two\r\ntems = []\r\n", file: "c")
+            Issue.record("parsed an unknown key")
+        } catch {
+            #expect(error.errors.first?.line == 3)
+        }
+    }
+
+    @Test func valuesCompareByMeaningAndQuotedKeysCount() {
+        let canonical: (String) -> String = { (try? Teams.resolve($0)) ?? $0.uppercased() }
+        let names = "teams = [\"Leafs\", \"canadiens\"]\n"
+        #expect(ConfigEditor.add(["\"MTL\""], toList: "teams", in: names, canonical: canonical) == names)
+        #expect(ConfigEditor.remove(["\"TOR\""], fromList: "teams", in: names, canonical: canonical) == "teams = [\"canadiens\"]\n")
+        let quoted = "\"teams\" = [\"TOR\"]\n"
+        #expect(ConfigEditor.add(["\"MTL\""], toList: "teams", in: quoted) == "\"teams\" = [\"TOR\", \"MTL\"]\n")
+    }
+
     @Test func editedFilesStillParse() throws {
         var text = ConfigTemplate.text()
         text = ConfigEditor.add(["\"TOR\"", "\"MTL\""], toList: "teams", in: text)
@@ -124,6 +149,19 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "two\n")
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["config.toml"])
+    }
+
+    @Test func writesThroughASymlinkToItsTarget() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("dotfiles/config.toml")
+        try AtomicFile.write("old\n", to: target.path, permissions: 0o600)
+        let link = directory.appendingPathComponent("config.toml")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        try AtomicFile.write("new\n", to: link.path)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect(try String(contentsOf: target, encoding: .utf8) == "new\n")
+        #expect(try FileManager.default.attributesOfItem(atPath: target.path)[.posixPermissions] as? Int == 0o600)
     }
 
     @Test func aFailedWriteLeavesTheOldFile() throws {

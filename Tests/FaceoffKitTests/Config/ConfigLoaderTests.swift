@@ -166,6 +166,11 @@ import Testing
         #expect(found.first?.message.contains("[[sink]]") == true)
     }
 
+    @Test func hugeDurationsAreErrorsNotCrashes() {
+        let found = errors("[watch]\npoll = \"9999999999999999d\"\n[calendar]\nreminders = [\"106751991167301d\"]\n")
+        #expect(found.map(\.line) == [2, 4])
+    }
+
     @Test func unknownEventKindsAreErrors() {
         let found = errors("[[sink]]\ntype = \"stdout\"\nevents = [\"goals\"]\n")
         #expect(found.first?.line == 3)
@@ -204,7 +209,7 @@ import Testing
         #expect(DurationText.parse("PT1H30M") == .seconds(5400))
         #expect(DurationText.parse("P1DT2H") == .seconds(93600))
         #expect(DurationText.parse("0") == .zero)
-        for bad in ["", "5", "5 s", "s", "1y", "PT", "P1H", "-5s", "5s5"] {
+        for bad in ["", "5", "5 s", "s", "1y", "PT", "P1H", "-5s", "5s5", "9999999999999999d", "P99999999999999W", "106751991167301d"] {
             #expect(DurationText.parse(bad) == nil, "\(bad)")
         }
     }

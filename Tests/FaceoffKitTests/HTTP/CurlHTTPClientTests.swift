@@ -128,6 +128,29 @@ struct CurlHTTPClientTests {
         #expect(clock.sleeps.isEmpty)
     }
 
+    @Test func noAttemptOutlivesTheRetryBudget() async throws {
+        let server = try LoopbackHTTPServer { _ in .hang }
+        defer { server.stop() }
+        let policy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10), maxDelay: .milliseconds(10), maxTotal: .milliseconds(400))
+        let started = ContinuousClock.now
+        let error = await #expect(throws: HTTPError.self) {
+            try await CurlHTTPClient().send(HTTPRequest(url: server.baseURL + "/slow", retry: policy, totalTimeout: .seconds(20)))
+        }
+        #expect(error?.kind == .timeout)
+        // One attempt would take 20 s on its own; the 400 ms budget cuts it short.
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test func errorsShowTheDisplayURLNotTheSecretOne() async throws {
+        let server = try LoopbackHTTPServer { _ in .response(status: 401, headers: [("Content-Type", "text/plain")], body: Array("bad token".utf8)) }
+        defer { server.stop() }
+        var request = HTTPRequest(url: server.baseURL + "/api/webhooks/123/s3cr3t", retry: nil)
+        request.displayURL = server.baseURL + "/api/webhooks/…"
+        let error = await #expect(throws: HTTPError.self) { try await CurlHTTPClient().send(request) }
+        #expect(error?.description.contains("s3cr3t") == false)
+        #expect(error?.description.contains("/api/webhooks/…") == true)
+    }
+
     @Test func aHungServerTimesOut() async throws {
         let server = try LoopbackHTTPServer { _ in .hang }
         defer { server.stop() }

@@ -133,6 +133,34 @@ import Testing
         #expect(harness.server.requests.count == 3)
     }
 
+    @Test func aScheduleWithALiveGameIsAlwaysRevalidated() async throws {
+        let harness = try Harness { request in
+            request.path.contains("TOR")
+                ? .json(#"{"games": [{"id": 1, "gameState": "LIVE", "startTimeUTC": "2027-01-15T00:00:00Z"}]}"#)
+                : .json(#"{"games": [{"id": 2, "gameState": "FUT", "startTimeUTC": "2027-01-15T09:00:00Z"}]}"#)
+        }
+        defer { harness.close() }
+        let client = harness.client()
+        _ = try await client.fetch(.clubSchedule("TOR"))
+        _ = try await client.fetch(.clubSchedule("MTL"))
+        #expect(try harness.cache.entry(for: client.base + "club-schedule-season/TOR/now")?.freshness == .revalidate)
+        // Not kept past the next start (an hour after the harness's clock), nor beyond 6 h.
+        #expect(harness.clock.now == (try Date("2027-01-15T08:00:00Z", strategy: .iso8601)))
+        #expect(try harness.cache.entry(for: client.base + "club-schedule-season/MTL/now")?.freshness == .seconds(3600))
+    }
+
+    @Test func playerSearchSaysWhenRostersCouldNotBeRead() async throws {
+        let harness = try Harness { request in
+            request.path.contains("roster/TOR") ? .response(status: 503) : .json(#"{"forwards": [{"id": 1, "firstName": {"default": "Nick"}, "lastName": {"default": "Suzuki"}}]}"#)
+        }
+        defer { harness.close() }
+        let search = PlayerSearch(client: harness.client())
+        #expect(try await search.search("suzuki", teams: ["MTL", "TOR"]).map(\.id) == [1])
+        let error = await #expect(throws: PlayerSearchError.self) { try await search.search("Matthews", teams: ["MTL", "TOR"]) }
+        #expect(error?.unreadable == 1)
+        #expect(error?.description.contains("1 of 2 rosters could not be read") == true)
+    }
+
     @Test func followsTheNowRedirect() async throws {
         let harness = try Harness { request in
             request.path == "/v1/club-schedule-season/TOR/now"
