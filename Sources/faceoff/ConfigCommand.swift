@@ -82,6 +82,10 @@ struct ConfigCommand: AsyncParsableCommand {
 
         func run() async throws {
             let session = try global.session()
+            let templates = try session.templates()
+            if !templates.overridden.isEmpty {
+                print("templates: \(templates.overridden.sorted().joined(separator: ", ")) from \(ConfigLoader.displayPath(session.paths.templatesDirectory, paths: session.paths)): OK")
+            }
             if FileManager.default.fileExists(atPath: session.configPath) {
                 print("\(session.displayConfigPath): OK (\(session.config.teams.count) teams, \(session.config.sinks.count) sinks)")
             } else {

@@ -26,7 +26,7 @@ struct Faceoff: AsyncParsableCommand {
         version: FaceoffInfo.version,
         subcommands: [
             TeamsCommand.self, ScheduleCommand.self, NextCommand.self, RecentCommand.self, StandingsCommand.self,
-            RosterCommand.self, PlayerCommand.self, Follow.self, Unfollow.self, ConfigCommand.self, API.self,
+            RosterCommand.self, PlayerCommand.self, CalendarCommand.self, ServeCommand.self, Follow.self, Unfollow.self, ConfigCommand.self, API.self,
         ]
     )
 
@@ -63,6 +63,12 @@ struct Faceoff: AsyncParsableCommand {
             printError("faceoff: \(error)")
             return 1
         case let error as StoreError:
+            printError("faceoff: \(error)")
+            return 1
+        case let error as TemplateError:
+            printError("faceoff: \(error)")
+            return 2
+        case let error as CalendarError:
             printError("faceoff: \(error)")
             return 1
         case let error as PlayerSearchError:

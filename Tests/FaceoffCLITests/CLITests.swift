@@ -42,12 +42,17 @@ struct CLI {
     var configFile: URL { home.appendingPathComponent(".config/faceoff/config.toml") }
 
     func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
         var environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1"]
         environment.merge(extra) { $1 }
-        process.environment = environment
+        return try Self.execute(Self.binary.path, arguments, environment: environment)
+    }
+
+    /// Runs a program to its end and collects its output and status.
+    static func execute(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -159,6 +164,25 @@ struct CLI {
         // Editing refuses to touch a broken file.
         #expect(try cli.run(["follow", "TOR"]).status == 2)
         #expect(try String(contentsOf: cli.configFile, encoding: .utf8) == "# teams\ntems = [\"TOR\"]\n")
+    }
+
+    @Test func validateChecksTemplateOverrides() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let templates = cli.home.appendingPathComponent(".config/faceoff/templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try "{{us}} v {{them}}\n{{#final}}oops\n".write(to: templates.appendingPathComponent("calendar-summary.mustache"), atomically: true, encoding: .utf8)
+        let broken = try cli.run(["config", "validate"])
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("templates/calendar-summary.mustache:"))
+        #expect(broken.stderr.contains("template error"))
+        try "{{us}} v {{them}}\n".write(to: templates.appendingPathComponent("calendar-summary.mustache"), atomically: true, encoding: .utf8)
+        let fixed = try cli.run(["config", "validate"])
+        #expect(fixed.status == 0)
+        #expect(fixed.stdout.contains("calendar-summary"))
+        // The user's template is the one used.
+        let feed = try cli.run(["calendar", "TOR", "-o", "-"], environment: ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        #expect(feed.stdout.contains("SUMMARY:Maple Leafs v Canadiens"))
     }
 
     @Test func showRedactsSecretsAndGlobalOptionsGoAnywhere() throws {

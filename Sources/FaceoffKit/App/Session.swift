@@ -63,6 +63,16 @@ public struct Session: Sendable {
         return (named.map(paths.expand) ?? paths.configFile, named != nil)
     }
 
+    /// The templates in effect: built in, or the user's copies in the template directory.
+    public func templates() throws(TemplateError) -> TemplateSet {
+        try TemplateSet(overrides: paths.templatesDirectory)
+    }
+
+    /// Where feeds are written: `[calendar] dir`, else `$XDG_DATA_HOME/faceoff/calendars`.
+    public var calendarDirectory: String {
+        config.calendar.dir.map(paths.expand) ?? paths.calendarDirectory
+    }
+
     public var displayConfigPath: String { ConfigLoader.displayPath(configPath, paths: paths) }
 
     public func openStore() throws(StoreError) -> Store {

@@ -32,6 +32,11 @@ public struct CalendarSettings: Sendable, Equatable {
     public var duration: Duration = .seconds(3 * 3600)
     public var refresh: Duration = .seconds(6 * 3600)
     public var scores = true
+    public var homeOnly = false
+    public var awayOnly = false
+    public var futureOnly = false
+    /// Write a feed even when it would go from some games to none.
+    public var allowEmpty = false
 
     public init() {}
 }

@@ -167,9 +167,23 @@ private struct Validator {
                 if let value = duration(value, path, minimum: .seconds(15 * 60)) { settings.refresh = value }
             case "scores":
                 if let flag = bool(value, path) { settings.scores = flag }
+            case "home_only":
+                if let flag = bool(value, path) { settings.homeOnly = flag }
+            case "away_only":
+                if let flag = bool(value, path) { settings.awayOnly = flag }
+            case "future_only":
+                if let flag = bool(value, path) { settings.futureOnly = flag }
+            case "allow_empty":
+                if let flag = bool(value, path) { settings.allowEmpty = flag }
             default:
-                unknown(key, path, allowed: ["dir", "season", "game_types", "reminders", "duration", "refresh", "scores"])
+                unknown(key, path, allowed: [
+                    "dir", "season", "game_types", "reminders", "duration", "refresh", "scores", "home_only", "away_only",
+                    "future_only", "allow_empty",
+                ])
             }
+        }
+        if settings.homeOnly && settings.awayOnly {
+            fail(parent + ["away_only"], "'home_only' and 'away_only' can't both be true")
         }
         return settings
     }
@@ -459,7 +473,7 @@ public struct ListenAddress: Sendable, Equatable {
             host = text[..<colon]
             port = text[text.index(after: colon)...]
         }
-        guard !host.isEmpty, let number = Int(port), (1...65535).contains(number) else { return nil }
+        guard !host.isEmpty, let number = Int(port), (0...65535).contains(number) else { return nil }
         self.host = String(host)
         self.port = number
     }

@@ -39,6 +39,22 @@ public final class Store: Sendable {
                 table.column("max_age", .double)
             }
         }
+        migrator.registerMigration("v2: calendar state") { db in
+            // One row per game per feed: what was last written, so SEQUENCE and LAST-MODIFIED
+            // rise only on real changes and a game that leaves the schedule stays, cancelled.
+            try db.create(table: "calendar_event") { table in
+                table.column("feed", .text).notNull()
+                table.column("game_id", .integer).notNull()
+                table.column("season", .text).notNull()
+                table.column("fingerprint", .text).notNull()
+                table.column("content_hash", .text).notNull()
+                table.column("sequence", .integer).notNull()
+                table.column("last_modified", .double).notNull()
+                table.column("vanished", .boolean).notNull().defaults(to: false)
+                table.column("event", .blob).notNull()
+                table.primaryKey(["feed", "game_id"])
+            }
+        }
         return migrator
     }
 

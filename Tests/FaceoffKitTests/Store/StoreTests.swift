@@ -10,9 +10,10 @@ import Testing
         let path = directory.appendingPathComponent("state/faceoff/faceoff.sqlite").path
         let store = try Store(path: path)
         #expect(FileManager.default.fileExists(atPath: path))
-        #expect(try store.appliedMigrations() == ["v1: response cache"])
+        let all = ["v1: response cache", "v2: calendar state"]
+        #expect(try store.appliedMigrations() == all)
         // Opening again is fine and migrates nothing twice.
-        #expect(try Store(path: path).appliedMigrations() == ["v1: response cache"])
+        #expect(try Store(path: path).appliedMigrations() == all)
     }
 
     @Test func usesWAL() throws {

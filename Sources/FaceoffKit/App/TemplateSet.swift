@@ -1,0 +1,82 @@
+import Foundation
+import Mustache
+
+/// The Mustache templates in effect: the ones built into the binary, each replaced by a file
+/// of the same name in the user's template directory when there is one.
+public struct TemplateSet: Sendable {
+    private let templates: [String: MustacheTemplate]
+    /// Names whose text came from the user's directory.
+    public let overridden: Set<String>
+
+    public static var builtInNames: [String] { EmbeddedTemplates.all.keys.sorted() }
+
+    /// Parses every template now, so a mistake is reported at startup with its file, line and
+    /// column, not at the first goal.
+    public init(overrides directory: String?) throws(TemplateError) {
+        var templates: [String: MustacheTemplate] = [:]
+        var overridden: Set<String> = []
+        for (name, text) in EmbeddedTemplates.all {
+            var source = text
+            var file = "Templates/\(name).mustache (built in)"
+            if let directory {
+                let path = directory + "/\(name).mustache"
+                if FileManager.default.fileExists(atPath: path) {
+                    do {
+                        source = try String(contentsOfFile: path, encoding: .utf8)
+                    } catch {
+                        throw TemplateError(file: path, line: nil, column: nil, message: "cannot read it: \(error.localizedDescription)")
+                    }
+                    file = path
+                    overridden.insert(name)
+                }
+            }
+            templates[name] = try Self.parse(source, file: file)
+        }
+        self.templates = templates
+        self.overridden = overridden
+    }
+
+    static func parse(_ text: String, file: String) throws(TemplateError) -> MustacheTemplate {
+        // Faceoff writes text and JSON, never HTML: no template escapes HTML.
+        let pragma = "{{% CONTENT_TYPE: TEXT}}"
+        let prefixed = !text.hasPrefix("{{% CONTENT_TYPE")
+        do {
+            return try MustacheTemplate(string: prefixed ? pragma + text : text)
+        } catch let error as MustacheTemplate.ParserError {
+            // The pragma shares line 1 with the user's text: give columns in their terms.
+            let line = error.context.lineNumber
+            let column = prefixed && line == 1 ? max(1, error.context.columnNumber - pragma.count) : error.context.columnNumber
+            return try failure(file: file, line: line, column: column, error.error)
+        } catch {
+            throw TemplateError(file: file, line: nil, column: nil, message: "\(error)")
+        }
+    }
+
+    private static func failure(file: String, line: Int, column: Int, _ error: any Error) throws(TemplateError) -> MustacheTemplate {
+        // swift-mustache's error names, in words.
+        let known = [
+            "expectedSectionEnd": "a section opened with {{#name}} or {{^name}} is never closed with {{/name}}",
+            "sectionCloseNameIncorrect": "{{/name}} closes a section that isn't the one open",
+            "unfinishedName": "a tag is not closed with }}",
+            "expectedTag": "a tag is malformed",
+        ]
+        let name = "\(error)"
+        throw TemplateError(file: file, line: line, column: column, message: known[name].map { "\($0) (\(name))" } ?? name)
+    }
+
+    public func render(_ name: String, _ context: [String: Any]) -> String {
+        templates[name]?.render(context) ?? ""
+    }
+}
+
+public struct TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let file: String
+    public let line: Int?
+    public let column: Int?
+    public let message: String
+
+    public var description: String {
+        let place = [line.map(String.init), column.map(String.init)].compactMap { $0 }.joined(separator: ":")
+        return "\(file)\(place.isEmpty ? "" : ":\(place)"): template error: \(message)"
+    }
+}

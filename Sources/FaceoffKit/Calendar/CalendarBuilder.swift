@@ -1,0 +1,107 @@
+import CLibical
+import Foundation
+
+/// Serialises feeds with libical, which does the escaping, the 75-octet line folding and the
+/// CRLF line endings that calendar clients insist on. Every libical object is created, used
+/// and freed inside `serialize`, on the calling thread.
+public enum CalendarBuilder {
+    public static let productID = "-//Faceoff//Faceoff \(FaceoffInfo.version)//EN"
+
+    public static func serialize(_ feed: CalendarFeed) throws(CalendarError) -> String {
+        faceoff_ical_clear_errno()
+        guard let calendar = icalcomponent_new(ICAL_VCALENDAR_COMPONENT) else {
+            throw CalendarError("libical could not create a calendar")
+        }
+        defer { icalcomponent_free(calendar) }
+
+        add(calendar, icalproperty_new_prodid(productID))
+        add(calendar, icalproperty_new_version("2.0"))
+        add(calendar, icalproperty_new_calscale("GREGORIAN"))
+        add(calendar, icalproperty_new_name(feed.title))
+        add(calendar, x("X-WR-CALNAME", feed.title))
+        add(calendar, icalproperty_new_description(feed.description))
+        add(calendar, x("X-WR-CALDESC", feed.description))
+        let refreshSeconds = Int32(clamping: feed.refresh.components.seconds)
+        if let refresh = icalproperty_new_refreshinterval(icaldurationtype_from_int(refreshSeconds)) {
+            icalproperty_add_parameter(refresh, icalparameter_new_value(ICAL_VALUE_DURATION))
+            add(calendar, refresh)
+        }
+        add(calendar, x("X-PUBLISHED-TTL", durationText(refreshSeconds)))
+        if let color = feed.color {
+            add(calendar, icalproperty_new_color(TeamFactsTable.nearestCSSColorName(to: color)))
+            add(calendar, x("X-APPLE-CALENDAR-COLOR", color.hex))
+        }
+
+        for event in feed.events {
+            guard let vevent = icalcomponent_new(ICAL_VEVENT_COMPONENT) else {
+                throw CalendarError("libical could not create an event")
+            }
+            add(vevent, icalproperty_new_uid(event.uid))
+            add(vevent, icalproperty_new_dtstamp(utc(event.lastModified)))
+            add(vevent, icalproperty_new_dtstart(utc(event.start)))
+            add(vevent, icalproperty_new_dtend(utc(event.end)))
+            add(vevent, icalproperty_new_summary(event.summary))
+            add(vevent, icalproperty_new_description(event.description))
+            if let location = event.location { add(vevent, icalproperty_new_location(location)) }
+            if let latitude = event.latitude, let longitude = event.longitude {
+                add(vevent, icalproperty_new_geo(icalgeotype(lat: latitude, lon: longitude)))
+            }
+            if let url = event.url { add(vevent, icalproperty_new_url(url)) }
+            for category in event.categories { add(vevent, icalproperty_new_categories(category)) }
+            add(vevent, icalproperty_new_status(status(event.status)))
+            add(vevent, icalproperty_new_sequence(Int32(clamping: event.sequence)))
+            add(vevent, icalproperty_new_lastmodified(utc(event.lastModified)))
+            add(vevent, icalproperty_new_transp(ICAL_TRANSP_TRANSPARENT))
+            for seconds in event.reminders where event.status != .cancelled {
+                guard let alarm = icalcomponent_new(ICAL_VALARM_COMPONENT) else { continue }
+                add(alarm, icalproperty_new_action(ICAL_ACTION_DISPLAY))
+                var trigger = icaltriggertype()
+                trigger.duration = icaldurationtype_from_int(-Int32(clamping: seconds))
+                add(alarm, icalproperty_new_trigger(trigger))
+                add(alarm, icalproperty_new_description(event.summary))
+                icalcomponent_add_component(vevent, alarm)
+            }
+            icalcomponent_add_component(calendar, vevent)
+        }
+
+        let problem = faceoff_ical_errno()
+        if problem != ICAL_NO_ERROR {
+            throw CalendarError("libical reported an error while building \(feed.name).ics: \(String(cString: icalerror_strerror(problem)))")
+        }
+        guard let text = icalcomponent_as_ical_string_r(calendar) else {
+            throw CalendarError("libical could not serialise \(feed.name).ics")
+        }
+        defer { icalmemory_free_buffer(text) }
+        return String(cString: text)
+    }
+
+    private static func add(_ component: OpaquePointer?, _ property: OpaquePointer?) {
+        guard let component, let property else { return }
+        icalcomponent_add_property(component, property)
+    }
+
+    private static func x(_ name: String, _ value: String) -> OpaquePointer? {
+        let property = icalproperty_new_x(value)
+        icalproperty_set_x_name(property, name)
+        return property
+    }
+
+    private static func utc(_ date: Date) -> icaltimetype {
+        icaltime_from_timet_with_zone(time_t(date.timeIntervalSince1970.rounded(.down)), 0, icaltimezone_get_utc_timezone())
+    }
+
+    private static func status(_ status: CalendarEvent.Status) -> icalproperty_status {
+        switch status {
+        case .confirmed: ICAL_STATUS_CONFIRMED
+        case .tentative: ICAL_STATUS_TENTATIVE
+        case .cancelled: ICAL_STATUS_CANCELLED
+        }
+    }
+
+    private static func durationText(_ seconds: Int32) -> String {
+        let duration = icaldurationtype_from_int(seconds)
+        guard let text = icaldurationtype_as_ical_string_r(duration) else { return "PT\(seconds)S" }
+        defer { icalmemory_free_buffer(text) }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Builds feeds and writes them to the calendar directory, one feed's failure never touching
+/// another's file. `faceoff calendar`, `faceoff serve` and `faceoff run` all publish through it.
+public struct CalendarPublisher: Sendable {
+    public struct Report: Sendable, Equatable {
+        public var feed: String
+        public var path: String
+        public var events: Int
+        /// Events whose LAST-MODIFIED is this run: new or changed games.
+        public var changed: Int
+        public var outcome: FeedWriter.Outcome?
+        public var notes: [String]
+        /// Why the feed could not be built; its last good file (if any) was left as it was.
+        public var error: String?
+    }
+
+    let service: CalendarService
+    public let directory: String
+    let allowEmpty: Bool
+
+    public init(service: CalendarService, directory: String, allowEmpty: Bool) {
+        self.service = service
+        self.directory = directory
+        self.allowEmpty = allowEmpty
+    }
+
+    public func path(for kind: FeedKind) -> String { directory + "/\(kind.name).ics" }
+
+    /// The feed as .ics text, with notes about stale data.
+    public func render(_ kind: FeedKind) async throws -> (text: String, feed: CalendarFeed, notes: [String]) {
+        let (feed, notes) = try await service.feed(kind)
+        return (try CalendarBuilder.serialize(feed), feed, notes)
+    }
+
+    public func publish(_ kinds: [FeedKind]) async -> [Report] {
+        var reports: [Report] = []
+        for kind in kinds {
+            let path = path(for: kind)
+            do {
+                let started = service.now()
+                let (text, feed, notes) = try await render(kind)
+                let outcome = try FeedWriter.write(text, to: path, allowEmpty: allowEmpty)
+                let changed = feed.events.filter { $0.lastModified >= started.addingTimeInterval(-1) }.count
+                reports.append(Report(feed: kind.name, path: path, events: feed.events.count, changed: changed, outcome: outcome, notes: notes))
+            } catch {
+                reports.append(Report(feed: kind.name, path: path, events: 0, changed: 0, outcome: nil, notes: [], error: "\(error)"))
+            }
+        }
+        return reports
+    }
+}

@@ -1,0 +1,245 @@
+import CompressNIO
+import Foundation
+import Hummingbird
+import Logging
+import Synchronization
+
+/// Serves the feeds over HTTP for calendar apps that subscribe by URL.
+///
+/// Feeds come from the calendar directory. A request for a feed older than `staleAfter`
+/// starts a regeneration (from the cache, with conditional GETs) and waits for it at most
+/// `waitLimit`; past that the last good file is served and the regeneration finishes behind.
+public struct FeedServer: Sendable {
+    public struct Settings: Sendable {
+        public var host: String
+        public var port: Int
+        public var token: String
+        public var publicURL: String
+        public var staleAfter: Duration = .seconds(5 * 60)
+        public var waitLimit: Duration = .seconds(2)
+
+        public init(host: String, port: Int, token: String, publicURL: String) {
+            self.host = host
+            self.port = port
+            self.token = token
+            self.publicURL = publicURL
+        }
+    }
+
+    let publisher: CalendarPublisher
+    /// Only these feeds are served, by file name without `.ics`.
+    let feeds: [String: FeedKind]
+    let order: [String]
+    let settings: Settings
+    let logger: Logger
+    let refresher: FeedRefresher
+
+    public init(publisher: CalendarPublisher, feeds: [FeedKind], settings: Settings, logger: Logger = Logger(label: "faceoff.serve")) {
+        self.publisher = publisher
+        self.feeds = Dictionary(feeds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        order = feeds.map(\.name)
+        self.settings = settings
+        self.logger = logger
+        refresher = FeedRefresher(publisher: publisher, staleAfter: settings.staleAfter, logger: logger)
+    }
+
+    /// Runs until the task is cancelled. `onReady` gets the base URL once the socket is bound.
+    public func run(onReady: @escaping @Sendable (String) -> Void) async throws {
+        let router = Router()
+        router.get("/") { request, _ in try await index(request) }
+        router.head("/") { request, _ in try await index(request) }
+        router.get("/calendars/:file") { request, context in try await feed(request, context) }
+        router.head("/calendars/:file") { request, context in try await feed(request, context) }
+        let host = settings.host
+        let app = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(host, port: settings.port), serverName: "Faceoff"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                let shownHost = host.contains(":") ? "[\(host)]" : host
+                onReady("http://\(shownHost):\(port)/")
+            },
+            logger: logger)
+        try await app.run()
+    }
+
+    private func allowed(_ request: Request) -> Bool {
+        settings.token.isEmpty || request.uri.queryParameters.get("token") == settings.token
+    }
+
+    private func notFound() -> Response {
+        Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: "not found\n")))
+    }
+
+    private func index(_ request: Request) async throws -> Response {
+        guard allowed(request) else { return notFound() }
+        var base = settings.publicURL
+        if base.isEmpty {
+            let host = request.head.authority ?? "\(settings.host):\(settings.port)"
+            base = "http://\(host)/"
+        }
+        if !base.hasSuffix("/") { base += "/" }
+        let query = settings.token.isEmpty ? "" : "?token=\(settings.token.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? settings.token)"
+        var rows = ""
+        for name in order {
+            let http = "\(base)calendars/\(name).ics\(query)"
+            let webcal = http.replacingOccurrences(of: "https://", with: "webcal://").replacingOccurrences(of: "http://", with: "webcal://")
+            let label = FeedServer.escape(FeedServer.title(for: feeds[name]!))
+            rows += "<li><a href=\"\(FeedServer.escape(webcal))\">\(label)</a> · <a href=\"\(FeedServer.escape(http))\">\(FeedServer.escape(name)).ics</a></li>\n"
+        }
+        let html = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><title>Faceoff calendars</title></head>
+            <body><h1>Faceoff calendars</h1>
+            <p>Subscribe in your calendar app: the first link opens it (webcal://), the second is the plain feed URL.</p>
+            <ul>
+            \(rows)</ul></body></html>
+
+            """
+        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    private func feed(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        guard allowed(request), let file = context.parameters.get("file"), file.hasSuffix(".ics"),
+            let kind = feeds[String(file.dropLast(4))]
+        else { return notFound() }
+
+        await refresher.refreshIfStale(kind, waitingAtMost: settings.waitLimit)
+        let path = publisher.path(for: kind)
+        guard let data = FileManager.default.contents(atPath: path),
+            let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date
+        else {
+            return Response(
+                status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .retryAfter: "30"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "this feed isn't ready yet (its schedule could not be fetched); try again shortly\n")))
+        }
+        let etag = "\"\(FeedServer.fingerprint(data))\""
+        let lastModified = HTTPDate.format(modified)
+        var headers: HTTPFields = [
+            .contentType: "text/calendar; charset=utf-8", .eTag: etag, .lastModified: lastModified,
+            .cacheControl: "max-age=300", .vary: "Accept-Encoding",
+        ]
+        if let match = request.headers[.ifNoneMatch] {
+            if match.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }).contains(where: { $0 == etag || $0 == "*" || $0 == "W/\(etag)" }) {
+                return Response(status: .notModified, headers: headers)
+            }
+        } else if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.parse),
+            Int(modified.timeIntervalSince1970) <= Int(since.timeIntervalSince1970) {
+            return Response(status: .notModified, headers: headers)
+        }
+        var body = ByteBuffer(bytes: data)
+        if let accept = request.headers[.acceptEncoding], accept.lowercased().contains("gzip") {
+            body = try body.compress(with: .gzip())
+            headers[.contentEncoding] = "gzip"
+        }
+        headers[.contentLength] = String(body.readableBytes)
+        if request.method == .head {
+            return Response(status: .ok, headers: headers, body: ResponseBody(contentLength: body.readableBytes) { _ in })
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+    }
+
+    static func title(for kind: FeedKind) -> String {
+        switch kind {
+        case .team(let abbrev): TeamFactsTable.facts(for: abbrev)?.fullName ?? abbrev
+        case .favourites: "Favourites (all followed teams)"
+        case .all: "Whole league"
+        }
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    /// A stable content hash for ETags (FNV-1a, 64 bits).
+    static func fingerprint(_ data: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}
+
+/// One regeneration per feed at a time; requests share it.
+actor FeedRefresher {
+    let publisher: CalendarPublisher
+    let staleAfter: Duration
+    let logger: Logger
+    private var running: [String: Task<Void, Never>] = [:]
+    private var lastAttempt: [String: ContinuousClock.Instant] = [:]
+
+    init(publisher: CalendarPublisher, staleAfter: Duration, logger: Logger) {
+        self.publisher = publisher
+        self.staleAfter = staleAfter
+        self.logger = logger
+    }
+
+    func refreshIfStale(_ kind: FeedKind, waitingAtMost limit: Duration) async {
+        let name = kind.name
+        let path = publisher.path(for: kind)
+        let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date
+        let fileIsFresh = modified.map { Date().timeIntervalSince($0) < Double(staleAfter.components.seconds) } ?? false
+        let triedRecently = lastAttempt[name].map { ContinuousClock.now - $0 < staleAfter } ?? false
+        let task: Task<Void, Never>
+        if let current = running[name] {
+            task = current
+        } else if fileIsFresh || triedRecently {
+            return
+        } else {
+            lastAttempt[name] = .now
+            let publisher = publisher
+            let logger = logger
+            task = Task {
+                for report in await publisher.publish([kind]) {
+                    if let error = report.error {
+                        logger.warning("feed not regenerated; serving the last good one", metadata: ["feed": "\(name)", "error": "\(error)"])
+                    } else {
+                        logger.info("feed regenerated", metadata: ["feed": "\(name)", "events": "\(report.events)", "changed": "\(report.changed)"])
+                    }
+                }
+            }
+            running[name] = task
+            Task { await task.value; self.finished(name) }
+        }
+        // Wait for the regeneration, but never longer than the limit. (A task group would wait
+        // for both children, and awaiting another task's value can't be cancelled.)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resume = ResumeOnce(continuation)
+            Task { await task.value; resume.fire() }
+            Task { try? await Task.sleep(for: limit); resume.fire() }
+        }
+    }
+
+    private func finished(_ name: String) { running[name] = nil }
+}
+
+/// Resumes a continuation the first time it is fired.
+final class ResumeOnce: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Void, Never>?>
+
+    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = Mutex(continuation) }
+
+    func fire() {
+        continuation.withLock { pending in
+            pending?.resume()
+            pending = nil
+        }
+    }
+}
+
+/// RFC 9110 dates: `Sun, 06 Nov 1994 08:49:37 GMT`.
+enum HTTPDate {
+    private static func formatter() -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter
+    }
+
+    static func format(_ date: Date) -> String { formatter().string(from: date) }
+    static func parse(_ text: String) -> Date? { formatter().date(from: text) }
+}

@@ -1,0 +1,206 @@
+import FaceoffKit
+import Foundation
+import Testing
+
+/// External programs the calendar tests check feeds with, when they are installed (.ci/run
+/// installs them; the README's test command works without them and says what it skipped).
+enum Checkers {
+    static let python: String? = {
+        // When CI names the checker, use it even if it is broken, so the test fails instead of skipping.
+        if let named = ProcessInfo.processInfo.environment["FACEOFF_TEST_PYTHON"], !named.isEmpty { return named }
+        let candidates: [String?] = [ProcessInfo.processInfo.environment["FACEOFF_TEST_PYTHON"], CLI.root.appendingPathComponent(".venv/bin/python").path]
+        for case let path? in candidates where FileManager.default.isExecutableFile(atPath: path) {
+            if let result = try? run(path, ["-c", "import icalendar"]), result.status == 0 { return path }
+        }
+        return nil
+    }()
+
+    static let khal = FileManager.default.isExecutableFile(atPath: "/usr/bin/khal")
+    static let vdirsyncer = FileManager.default.isExecutableFile(atPath: "/usr/bin/vdirsyncer")
+
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CLI.Result {
+        try CLI.execute(executable, arguments, environment: environment)
+    }
+
+    static func khalConfig(in directory: URL, calendar: URL) throws -> URL {
+        let file = directory.appendingPathComponent("khal.conf")
+        try """
+            [calendars]
+            [[nhl]]
+            path = \(calendar.path)
+            type = calendar
+            [locale]
+            timeformat = %H:%M
+            dateformat = %Y-%m-%d
+            longdateformat = %Y-%m-%d
+            datetimeformat = %Y-%m-%d %H:%M
+            longdatetimeformat = %Y-%m-%d %H:%M
+            [default]
+            default_calendar = nhl
+            """.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+}
+
+@Suite("faceoff calendar and serve, the binary") struct CalendarCommandTests {
+    static let environment = [
+        "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/",
+        "FACEOFF_NOW": "2025-10-25T20:00:00Z",
+    ]
+
+    func run(_ cli: CLI, _ arguments: [String], extra: [String: String] = [:]) throws -> CLI.Result {
+        try cli.run(arguments, environment: Self.environment.merging(extra) { $1 })
+    }
+
+    var calendars: (CLI) -> URL { { $0.home.appendingPathComponent(".local/share/faceoff/calendars") } }
+
+    @Test func writesTheFollowedTeamsAndFavourites() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        #expect(try run(cli, ["follow", "TOR", "MTL"]).status == 0)
+        let first = try run(cli, ["calendar"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("TOR.ics: 8 games, 8 new or changed"))
+        #expect(first.stdout.contains("MTL.ics: 7 games"))
+        #expect(first.stdout.contains("favourites.ics: 14 games"))
+        let again = try run(cli, ["calendar"])
+        #expect(again.stdout.contains("TOR.ics: 8 games, unchanged"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: calendars(cli).path).sorted()
+        #expect(files == ["MTL.ics", "TOR.ics", "favourites.ics"])
+    }
+
+    @Test func oneFeedToStdoutOrAFile() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let stdout = try run(cli, ["calendar", "MTL", "-o", "-", "--home-only", "--reminder", "1h", "--no-scores"])
+        #expect(stdout.status == 0, "\(stdout.stderr)")
+        #expect(stdout.stdout.hasPrefix("BEGIN:VCALENDAR\r\n"))
+        #expect(stdout.stdout.contains("TRIGGER:-PT1H"))
+        #expect(stdout.stdout.contains("LOCATION:Centre Bell"))
+        #expect(!stdout.stdout.contains("LOCATION:TD Garden"))
+        #expect(!stdout.stdout.contains("Final:"))
+        let file = cli.home.appendingPathComponent("mtl.ics")
+        let written = try run(cli, ["calendar", "MTL", "-o", file.path])
+        #expect(written.status == 0)
+        #expect(FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test func usageErrors() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        #expect(try run(cli, ["calendar"]).status == 2)
+        #expect(try run(cli, ["calendar", "TOR", "MTL", "-o", "-"]).status == 2)
+        #expect(try run(cli, ["calendar", "TOR", "--home-only", "--away-only"]).status == 2)
+        #expect(try run(cli, ["calendar", "TOR", "--types", "regular,finals"]).status == 2)
+        #expect(try run(cli, ["calendar", "TRO"]).stderr.contains("did you mean TOR?"))
+    }
+
+    @Test func anUnreachableScheduleKeepsTheLastGoodFeed() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        #expect(try run(cli, ["calendar", "TOR"]).status == 0)
+        let path = calendars(cli).appendingPathComponent("TOR.ics")
+        let good = try String(contentsOf: path, encoding: .utf8)
+        // A fresh store (no cache) and a mirror without the schedule.
+        try FileManager.default.removeItem(at: cli.home.appendingPathComponent(".local/state"))
+        let result = try run(cli, ["calendar", "TOR"], extra: ["FACEOFF_API_BASE": "file:///nonexistent/v1/"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("TOR.ics not updated"))
+        #expect(result.stderr.contains("the last good feed stays"))
+        #expect(try String(contentsOf: path, encoding: .utf8) == good)
+    }
+
+    @Test(.enabled(if: Checkers.python != nil, "no Python with the icalendar package (.ci/run makes .venv)"))
+    func theIcalendarPackageReadsEveryFeed() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        #expect(try run(cli, ["follow", "TOR", "MTL"]).status == 0)
+        #expect(try run(cli, ["calendar"]).status == 0)
+        #expect(try run(cli, ["calendar", "TOR", "--no-scores", "--reminder", "1h", "--reminder", "15m", "-o", cli.home.appendingPathComponent("spoiler-free.ics").path]).status == 0)
+        let files = ["TOR", "MTL", "favourites"].map { calendars(cli).appendingPathComponent("\($0).ics").path } + [cli.home.appendingPathComponent("spoiler-free.ics").path]
+        let checked = try Checkers.run(Checkers.python!, [CLI.root.appendingPathComponent("Tests/tools/check_ics.py").path] + files)
+        #expect(checked.status == 0, "\(checked.stdout) \(checked.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(checked.stdout.utf8)) as? [String: [String: Any]]
+        #expect(report?[files[0]]?["events"] as? Int == 8)
+        #expect(report?[files[1]]?["events"] as? Int == 7)
+        #expect(report?[files[2]]?["events"] as? Int == 14)
+        #expect((report?[files[0]]?["summaries"] as? [String])?.contains("Maple Leafs 5–2 Canadiens · W") == true)
+    }
+
+    @Test(.enabled(if: Checkers.khal, "khal is not installed (.ci/run installs it)"))
+    func khalCountsEveryEvent() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        #expect(try run(cli, ["calendar", "TOR"]).status == 0)
+        let empty = cli.home.appendingPathComponent("khal-calendar")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let config = try Checkers.khalConfig(in: cli.home, calendar: empty)
+        let printed = try Checkers.run("/usr/bin/khal", ["-c", config.path, "printics", calendars(cli).appendingPathComponent("TOR.ics").path], environment: ["HOME": cli.home.path, "TZ": "UTC", "LANG": "C.UTF-8"])
+        #expect(printed.status == 0, "\(printed.stderr)")
+        #expect(printed.stdout.contains("8 events found"))
+        #expect(printed.stdout.contains("Maple Leafs 5–2 Canadiens · W"))
+    }
+
+    @Test(.enabled(if: Checkers.khal && Checkers.vdirsyncer, "vdirsyncer and khal are not installed (.ci/run installs them)"))
+    func vdirsyncerSyncsTheServedFeedAndKhalListsIt() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        #expect(try run(cli, ["follow", "TOR"]).status == 0)
+        // faceoff serve on a free port; its first line is the base URL.
+        let server = Process()
+        server.executableURL = CLI.binary
+        server.arguments = ["serve", "--listen", "127.0.0.1:0"]
+        server.environment = Self.environment.merging(["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC"]) { $1 }
+        let out = Pipe()
+        server.standardOutput = out
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        let base = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(base.hasPrefix("http://127.0.0.1:"))
+
+        let local = cli.home.appendingPathComponent("vdir")
+        let status = cli.home.appendingPathComponent("vdirsyncer-status")
+        try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
+        let config = cli.home.appendingPathComponent("vdirsyncer.conf")
+        try """
+            [general]
+            status_path = "\(status.path)/"
+
+            [pair nhl]
+            a = "nhl_remote"
+            b = "nhl_local"
+            collections = null
+            conflict_resolution = "a wins"
+
+            [storage nhl_remote]
+            type = "http"
+            url = "\(base)calendars/TOR.ics"
+
+            [storage nhl_local]
+            type = "filesystem"
+            path = "\(local.path)/"
+            fileext = ".ics"
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"]
+        let discover = try Checkers.run("/usr/bin/vdirsyncer", ["-c", config.path, "discover", "nhl"], environment: environment)
+        #expect(discover.status == 0, "\(discover.stdout) \(discover.stderr)")
+        let sync = try Checkers.run("/usr/bin/vdirsyncer", ["-c", config.path, "sync"], environment: environment)
+        #expect(sync.status == 0, "\(sync.stdout) \(sync.stderr)")
+        let synced = try FileManager.default.contentsOfDirectory(atPath: local.path).filter { $0.hasSuffix(".ics") }
+        #expect(synced.count == 8)
+
+        let khal = try Checkers.khalConfig(in: cli.home, calendar: local)
+        let listed = try Checkers.run("/usr/bin/khal", ["-c", khal.path, "list", "2025-10-01", "60d"], environment: environment)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("Maple Leafs 5–2 Canadiens · W"))
+        #expect(listed.stdout.contains("Maple Leafs @ Rangers"))
+    }
+}

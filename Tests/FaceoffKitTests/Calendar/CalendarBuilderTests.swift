@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import FaceoffKit
+
+@Suite struct CalendarBuilderTests {
+    static let start = Date(timeIntervalSince1970: 1_760_000_000)
+
+    static func event(summary: String = "Maple Leafs vs Canadiens", description: String = "Montréal Canadiens @ Toronto Maple Leafs") -> CalendarEvent {
+        CalendarEvent(
+            uid: "nhl-game-2025020004@faceoff", start: start, end: start.addingTimeInterval(3 * 3600), summary: summary,
+            description: description, location: "Scotiabank Arena, Toronto, ON", latitude: 43.6435, longitude: -79.3791,
+            url: "https://www.nhl.com/gamecenter/2025020004", categories: ["NHL", "Regular season"], status: .confirmed,
+            sequence: 2, lastModified: start.addingTimeInterval(-86400), reminders: [3600, 900])
+    }
+
+    static func feed(_ events: [CalendarEvent]) -> CalendarFeed {
+        CalendarFeed(
+            name: "TOR", title: "Toronto Maple Leafs 2025-26", description: "Toronto Maple Leafs games", color: RGB(hex: "#00205B"),
+            refresh: .seconds(6 * 3600), events: events)
+    }
+
+    /// The logical lines: CRLF split, folded continuations joined back.
+    static func unfold(_ text: String) -> [String] {
+        var lines: [String] = []
+        for line in text.components(separatedBy: "\r\n") {
+            if line.hasPrefix(" "), !lines.isEmpty { lines[lines.count - 1] += line.dropFirst() } else { lines.append(line) }
+        }
+        return lines.filter { !$0.isEmpty }
+    }
+
+    @Test func calendarPropertiesAreThere() throws {
+        let text = try CalendarBuilder.serialize(Self.feed([Self.event()]))
+        let lines = Self.unfold(text)
+        #expect(lines.first == "BEGIN:VCALENDAR")
+        #expect(lines.last == "END:VCALENDAR")
+        for expected in [
+            "VERSION:2.0", "CALSCALE:GREGORIAN", "PRODID:-//Faceoff//Faceoff \(FaceoffInfo.version)//EN",
+            "NAME:Toronto Maple Leafs 2025-26", "X-WR-CALNAME:Toronto Maple Leafs 2025-26", "X-WR-CALDESC:Toronto Maple Leafs games",
+            "REFRESH-INTERVAL;VALUE=DURATION:PT6H", "X-PUBLISHED-TTL:PT6H", "COLOR:midnightblue", "X-APPLE-CALENDAR-COLOR:#00205B",
+        ] {
+            #expect(lines.contains(expected), "missing \(expected)")
+        }
+        #expect(!lines.contains { $0.hasPrefix("METHOD") })
+    }
+
+    @Test func eventPropertiesAreUTCAndComplete() throws {
+        let lines = Self.unfold(try CalendarBuilder.serialize(Self.feed([Self.event()])))
+        for expected in [
+            "UID:nhl-game-2025020004@faceoff", "DTSTART:20251009T085320Z", "DTEND:20251009T115320Z",
+            "DTSTAMP:20251008T085320Z", "LAST-MODIFIED:20251008T085320Z", "SEQUENCE:2", "STATUS:CONFIRMED",
+            "SUMMARY:Maple Leafs vs Canadiens", "LOCATION:Scotiabank Arena\\, Toronto\\, ON", "GEO:43.643500;-79.379100",
+            "CATEGORIES:NHL", "CATEGORIES:Regular season", "URL:https://www.nhl.com/gamecenter/2025020004",
+            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT1H", "TRIGGER:-PT15M",
+        ] {
+            #expect(lines.contains(expected), "missing \(expected)")
+        }
+        #expect(!lines.contains { $0.hasPrefix("BEGIN:VTIMEZONE") })
+    }
+
+    @Test func linesAreCRLFFoldedAt75OctetsWithoutSplittingCharacters() throws {
+        let description = String(repeating: "Montréal–Québec · Slafkovský, Dvořák; «ça» 🏒\n", count: 8)
+        let text = try CalendarBuilder.serialize(Self.feed([Self.event(description: description)]))
+        let bytes = Array(text.utf8)
+        // Every LF is part of a CRLF.
+        for (index, byte) in bytes.enumerated() where byte == 0x0A {
+            #expect(index > 0 && bytes[index - 1] == 0x0D)
+        }
+        for line in text.components(separatedBy: "\r\n") {
+            #expect(line.utf8.count <= 75, "\(line.utf8.count) octets: \(line)")
+        }
+        // A fold inside a multi-byte character would have been repaired to U+FFFD on the way in.
+        #expect(!text.contains("\u{FFFD}"))
+        // Unfolded and unescaped, the text is what went in.
+        let unfolded = try #require(Self.unfold(text).first { $0.hasPrefix("DESCRIPTION:Montr") })
+        let value = unfolded.dropFirst("DESCRIPTION:".count)
+            .replacingOccurrences(of: "\\n", with: "\n").replacingOccurrences(of: "\\,", with: ",").replacingOccurrences(of: "\\;", with: ";")
+        #expect(value == description.trimmingCharacters(in: .newlines) || value == description)
+    }
+
+    @Test func textIsEscaped() throws {
+        let lines = Self.unfold(try CalendarBuilder.serialize(Self.feed([Self.event(summary: "A, B; C \\ D")])))
+        #expect(lines.contains("SUMMARY:A\\, B\\; C \\\\ D"))
+    }
+
+    @Test func outputIsDeterministic() throws {
+        let feed = Self.feed([Self.event(), Self.event(summary: "other")])
+        #expect(try CalendarBuilder.serialize(feed) == CalendarBuilder.serialize(feed))
+    }
+
+    @Test func statusesAndNoAlarmOnCancelledGames() throws {
+        var cancelled = Self.event()
+        cancelled.status = .cancelled
+        var tentative = Self.event()
+        tentative.uid = "other"
+        tentative.status = .tentative
+        let text = try CalendarBuilder.serialize(Self.feed([cancelled, tentative]))
+        #expect(text.contains("STATUS:CANCELLED"))
+        #expect(text.contains("STATUS:TENTATIVE"))
+        #expect(text.components(separatedBy: "BEGIN:VALARM").count - 1 == 2)
+    }
+}

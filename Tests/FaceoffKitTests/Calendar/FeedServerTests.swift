@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+@testable import FaceoffKit
+
+/// `FeedServer` on 127.0.0.1, asked by the project's own libcurl client.
+@Suite struct FeedServerTests {
+    /// Starts a server and returns its base URL and the task to cancel.
+    static func start(_ server: FeedServer) async throws -> (String, Task<Void, any Error>) {
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        let task = Task { try await server.run { continuation.yield($0) } }
+        var iterator = stream.makeAsyncIterator()
+        guard let base = await iterator.next() else { throw CalendarError("the server did not start") }
+        return (base, task)
+    }
+
+    func server(_ harness: CalendarHarness, token: String = "", publicURL: String = "", staleAfter: Duration = .seconds(300), waitLimit: Duration = .seconds(2)) throws -> FeedServer {
+        var settings = FeedServer.Settings(host: "127.0.0.1", port: 0, token: token, publicURL: publicURL)
+        settings.staleAfter = staleAfter
+        settings.waitLimit = waitLimit
+        return FeedServer(publisher: try harness.publisher(), feeds: [.team("TOR"), .team("MTL"), .favourites(["TOR", "MTL"])], settings: settings)
+    }
+
+    let http = CurlHTTPClient(clock: TestClock())
+
+    func get(_ url: String, headers: [(String, String)] = [], method: HTTPRequest.Method = .get) async throws -> HTTPResponse {
+        do {
+            return try await http.send(HTTPRequest(url: url, method: method, headers: headers.map { (name: $0.0, value: $0.1) }, retry: nil))
+        } catch let error as HTTPError {
+            if case .status(let code) = error.kind { return HTTPResponse(status: code, effectiveURL: url) }
+            throw error
+        }
+    }
+
+    @Test func servesFeedsWithValidatorsAndConditionalAnswers() async throws {
+        let harness = try CalendarHarness()
+        let (base, task) = try await Self.start(try server(harness))
+        defer { task.cancel() }
+        #expect(base.hasPrefix("http://127.0.0.1:"))
+
+        let first = try await get(base + "calendars/TOR.ics")
+        #expect(first.status == 200)
+        #expect(first.headers["content-type"] == "text/calendar; charset=utf-8")
+        let body = String(decoding: first.body, as: UTF8.self)
+        #expect(body.hasPrefix("BEGIN:VCALENDAR\r\n"))
+        #expect(FeedWriter.eventCount(body) == 8)
+        // What is served is what was written.
+        #expect(body == (try harness.text("TOR")))
+        let etag = try #require(first.headers["etag"])
+        let lastModified = try #require(first.headers["last-modified"])
+        // libcurl asked for gzip, and got it.
+        #expect(first.headers["content-encoding"] == "gzip")
+
+        #expect(try await get(base + "calendars/TOR.ics", headers: [("If-None-Match", etag)]).status == 304)
+        #expect(try await get(base + "calendars/TOR.ics", headers: [("If-Modified-Since", lastModified)]).status == 304)
+        #expect(try await get(base + "calendars/TOR.ics", headers: [("If-None-Match", "\"other\"")]).status == 200)
+
+        let head = try await get(base + "calendars/TOR.ics", method: .head)
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+        #expect(head.headers["etag"] == etag)
+
+        #expect(try await get(base + "calendars/favourites.ics").status == 200)
+        // Only the feeds it was given.
+        #expect(try await get(base + "calendars/BOS.ics").status == 404)
+        #expect(try await get(base + "calendars/TOR.txt").status == 404)
+        #expect(try await get(base + "elsewhere").status == 404)
+    }
+
+    @Test func theIndexLinksEveryFeed() async throws {
+        let harness = try CalendarHarness()
+        let (base, task) = try await Self.start(try server(harness, publicURL: "https://hockey.example.org/faceoff"))
+        defer { task.cancel() }
+        let index = try await get(base)
+        #expect(index.status == 200)
+        let html = String(decoding: index.body, as: UTF8.self)
+        for feed in ["TOR", "MTL", "favourites"] {
+            #expect(html.contains("href=\"webcal://hockey.example.org/faceoff/calendars/\(feed).ics\""))
+            #expect(html.contains("href=\"https://hockey.example.org/faceoff/calendars/\(feed).ics\""))
+        }
+        #expect(!html.contains("all.ics"))
+    }
+
+    @Test func aTokenHidesEverythingWithoutIt() async throws {
+        let harness = try CalendarHarness()
+        let (base, task) = try await Self.start(try server(harness, token: "s3cret"))
+        defer { task.cancel() }
+        #expect(try await get(base + "calendars/TOR.ics").status == 404)
+        #expect(try await get(base + "calendars/TOR.ics?token=wrong").status == 404)
+        #expect(try await get(base).status == 404)
+        #expect(try await get(base + "calendars/TOR.ics?token=s3cret").status == 200)
+        let index = String(decoding: try await get(base + "?token=s3cret").body, as: UTF8.self)
+        #expect(index.contains("/calendars/TOR.ics?token=s3cret"))
+    }
+
+    @Test func aSlowAPINeverHoldsARequestLong() async throws {
+        let harness = try CalendarHarness()
+        // A good feed exists, written an hour ago.
+        _ = try await harness.publisher().publish([.team("TOR")])
+        let path = harness.directory.appendingPathComponent("calendars/TOR.ics").path
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: path)
+        let good = try harness.text("TOR")
+
+        // Now the API hangs.
+        let hanging = try LoopbackHTTPServer { _ in .hang }
+        defer { hanging.stop() }
+        let client = NHLClient(base: hanging.baseURL + "/v1/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
+        let service = CalendarService(client: client, state: CalendarState(store: harness.store), templates: try TemplateSet(overrides: nil), options: CalendarOptions())
+        let publisher = CalendarPublisher(service: service, directory: harness.directory.appendingPathComponent("calendars").path, allowEmpty: false)
+        var settings = FeedServer.Settings(host: "127.0.0.1", port: 0, token: "", publicURL: "")
+        settings.staleAfter = .seconds(60)
+        settings.waitLimit = .milliseconds(500)
+        let (base, task) = try await Self.start(FeedServer(publisher: publisher, feeds: [.team("TOR")], settings: settings))
+        defer { task.cancel() }
+
+        let started = ContinuousClock.now
+        let response = try await get(base + "calendars/TOR.ics")
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == good)
+    }
+}
