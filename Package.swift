@@ -54,6 +54,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // bench/run.sh runs this in a release build; CI only compiles it.
+        .executableTarget(name: "CalendarBench", dependencies: ["FaceoffKit"], path: "bench/CalendarBench"),
         .testTarget(
             name: "FaceoffKitTests",
             dependencies: ["FaceoffKit"]

@@ -1,5 +1,6 @@
 import Foundation
 import Mustache
+import Synchronization
 
 /// The Mustache templates in effect: the ones built into the binary, each replaced by a file
 /// of the same name in the user's template directory when there is one.
@@ -65,8 +66,49 @@ public struct TemplateSet: Sendable {
     }
 
     public func render(_ name: String, _ context: [String: Any]) -> String {
-        templates[name]?.render(context) ?? ""
+        templates[name]?.render(TemplateContext(context)) ?? ""
     }
+
+    /// `render` for flat contexts of strings, numbers and booleans, remembering results: a
+    /// game's description is the same in its home team's, its visitor's and the league's feed,
+    /// and rendering costs far more than building the key.
+    func renderFlat(_ name: String, _ context: [String: Any]) -> String {
+        var key = name
+        for (field, value) in context.sorted(by: { $0.key < $1.key }) {
+            key += "\u{1}"
+            key += field
+            // Typed, not "\(value)": interpolating an Any goes through dynamic casts.
+            switch value {
+            case let text as String: key += "=s" + text
+            case let flag as Bool: key += flag ? "=t" : "=f"
+            case let number as Int: key += "=i" + String(number)
+            default: key += "=?" + String(describing: value)
+            }
+        }
+        if let known = cache.withLock({ $0[key] }) { return known }
+        let text = render(name, context)
+        cache.withLock { entries in
+            if entries.count > 50_000 { entries.removeAll(keepingCapacity: true) }
+            entries[key] = text
+        }
+        return text
+    }
+
+    private let cache = RenderCache()
+}
+
+final class RenderCache: Sendable {
+    private let entries = Mutex<[String: String]>([:])
+    func withLock<T>(_ body: (inout [String: String]) -> T) -> T { entries.withLock { body(&$0) } }
+}
+
+/// Template values behind a class with an unconditional `MustacheParent` conformance: the
+/// renderer checks that conformance on every lookup, and for a `[String: Any]` (a conditional
+/// conformance) the check costs more than the rest of rendering put together.
+final class TemplateContext: MustacheParent {
+    let values: [String: Any]
+    init(_ values: [String: Any]) { self.values = values }
+    func child(named name: String) -> Any? { values[name] }
 }
 
 public struct TemplateError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -92,8 +92,21 @@ public struct CalendarService: Sendable {
                 startNext()
             }
         }
+        var records: [String: String] = [:]
+        if options.scores, let standings = try? await client.fetch(.standings()) {
+            for row in standings.value.standings ?? [] {
+                guard let abbrev = row.teamAbbrev?.value else { continue }
+                records[abbrev] = "\(row.wins ?? 0)-\(row.losses ?? 0)-\(row.otLosses ?? 0)"
+            }
+        }
+        return (try build(kind, schedules: schedules, records: records), notes)
+    }
+
+    /// The feed from schedules already in hand (each team's, any order) and "W-L-OT" records
+    /// by abbreviation: no network, so benchmarks and tests can time and drive it alone.
+    public func build(_ kind: FeedKind, schedules: [(team: String, schedule: ClubSchedule)], records: [String: String]) throws -> CalendarFeed {
         let order = kind.teams
-        schedules.sort { (order.firstIndex(of: $0.team) ?? 0) < (order.firstIndex(of: $1.team) ?? 0) }
+        let schedules = schedules.sorted { (order.firstIndex(of: $0.team) ?? 0) < (order.firstIndex(of: $1.team) ?? 0) }
 
         let season = schedules.compactMap(\.schedule.currentSeason).first.map(String.init)
             ?? (options.season == "current" ? CurrentSeason.id(at: now(), timeZone: .current) : options.season)
@@ -107,15 +120,10 @@ public struct CalendarService: Sendable {
                 games.append((game, kind == .all ? nil : team))
             }
         }
-        games.sort { ($0.game.startTime ?? .distantFuture, $0.game.id ?? 0) < ($1.game.startTime ?? .distantFuture, $1.game.id ?? 0) }
+        // Sort small keys, not the (large) games themselves.
+        let keys = games.indices.map { ($0, games[$0].game.startTimeUTC ?? "~", games[$0].game.id ?? 0) }
+        games = keys.sorted { ($0.1, $0.2) < ($1.1, $1.2) }.map { games[$0.0] }
 
-        var records: [String: String] = [:]
-        if options.scores, let standings = try? await client.fetch(.standings()) {
-            for row in standings.value.standings ?? [] {
-                guard let abbrev = row.teamAbbrev?.value else { continue }
-                records[abbrev] = "\(row.wins ?? 0)-\(row.losses ?? 0)-\(row.otLosses ?? 0)"
-            }
-        }
         let builder = GameEventBuilder(
             templates: templates, scores: options.scores, duration: options.duration,
             reminders: options.reminders.map { Int($0.components.seconds) }, records: records)
@@ -135,7 +143,7 @@ public struct CalendarService: Sendable {
 
         let feedName = kind.name
         let finalEvents = try stamp(events, feed: feedName, season: season, scheduled: allIDs, at: date)
-        return (describe(kind, season: season, events: finalEvents), notes)
+        return describe(kind, season: season, events: finalEvents)
     }
 
     /// Gives each event its SEQUENCE and LAST-MODIFIED from the stored state, and brings back

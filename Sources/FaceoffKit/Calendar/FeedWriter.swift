@@ -11,7 +11,23 @@ public enum FeedWriter {
     }
 
     public static func eventCount(_ text: String) -> Int {
-        text.components(separatedBy: "BEGIN:VEVENT").count - 1
+        // A byte scan: components(separatedBy:) goes through NSString on Linux.
+        let needle = Array("BEGIN:VEVENT".utf8)
+        var count = 0
+        var text = text
+        text.withUTF8 { bytes in
+            guard bytes.count >= needle.count else { return }
+            var index = 0
+            while index <= bytes.count - needle.count {
+                if bytes[index] == needle[0], (1..<needle.count).allSatisfy({ bytes[index + $0] == needle[$0] }) {
+                    count += 1
+                    index += needle.count
+                } else {
+                    index += 1
+                }
+            }
+        }
+        return count
     }
 
     public static func write(_ text: String, to path: String, allowEmpty: Bool) throws -> Outcome {

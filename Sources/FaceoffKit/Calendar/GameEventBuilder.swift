@@ -17,24 +17,41 @@ struct GameEventBuilder {
 
     /// Everything a client shows; a change makes LAST-MODIFIED (and DTSTAMP) move.
     static func contentHash(_ event: CalendarEvent) -> String {
-        var copy = event
-        copy.sequence = 0
-        copy.lastModified = Date(timeIntervalSince1970: 0)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let bytes = (try? encoder.encode(copy)) ?? Data()
-        // FNV-1a: stable across runs and machines, unlike Hasher.
+        // FNV-1a over the fields, separated: stable across runs and machines, unlike Hasher.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
+        func mix(_ text: String) {
+            for byte in text.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            hash ^= 0x1F
             hash = hash &* 0x100_0000_01b3
         }
+        mix(event.uid)
+        mix(String(Int(event.start.timeIntervalSince1970)))
+        mix(String(Int(event.end.timeIntervalSince1970)))
+        mix(event.summary)
+        mix(event.description)
+        mix(event.location ?? "")
+        mix(event.latitude.map { String($0) } ?? "")
+        mix(event.longitude.map { String($0) } ?? "")
+        mix(event.url ?? "")
+        mix(event.categories.joined(separator: ","))
+        mix(event.status.rawValue)
+        mix(event.reminders.map(String.init).joined(separator: ","))
         return String(hash, radix: 16)
     }
 
+    static func trimmed(_ line: Substring) -> Substring {
+        var start = line.startIndex
+        var end = line.endIndex
+        while start < end, line[start] == " " || line[start] == "\t" { start = line.index(after: start) }
+        while end > start, line[line.index(before: end)] == " " || line[line.index(before: end)] == "\t" { end = line.index(before: end) }
+        return line[start..<end]
+    }
+
     func event(for game: ScheduleGame, perspective: String?) -> CalendarEvent? {
-        let utc = LocalTime(timeZone: TimeZone(identifier: "UTC")!)
-        guard let summary = GameSummary(game, team: perspective, time: utc), let start = game.startTime else { return nil }
+        guard let summary = GameSummary(game, team: perspective, time: nil), let start = game.startTime else { return nil }
         let away = game.awayTeam
         let home = game.homeTeam
         let ours = summary.homeOrAway == "home" ? home : away
@@ -109,10 +126,13 @@ struct GameEventBuilder {
         // Mustache treats "" as true in a section; an absent key is what templates test for.
         context = context.filter { ($0.value as? String)?.isEmpty != true }
         details = details.filter { ($0.value as? String)?.isEmpty != true }
-        let title = templates.render("calendar-summary", context)
-            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        let body = templates.render("calendar-description", details)
-            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let title = templates.renderFlat("calendar-summary", context)
+            .split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r\n" }).joined(separator: " ")
+        // Trimmed by hand: Foundation's trimmingCharacters goes through NSString on Linux.
+        let body = templates.renderFlat("calendar-description", details)
+            .split(separator: "\n")
+            .map(Self.trimmed)
+            .filter { !$0.isEmpty }
             .joined(separator: "\n")
         let status: CalendarEvent.Status =
             switch summary.status {

@@ -55,7 +55,8 @@ public struct GameSummary: Codable, Sendable, Equatable {
     public var isLive: Bool { status == "live" }
     public var isUpcoming: Bool { status == "scheduled" }
 
-    public init?(_ game: ScheduleGame, team: String?, time: LocalTime) {
+    /// `time` nil skips the local date and time (the calendar works in UTC and needs neither).
+    public init?(_ game: ScheduleGame, team: String?, time: LocalTime?) {
         guard let id = game.id else { return nil }
         self.id = id
         season = game.season.map(String.init)
@@ -68,9 +69,9 @@ public struct GameSummary: Codable, Sendable, Equatable {
         let startTime = game.startTime
         // The configured zone's date, not the API's gameDate (the venue's): they differ for
         // late games seen from far away.
-        date = startTime.map(time.isoDay) ?? game.gameDate
-        start = startTime.map { $0.formatted(.iso8601) }
-        startLocal = startTime.map(time.iso)
+        date = time.flatMap { time in startTime.map(time.isoDay) } ?? game.gameDate
+        start = game.startTimeUTC
+        startLocal = time.flatMap { time in startTime.map(time.iso) }
         let schedule = game.gameScheduleState
         timeTBD = schedule?.isTimeTBD ?? false
         let state = game.gameState

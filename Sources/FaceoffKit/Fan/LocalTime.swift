@@ -1,35 +1,67 @@
 import Foundation
 
 /// Dates and times as a fan reads them, in the configured time zone.
+///
+/// Formatting is done from calendar components rather than DateFormatter: a formatter costs
+/// an ICU object per use (and isn't Sendable), and feeds format thousands of times.
 public struct LocalTime: Sendable {
     public let timeZone: TimeZone
+    private let calendar: Calendar
 
-    public init(timeZone: TimeZone) { self.timeZone = timeZone }
-
-    private var calendar: Calendar {
+    public init(timeZone: TimeZone) {
+        self.timeZone = timeZone
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        return calendar
+        self.calendar = calendar
     }
 
-    private func format(_ date: Date, _ pattern: String) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = pattern
-        return formatter.string(from: date)
+    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    private func parts(_ date: Date) -> DateComponents {
+        calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
+    }
+
+    private static func two(_ value: Int?) -> String {
+        let value = value ?? 0
+        return value < 10 ? "0\(value)" : "\(value)"
     }
 
     /// "Sat Oct 25"
-    public func day(_ date: Date) -> String { format(date, "EEE MMM d") }
+    public func day(_ date: Date) -> String {
+        let parts = parts(date)
+        return "\(Self.weekdays[(parts.weekday ?? 1) - 1]) \(Self.months[(parts.month ?? 1) - 1]) \(parts.day ?? 1)"
+    }
+
     /// "2025-10-25"
-    public func isoDay(_ date: Date) -> String { format(date, "yyyy-MM-dd") }
+    public func isoDay(_ date: Date) -> String {
+        let parts = parts(date)
+        return "\(parts.year ?? 0)-\(Self.two(parts.month))-\(Self.two(parts.day))"
+    }
+
     /// "19:00"
-    public func time(_ date: Date) -> String { format(date, "HH:mm") }
+    public func time(_ date: Date) -> String {
+        let parts = parts(date)
+        return "\(Self.two(parts.hour)):\(Self.two(parts.minute))"
+    }
+
     /// "2025-10-25T19:00:00-04:00"
-    public func iso(_ date: Date) -> String { format(date, "yyyy-MM-dd'T'HH:mm:ssxxx") }
-    /// "EDT"
-    public func zoneAbbreviation(_ date: Date) -> String { format(date, "zzz") }
+    public func iso(_ date: Date) -> String {
+        let parts = parts(date)
+        let offset = timeZone.secondsFromGMT(for: date)
+        let sign = offset < 0 ? "-" : "+"
+        let zone = offset == 0 && timeZone.identifier == "UTC" ? "Z" : "\(sign)\(Self.two(abs(offset) / 3600)):\(Self.two(abs(offset) % 3600 / 60))"
+        return "\(parts.year ?? 0)-\(Self.two(parts.month))-\(Self.two(parts.day))T\(Self.two(parts.hour)):\(Self.two(parts.minute)):\(Self.two(parts.second))\(zone)"
+    }
+
+    /// "EDT" (a formatter is worth it here: this is printed once per command).
+    public func zoneAbbreviation(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "zzz"
+        return formatter.string(from: date)
+    }
 
     /// A calendar day in this zone ("2025-10-25") as the instant it starts.
     public func startOfDay(_ isoDay: String) -> Date? {

@@ -248,9 +248,18 @@ public enum TeamFactsTable {
     /// *different* building (Joe Louis Arena, Rexall Place, Nassau Coliseum) deliberately do not
     /// match, since their coordinates differ.
     public static func arena(named venue: String) -> Arena? {
+        // Exact API spellings first: folding a name costs more than the lookup.
+        if let abbrev = exactVenues[venue] { return byAbbrev[abbrev]?.arena }
         guard let abbrev = venueIndex[venueKey(venue)] else { return nil }
         return byAbbrev[abbrev]?.arena
     }
+
+    /// Every known spelling as written, to its team.
+    private static let exactVenues: [String: String] = {
+        var result: [String: String] = [:]
+        for facts in all { result[facts.arena.name] = facts.abbrev }
+        return result
+    }()
 
     /// The nearest of the 147 CSS3 extended colour keywords to `color`.
     ///

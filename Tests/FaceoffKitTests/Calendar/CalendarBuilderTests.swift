@@ -100,3 +100,29 @@ import Testing
         #expect(text.components(separatedBy: "BEGIN:VALARM").count - 1 == 2)
     }
 }
+
+@Suite struct TimestampTests {
+    @Test func theFastParserAgreesWithFoundation() throws {
+        for text in ["2025-10-12T00:00:00Z", "2024-02-29T23:59:59Z", "2000-03-01T12:34:56Z", "1999-12-31T00:00:01Z", "2026-01-01T05:00:00Z"] {
+            #expect(NHLTimestamp.fastUTC(text) == (try Date(text, strategy: .iso8601)), "\(text)")
+        }
+        for text in ["2025-10-12T00:00:00", "2025-13-12T00:00:00Z", "2025-10-12 00:00:00Z", "2025-10-12T00:00:00.5Z", "x"] {
+            #expect(NHLTimestamp.fastUTC(text) == nil, "\(text)")
+        }
+        // The general path still takes fractional seconds.
+        #expect(NHLTimestamp.parse("2025-10-12T00:00:00.500Z") != nil)
+    }
+
+    @Test func localTimeFormatsWithoutAFormatter() throws {
+        let time = LocalTime(timeZone: TimeZone(identifier: "America/Toronto")!)
+        let date = try Date("2025-10-26T00:30:00Z", strategy: .iso8601)
+        #expect(time.isoDay(date) == "2025-10-25")
+        #expect(time.time(date) == "20:30")
+        #expect(time.day(date) == "Sat Oct 25")
+        #expect(time.iso(date) == "2025-10-25T20:30:00-04:00")
+        let winter = try Date("2026-01-15T17:05:09Z", strategy: .iso8601)
+        #expect(time.iso(winter) == "2026-01-15T12:05:09-05:00")
+        #expect(LocalTime(timeZone: TimeZone(identifier: "Asia/Kolkata")!).iso(winter) == "2026-01-15T22:35:09+05:30")
+        #expect(time.zoneAbbreviation(winter) == "EST")
+    }
+}

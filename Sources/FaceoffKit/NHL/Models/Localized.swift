@@ -33,13 +33,14 @@ public struct LocalizedString: Codable, Sendable, Hashable, CustomStringConverti
     }
 
     public init(from decoder: any Decoder) throws {
-        if let single = try? decoder.singleValueContainer(), let text = try? single.decode(String.self) {
-            self.default = text
+        // Objects are by far the more common form, so try that first: a failed attempt costs a
+        // thrown error, and decoding a season's schedules makes thousands of these.
+        guard let container = try? decoder.container(keyedBy: AnyKey.self) else {
+            // Not an object: it must be a string (this throws a typeMismatch DecodingError otherwise).
+            self.default = try decoder.singleValueContainer().decode(String.self)
             self.fr = nil
             return
         }
-        // Not a string: it must be an object (this throws a typeMismatch DecodingError otherwise).
-        let container = try decoder.container(keyedBy: AnyKey.self)
         var texts: [String: String] = [:]
         for key in container.allKeys {
             if let text = try? container.decode(String.self, forKey: key) {
@@ -235,9 +236,42 @@ public struct FlexibleBool: Codable, Sendable, Hashable, CustomStringConvertible
 enum NHLTimestamp {
     static func parse(_ text: String?) -> Date? {
         guard let text, !text.isEmpty else { return nil }
+        if let date = fastUTC(text) { return date }
         if let date = try? Date(text, strategy: .iso8601) { return date }
         // Tolerate fractional seconds, should the API ever send them.
         let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         return try? fractional.parse(text)
+    }
+
+    /// "2025-10-12T00:00:00Z", the form the API always uses, without a formatter: feeds and
+    /// schedules parse thousands of these.
+    static func fastUTC(_ text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { bytes -> Date? in
+            guard bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
+                bytes[16] == 0x3A, bytes[19] == 0x5A
+            else { return nil }
+            func number(_ from: Int, _ count: Int) -> Int? {
+                var value = 0
+                for index in from..<from + count {
+                    let digit = Int(bytes[index]) - 48
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+                let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month), (1...31).contains(day),
+                hour < 24, minute < 60, second < 61
+            else { return nil }
+            // Days from the civil date (Howard Hinnant's algorithm), proleptic Gregorian.
+            let y = month <= 2 ? year - 1 : year
+            let era = (y >= 0 ? y : y - 399) / 400
+            let yearOfEra = y - era * 400
+            let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+            let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+            let days = era * 146_097 + dayOfEra - 719_468
+            return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second))
+        }
     }
 }
