@@ -115,10 +115,11 @@ extension Faceoff {
                 throw UsageError(message: "-o writes one feed: name one team, or use --all alone")
             }
 
-            let store = try openCacheStore(session)
+            // Feeds need their state (SEQUENCE, LAST-MODIFIED, cancelled games): no store, no feeds.
+            let store = try session.openStore()
             let templates = try session.templates()
             let service = CalendarService(
-                client: session.nhlClient(store: store), state: store.map(CalendarState.init), templates: templates,
+                client: session.nhlClient(store: store), state: CalendarState(store: store), templates: templates,
                 options: try flags.options(session.config.calendar), now: { [now = session.now] in now })
             let directory = dir.map(session.paths.expand) ?? session.calendarDirectory
             let allowEmpty = allowEmpty || session.config.calendar.allowEmpty

@@ -36,9 +36,9 @@ extension Faceoff {
             guard let address = ListenAddress(listen ?? session.config.serve.listen) else {
                 throw UsageError(message: "[serve] listen must be host:port")
             }
-            let store = try openCacheStore(session)
+            let store = try session.openStore()
             let service = CalendarService(
-                client: session.nhlClient(store: store), state: store.map(CalendarState.init), templates: try session.templates(),
+                client: session.nhlClient(store: store), state: CalendarState(store: store), templates: try session.templates(),
                 options: try flags.options(session.config.calendar))
             let publisher = CalendarPublisher(
                 service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)

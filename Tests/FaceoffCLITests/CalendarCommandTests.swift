@@ -128,6 +128,40 @@ enum Checkers {
         #expect((report?[files[0]]?["summaries"] as? [String])?.contains("Maple Leafs 5–2 Canadiens · W") == true)
     }
 
+    static let recordings = CLI.root.deletingLastPathComponent().appendingPathComponent("shared/nhl-api/fixtures")
+
+    @Test(.enabled(if: Checkers.python != nil && FileManager.default.fileExists(atPath: recordings.path), "needs the icalendar package and ../shared/nhl-api/fixtures"))
+    func theIcalendarPackageReadsFeedsOfEveryRecordedSchedule() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        // A mirror of the four recorded club schedules, under the seasons they hold.
+        let mirror = cli.home.appendingPathComponent("mirror/v1")
+        let recorded = [
+            ("MTL", "20242025", "club-schedule-season_MTL_20242025_full-season-final.json", 93),
+            ("NSH", "20242025", "club-schedule-season_NSH_20242025_contains-CNCL-game.json", 88),
+            ("BOS", "20252026", "club-schedule-season_BOS_20252026_contains-TBD-game.json", 88),
+            ("UTA", "20252026", "club-schedule-season_UTA_20252026_mostly-FUT.json", 89),
+        ]
+        for (team, season, file, _) in recorded {
+            let target = mirror.appendingPathComponent("club-schedule-season/\(team)/\(season)")
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: Self.recordings.appendingPathComponent(file), to: target)
+        }
+        let out = cli.home.appendingPathComponent("feeds")
+        let base = ["FACEOFF_API_BASE": "file://\(mirror.path)/"]
+        for (season, teams) in [("20242025", ["MTL", "NSH"]), ("20252026", ["BOS", "UTA"])] {
+            let result = try run(cli, ["calendar"] + teams + ["--season", season, "--types", "preseason,regular,playoffs", "--dir", out.path], extra: base)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let files = recorded.map { out.appendingPathComponent("\($0.0).ics").path }
+        let checked = try Checkers.run(Checkers.python!, [CLI.root.appendingPathComponent("Tests/tools/check_ics.py").path] + files)
+        #expect(checked.status == 0, "\(checked.stdout.prefix(500)) \(checked.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(checked.stdout.utf8)) as? [String: [String: Any]]
+        for (index, entry) in recorded.enumerated() {
+            #expect(report?[files[index]]?["events"] as? Int == entry.3, "\(entry.0)")
+        }
+    }
+
     @Test(.enabled(if: Checkers.khal, "khal is not installed (.ci/run installs it)"))
     func khalCountsEveryEvent() throws {
         let cli = try CLI()

@@ -17,10 +17,10 @@ public enum CalendarBuilder {
         add(calendar, icalproperty_new_prodid(productID))
         add(calendar, icalproperty_new_version("2.0"))
         add(calendar, icalproperty_new_calscale("GREGORIAN"))
-        add(calendar, icalproperty_new_name(feed.title))
-        add(calendar, x("X-WR-CALNAME", feed.title))
-        add(calendar, icalproperty_new_description(feed.description))
-        add(calendar, x("X-WR-CALDESC", feed.description))
+        add(calendar, icalproperty_new_name(clean(feed.title)))
+        add(calendar, x("X-WR-CALNAME", clean(feed.title)))
+        add(calendar, icalproperty_new_description(clean(feed.description)))
+        add(calendar, x("X-WR-CALDESC", clean(feed.description)))
         let refreshSeconds = Int32(clamping: feed.refresh.components.seconds)
         if let refresh = icalproperty_new_refreshinterval(icaldurationtype_from_int(refreshSeconds)) {
             icalproperty_add_parameter(refresh, icalparameter_new_value(ICAL_VALUE_DURATION))
@@ -36,18 +36,18 @@ public enum CalendarBuilder {
             guard let vevent = icalcomponent_new(ICAL_VEVENT_COMPONENT) else {
                 throw CalendarError("libical could not create an event")
             }
-            add(vevent, icalproperty_new_uid(event.uid))
+            add(vevent, icalproperty_new_uid(clean(event.uid)))
             add(vevent, icalproperty_new_dtstamp(utc(event.lastModified)))
             add(vevent, icalproperty_new_dtstart(utc(event.start)))
             add(vevent, icalproperty_new_dtend(utc(event.end)))
-            add(vevent, icalproperty_new_summary(event.summary))
-            add(vevent, icalproperty_new_description(event.description))
-            if let location = event.location { add(vevent, icalproperty_new_location(location)) }
+            add(vevent, icalproperty_new_summary(clean(event.summary)))
+            add(vevent, icalproperty_new_description(clean(event.description)))
+            if let location = event.location { add(vevent, icalproperty_new_location(clean(location))) }
             if let latitude = event.latitude, let longitude = event.longitude {
                 add(vevent, icalproperty_new_geo(icalgeotype(lat: latitude, lon: longitude)))
             }
-            if let url = event.url { add(vevent, icalproperty_new_url(url)) }
-            for category in event.categories { add(vevent, icalproperty_new_categories(category)) }
+            if let url = event.url { add(vevent, icalproperty_new_url(clean(url))) }
+            for category in event.categories { add(vevent, icalproperty_new_categories(clean(category))) }
             add(vevent, icalproperty_new_status(status(event.status)))
             add(vevent, icalproperty_new_sequence(Int32(clamping: event.sequence)))
             add(vevent, icalproperty_new_lastmodified(utc(event.lastModified)))
@@ -58,7 +58,7 @@ public enum CalendarBuilder {
                 var trigger = icaltriggertype()
                 trigger.duration = icaldurationtype_from_int(-Int32(clamping: seconds))
                 add(alarm, icalproperty_new_trigger(trigger))
-                add(alarm, icalproperty_new_description(event.summary))
+                add(alarm, icalproperty_new_description(clean(event.summary)))
                 icalcomponent_add_component(vevent, alarm)
             }
             icalcomponent_add_component(calendar, vevent)
@@ -75,15 +75,38 @@ public enum CalendarBuilder {
         return String(cString: text)
     }
 
+    /// Text from the API with the control characters RFC 5545 forbids in TEXT removed (a NUL
+    /// would also cut the C string short). Line breaks and tabs stay; libical escapes them.
+    static func clean(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" || $0.value == 0x7F }) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.filter { !($0.value < 0x20 && $0 != "\n" && $0 != "\t") && $0.value != 0x7F }))
+    }
+
     private static func add(_ component: OpaquePointer?, _ property: OpaquePointer?) {
         guard let component, let property else { return }
         icalcomponent_add_property(component, property)
     }
 
+    /// An X- property. libical writes X- values without TEXT escaping of commas and
+    /// semicolons (and doubles any backslash we add), so the value is made safe instead:
+    /// commas and semicolons become " ·", backslashes go, line breaks become spaces.
     private static func x(_ name: String, _ value: String) -> OpaquePointer? {
-        let property = icalproperty_new_x(value)
+        let property = icalproperty_new_x(xSafe(value))
         icalproperty_set_x_name(property, name)
         return property
+    }
+
+    static func xSafe(_ text: String) -> String {
+        var safe = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case ",", ";": safe += " ·"
+            case "\\": continue
+            case "\n", "\r": safe += " "
+            default: safe.unicodeScalars.append(scalar)
+            }
+        }
+        return safe
     }
 
     private static func utc(_ date: Date) -> icaltimetype {

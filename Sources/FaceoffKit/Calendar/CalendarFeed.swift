@@ -42,6 +42,8 @@ public struct CalendarEvent: Sendable, Equatable, Codable {
     public var lastModified: Date
     /// Alarms, each this long before the start.
     public var reminders: [Int]
+    /// The two teams (away, home): kept in the calendar state, not written to the feed.
+    public var teams: [String]?
 
     public init(
         uid: String, start: Date, end: Date, summary: String, description: String, location: String?, latitude: Double?,

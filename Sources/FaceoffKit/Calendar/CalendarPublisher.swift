@@ -33,20 +33,37 @@ public struct CalendarPublisher: Sendable {
         return (try CalendarBuilder.serialize(feed), feed, notes)
     }
 
+    /// Builds and writes the feeds, several at once (one per core), reports in `kinds` order.
     public func publish(_ kinds: [FeedKind]) async -> [Report] {
-        var reports: [Report] = []
-        for kind in kinds {
-            let path = path(for: kind)
-            do {
-                let started = service.now()
-                let (text, feed, notes) = try await render(kind)
-                let outcome = try FeedWriter.write(text, to: path, allowEmpty: allowEmpty)
-                let changed = feed.events.filter { $0.lastModified >= started.addingTimeInterval(-1) }.count
-                reports.append(Report(feed: kind.name, path: path, events: feed.events.count, changed: changed, outcome: outcome, notes: notes))
-            } catch {
-                reports.append(Report(feed: kind.name, path: path, events: 0, changed: 0, outcome: nil, notes: [], error: "\(error)"))
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var reports: [Int: Report] = [:]
+        await withTaskGroup(of: (Int, Report).self) { group in
+            var next = 0
+            func start() {
+                guard next < kinds.count else { return }
+                let index = next
+                next += 1
+                group.addTask { (index, await publishOne(kinds[index])) }
+            }
+            for _ in 0..<width { start() }
+            while let (index, report) = await group.next() {
+                reports[index] = report
+                start()
             }
         }
-        return reports
+        return kinds.indices.compactMap { reports[$0] }
+    }
+
+    private func publishOne(_ kind: FeedKind) async -> Report {
+        let path = path(for: kind)
+        do {
+            let started = service.now()
+            let (text, feed, notes) = try await render(kind)
+            let outcome = try FeedWriter.write(text, to: path, allowEmpty: allowEmpty)
+            let changed = feed.events.filter { $0.lastModified >= started.addingTimeInterval(-1) }.count
+            return Report(feed: kind.name, path: path, events: feed.events.count, changed: changed, outcome: outcome, notes: notes)
+        } catch {
+            return Report(feed: kind.name, path: path, events: 0, changed: 0, outcome: nil, notes: [], error: "\(error)")
+        }
     }
 }

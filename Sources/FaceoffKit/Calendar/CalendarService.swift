@@ -129,26 +129,49 @@ public struct CalendarService: Sendable {
             reminders: options.reminders.map { Int($0.components.seconds) }, records: records)
         let date = now()
         let wanted = Set(options.types.map(\.code))
+        var unplaced: Set<Int> = []
         let events: [(Int, CalendarEvent)] = games.compactMap { entry in
             guard let id = entry.game.id, wanted.contains(entry.game.gameType?.rawValue ?? 0) else { return nil }
-            if let team = entry.perspective {
-                let home = entry.game.homeTeam?.abbrev == team
-                if options.homeOnly && !home { return nil }
-                if options.awayOnly && home { return nil }
+            var perspective = entry.perspective
+            if perspective != nil, options.homeOnly || options.awayOnly {
+                // Seen from a followed team the filter keeps (for favourites, either side may be).
+                let sides = [entry.game.homeTeam?.abbrev, entry.game.awayTeam?.abbrev]
+                let wantedSide = options.homeOnly ? sides[0] : sides[1]
+                guard let team = wantedSide, order.contains(team) else { return nil }
+                perspective = team
             }
-            guard let event = builder.event(for: entry.game, perspective: entry.perspective) else { return nil }
+            guard let event = builder.event(for: entry.game, perspective: perspective) else {
+                unplaced.insert(id)
+                return nil
+            }
             if options.futureOnly, event.end < date { return nil }
             return (id, event)
         }
+        if games.isEmpty {
+            throw CalendarError("the schedule came back with no games; the last good feed stays (check `faceoff schedule`)")
+        }
 
-        let feedName = kind.name
-        let finalEvents = try stamp(events, feed: feedName, season: season, scheduled: allIDs, at: date)
+        let finalEvents = try stamp(
+            events, feed: stateKey(kind), season: season, scheduled: allIDs, unplaced: unplaced, teams: Set(order), at: date)
         return describe(kind, season: season, events: finalEvents)
+    }
+
+    /// Feeds built with different options keep separate state, so previewing with other flags
+    /// never moves the SEQUENCE of the feed on disk.
+    func stateKey(_ kind: FeedKind) -> String {
+        let types = options.types.map(\.rawValue).sorted().joined(separator: ",")
+        let reminders = options.reminders.map { String($0.components.seconds) }.joined(separator: ",")
+        let flags = [options.homeOnly ? "home" : "", options.awayOnly ? "away" : "", options.futureOnly ? "future" : "", options.scores ? "" : "noscores"]
+            .filter { !$0.isEmpty }.joined(separator: ",")
+        return "\(kind.name)|\(options.season)|\(types)|\(flags)|\(options.duration.components.seconds)|\(reminders)"
     }
 
     /// Gives each event its SEQUENCE and LAST-MODIFIED from the stored state, and brings back
     /// games that left the schedule as cancelled.
-    private func stamp(_ events: [(Int, CalendarEvent)], feed: String, season: String, scheduled: Set<Int>, at date: Date) throws -> [CalendarEvent] {
+    private func stamp(
+        _ events: [(Int, CalendarEvent)], feed: String, season: String, scheduled: Set<Int>, unplaced: Set<Int>,
+        teams: Set<String>, at date: Date
+    ) throws -> [CalendarEvent] {
         guard let state else {
             return events.map { _, event in
                 var event = event
@@ -158,6 +181,12 @@ public struct CalendarService: Sendable {
         }
         let rows = try state.update(feed: feed) { existing in
             var rows: [CalendarState.Row] = []
+            func row(_ id: Int, _ event: CalendarEvent, vanished: Bool) -> CalendarState.Row {
+                CalendarState.Row(
+                    gameID: id, season: season, fingerprint: GameEventBuilder.fingerprint(event),
+                    contentHash: GameEventBuilder.contentHash(event), sequence: event.sequence, lastModified: event.lastModified,
+                    vanished: vanished, event: event)
+            }
             for (id, built) in events {
                 var event = built
                 let fingerprint = GameEventBuilder.fingerprint(built)
@@ -173,26 +202,57 @@ public struct CalendarService: Sendable {
                     gameID: id, season: season, fingerprint: fingerprint, contentHash: hash, sequence: event.sequence,
                     lastModified: event.lastModified, vanished: false, event: event))
             }
-            // A game this feed showed that the schedule no longer has (a playoff game that
-            // wasn't needed) stays, cancelled, so clients remove it instead of keeping a ghost.
-            for (id, old) in existing where old.season == season && !scheduled.contains(id) {
+            // A game still scheduled but without a start time: keep what the feed said, marked TBD.
+            for id in unplaced {
+                guard let old = existing[id] else { continue }
+                var event = old.event
+                guard event.status != .tentative || !event.summary.hasPrefix("TBD: ") else {
+                    rows.append(old)
+                    continue
+                }
+                event.status = .tentative
+                event.summary = "TBD: " + GameEventBuilder.withoutStatusPrefix(event.summary)
+                event.sequence = old.sequence + 1
+                event.lastModified = date
+                rows.append(row(id, event, vanished: false))
+            }
+            let handled = Set(rows.map(\.gameID))
+            let gone = existing.filter { id, old in
+                !handled.contains(id) && old.season == season && !scheduled.contains(id)
+                    && Set(old.event.teams ?? []).isDisjoint(with: teams) == false
+            }
+            // Many games vanishing at once is the API misbehaving, not the NHL cancelling them.
+            let known = existing.values.filter { $0.season == season && !$0.vanished }.count
+            let newlyGone = gone.values.filter { !$0.vanished }.count
+            if newlyGone > max(2, known / 5) {
+                throw CalendarError("\(newlyGone) of \(known) games are missing from the schedule; not trusting it, the last good feed stays")
+            }
+            for (id, old) in gone {
                 if old.vanished {
                     rows.append(old)
                     continue
                 }
+                // A game already played doesn't get cancelled after the fact: keep it as it was.
+                if old.event.end < date {
+                    rows.append(old)
+                    continue
+                }
+                // A game this feed showed that the schedule no longer has (a playoff game that
+                // wasn't needed) stays, cancelled, so clients remove it instead of keeping a ghost.
                 var event = old.event
                 event.status = .cancelled
-                if !event.summary.hasPrefix("CANCELLED") { event.summary = "CANCELLED: " + event.summary }
+                event.summary = "CANCELLED: " + GameEventBuilder.withoutStatusPrefix(event.summary)
                 event.sequence = old.sequence + 1
                 event.lastModified = date
-                rows.append(CalendarState.Row(
-                    gameID: id, season: season, fingerprint: GameEventBuilder.fingerprint(event),
-                    contentHash: GameEventBuilder.contentHash(event), sequence: event.sequence, lastModified: date,
-                    vanished: true, event: event))
+                rows.append(row(id, event, vanished: true))
+            }
+            // Rows of other seasons stay for later; games of teams no longer in the feed go.
+            for (id, old) in existing where !Set(rows.map(\.gameID)).contains(id) && old.season != season {
+                rows.append(old)
             }
             return rows
         }
-        return rows.map(\.event).sorted { ($0.start, $0.uid) < ($1.start, $1.uid) }
+        return rows.filter { $0.season == season }.map(\.event).sorted { ($0.start, $0.uid) < ($1.start, $1.uid) }
     }
 
     private func describe(_ kind: FeedKind, season: String, events: [CalendarEvent]) -> CalendarFeed {
@@ -205,15 +265,15 @@ public struct CalendarService: Sendable {
             let facts = TeamFactsTable.facts(for: abbrev)
             let name = facts?.fullName ?? Teams.info(abbrev)?.fullName ?? abbrev
             title = "\(name) \(label)"
-            description = "\(name) games, \(label) season, kept current by Faceoff."
+            description = "\(name) games of the \(label) season (kept current by Faceoff)"
             color = facts?.primary
         case .favourites(let teams):
             title = "Faceoff favourites \(label)"
-            description = "Games of \(teams.joined(separator: ", ")), \(label) season, kept current by Faceoff."
+            description = "Games of \(teams.joined(separator: " · ")) in the \(label) season (kept current by Faceoff)"
             color = teams.first.flatMap { TeamFactsTable.facts(for: $0)?.primary }
         case .all:
             title = "NHL \(label)"
-            description = "Every NHL game of the \(label) season, kept current by Faceoff."
+            description = "Every NHL game of the \(label) season (kept current by Faceoff)"
         }
         return CalendarFeed(name: kind.name, title: title, description: description, color: color, refresh: options.refresh, events: events)
     }

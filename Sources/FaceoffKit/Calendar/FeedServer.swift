@@ -33,6 +33,8 @@ public struct FeedServer: Sendable {
     let settings: Settings
     let logger: Logger
     let refresher: FeedRefresher
+    /// "host:port" as bound (port 0 becomes the real one), for links when a request has no Host.
+    private let bound = BoundAddress()
 
     public init(publisher: CalendarPublisher, feeds: [FeedKind], settings: Settings, logger: Logger = Logger(label: "faceoff.serve")) {
         self.publisher = publisher
@@ -54,9 +56,10 @@ public struct FeedServer: Sendable {
         let app = Application(
             router: router,
             configuration: ApplicationConfiguration(address: .hostname(host, port: settings.port), serverName: "Faceoff"),
-            onServerRunning: { channel in
+            onServerRunning: { [bound] channel in
                 let port = channel.localAddress?.port ?? 0
                 let shownHost = host.contains(":") ? "[\(host)]" : host
+                bound.withLock { $0 = "\(shownHost):\(port)" }
                 onReady("http://\(shownHost):\(port)/")
             },
             logger: logger)
@@ -75,11 +78,13 @@ public struct FeedServer: Sendable {
         guard allowed(request) else { return notFound() }
         var base = settings.publicURL
         if base.isEmpty {
-            let host = request.head.authority ?? "\(settings.host):\(settings.port)"
+            let host = request.head.authority ?? bound.withLock { $0 } ?? "\(settings.host):\(settings.port)"
             base = "http://\(host)/"
         }
         if !base.hasSuffix("/") { base += "/" }
-        let query = settings.token.isEmpty ? "" : "?token=\(settings.token.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? settings.token)"
+        // Only unreserved characters stay as they are: a token with & + = must survive the query.
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let query = settings.token.isEmpty ? "" : "?token=\(settings.token.addingPercentEncoding(withAllowedCharacters: unreserved) ?? settings.token)"
         var rows = ""
         for name in order {
             let http = "\(base)calendars/\(name).ics\(query)"
@@ -105,22 +110,25 @@ public struct FeedServer: Sendable {
         else { return notFound() }
 
         await refresher.refreshIfStale(kind, waitingAtMost: settings.waitLimit)
-        let path = publisher.path(for: kind)
-        guard let data = FileManager.default.contents(atPath: path),
-            let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date
-        else {
+        // Body and validators from one open file, so a regeneration renaming a new file into
+        // place can't pair the old body with the new date.
+        guard let (data, modified) = FeedServer.read(publisher.path(for: kind)) else {
             return Response(
                 status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .retryAfter: "30"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: "this feed isn't ready yet (its schedule could not be fetched); try again shortly\n")))
         }
-        let etag = "\"\(FeedServer.fingerprint(data))\""
+        let gzip = FeedServer.acceptsGzip(request.headers[.acceptEncoding])
+        let fingerprint = FeedServer.fingerprint(data)
+        // Each representation has its own strong validator (RFC 9110 8.8.3).
+        let etag = gzip ? "\"\(fingerprint)-gzip\"" : "\"\(fingerprint)\""
         let lastModified = HTTPDate.format(modified)
         var headers: HTTPFields = [
             .contentType: "text/calendar; charset=utf-8", .eTag: etag, .lastModified: lastModified,
             .cacheControl: "max-age=300", .vary: "Accept-Encoding",
         ]
         if let match = request.headers[.ifNoneMatch] {
-            if match.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }).contains(where: { $0 == etag || $0 == "*" || $0 == "W/\(etag)" }) {
+            let tags = match.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if tags.contains(where: { $0 == etag || $0 == "*" || $0 == "W/\(etag)" }) {
                 return Response(status: .notModified, headers: headers)
             }
         } else if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.parse),
@@ -128,7 +136,7 @@ public struct FeedServer: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         var body = ByteBuffer(bytes: data)
-        if let accept = request.headers[.acceptEncoding], accept.lowercased().contains("gzip") {
+        if gzip {
             body = try body.compress(with: .gzip())
             headers[.contentEncoding] = "gzip"
         }
@@ -137,6 +145,28 @@ public struct FeedServer: Sendable {
             return Response(status: .ok, headers: headers, body: ResponseBody(contentLength: body.readableBytes) { _ in })
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+    }
+
+    /// Whether Accept-Encoding allows gzip (a q=0 refuses it).
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        for part in header.lowercased().split(separator: ",") {
+            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let coding = pieces.first, coding == "gzip" || coding == "x-gzip" else { continue }
+            let quality = pieces.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return quality > 0
+        }
+        return false
+    }
+
+    /// A file's bytes and modification time, read through one descriptor.
+    static func read(_ path: String) -> (Data, Date)? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var info = stat()
+        guard fstat(handle.fileDescriptor, &info) == 0, let data = try? handle.readToEnd() else { return nil }
+        let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+        return (data, modified)
     }
 
     static func title(for kind: FeedKind) -> String {
@@ -214,6 +244,11 @@ actor FeedRefresher {
     }
 
     private func finished(_ name: String) { running[name] = nil }
+}
+
+final class BoundAddress: Sendable {
+    private let value = Mutex<String?>(nil)
+    func withLock<T>(_ body: (inout String?) -> T) -> T { value.withLock { body(&$0) } }
 }
 
 /// Resumes a continuation the first time it is fired.

@@ -143,10 +143,21 @@ struct GameEventBuilder {
         var categories = ["NHL", gameType]
         categories += [summary.away.abbrev, summary.home.abbrev]
         let location = summary.venue.map { venue in arena.map { "\(venue), \($0.city)" } ?? venue }
-        return CalendarEvent(
+        var event = CalendarEvent(
             uid: "nhl-game-\(summary.id)@faceoff", start: start, end: start.addingTimeInterval(Double(duration.components.seconds)),
             summary: title, description: body, location: location,
             latitude: arena?.latitude, longitude: arena?.longitude, url: link, categories: categories,
             status: status, sequence: 0, lastModified: Date(timeIntervalSince1970: 0), reminders: reminders)
+        event.teams = [summary.away.abbrev, summary.home.abbrev]
+        return event
+    }
+
+    /// The status words templates put in front of a title.
+    static let statusPrefixes = ["CANCELLED: ", "POSTPONED: ", "TBD: "]
+
+    static func withoutStatusPrefix(_ summary: String) -> String {
+        var text = summary
+        while let prefix = statusPrefixes.first(where: { text.hasPrefix($0) }) { text = String(text.dropFirst(prefix.count)) }
+        return text
     }
 }

@@ -20,6 +20,7 @@ public struct CalendarState: Sendable {
     public init(store: Store) { self.store = store }
 
     /// Reads the feed's rows, lets `update` decide the new ones, and saves them, atomically.
+    /// Rows `update` leaves out are deleted.
     public func update(feed: String, _ update: @Sendable ([Int: Row]) throws -> [Row]) throws -> [Row] {
         do {
             return try store.pool.write { db in
@@ -35,6 +36,10 @@ public struct CalendarState: Sendable {
                 let rows = try update(existing)
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]
+                let kept = Set(rows.map(\.gameID))
+                for id in existing.keys where !kept.contains(id) {
+                    try db.execute(sql: "DELETE FROM calendar_event WHERE feed = ? AND game_id = ?", arguments: [feed, id])
+                }
                 for row in rows where row != existing[row.gameID] {
                     try db.execute(
                         sql: """

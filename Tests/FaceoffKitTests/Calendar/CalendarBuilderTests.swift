@@ -83,9 +83,15 @@ import Testing
         #expect(lines.contains("SUMMARY:A\\, B\\; C \\\\ D"))
     }
 
-    @Test func outputIsDeterministic() throws {
-        let feed = Self.feed([Self.event(), Self.event(summary: "other")])
-        #expect(try CalendarBuilder.serialize(feed) == CalendarBuilder.serialize(feed))
+    @Test func controlCharactersAreRemovedAndXPropertiesEscaped() throws {
+        var feed = Self.feed([Self.event(summary: "Bell\u{7}Centre\u{0}tail")])
+        feed.description = "Games, goals; and \\ more"
+        let text = try CalendarBuilder.serialize(feed)
+        #expect(text.contains("SUMMARY:BellCentretail"))
+        // libical leaves X- values unescaped, so their commas and semicolons are replaced.
+        #expect(text.contains("X-WR-CALDESC:Games · goals · and  more"))
+        #expect(text.contains("DESCRIPTION:Games\\, goals\\; and \\\\ more"))
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\r" && $0 != "\n" })
     }
 
     @Test func statusesAndNoAlarmOnCancelledGames() throws {

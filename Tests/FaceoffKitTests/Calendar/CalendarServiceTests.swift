@@ -173,6 +173,89 @@ func value(_ lines: [String]?, _ name: String) -> String? {
         #expect(try harness.text("TOR") == text)
     }
 
+    @Test func anEmptyOrGuttedScheduleIsNotTrusted() async throws {
+        let harness = try CalendarHarness()
+        _ = try await harness.publisher().publish([.team("TOR")])
+        let good = try harness.text("TOR")
+        harness.advance(3600)
+        try harness.editSchedule("TOR") { games in games.removeAll() }
+        let empty = try await harness.publisher().publish([.team("TOR")])
+        #expect(empty.first?.error?.contains("no games") == true)
+        #expect(try harness.text("TOR") == good)
+
+        try FileManager.default.removeItem(at: harness.mirror.appendingPathComponent("club-schedule-season/TOR/now"))
+        try FileManager.default.copyItem(
+            at: TestPaths.mirror.appendingPathComponent("club-schedule-season/TOR/now"),
+            to: harness.mirror.appendingPathComponent("club-schedule-season/TOR/now"))
+        try harness.editSchedule("TOR") { games in games.removeAll { ($0["gameType"] as? Int) == 2 && ($0["id"] as? Int ?? 0) != 2025020004 } }
+        // Past the cached empty answer's freshness.
+        harness.advance(7 * 3600)
+        let gutted = try await harness.publisher().publish([.team("TOR")])
+        #expect(gutted.first?.error?.contains("missing from the schedule") == true, "\(gutted.first?.error ?? "no error")")
+        #expect(try harness.text("TOR") == good)
+    }
+
+    @Test func aPlayedGameThatLeavesTheScheduleIsNotCancelled() async throws {
+        let harness = try CalendarHarness()
+        _ = try await harness.publisher().publish([.team("TOR")])
+        let before = try harness.events("TOR")["nhl-game-2025020004@faceoff"]
+        harness.advance(3600)
+        try harness.editSchedule("TOR") { games in games.removeAll { $0["id"] as? Int == 2025020004 } }
+        _ = try await harness.publisher().publish([.team("TOR")])
+        #expect(try harness.events("TOR")["nhl-game-2025020004@faceoff"] == before)
+    }
+
+    @Test func unfollowingATeamTakesItsGamesOutOfFavourites() async throws {
+        let harness = try CalendarHarness()
+        _ = try await harness.publisher().publish([.favourites(["TOR", "MTL"])])
+        #expect(try harness.events("favourites").count == 14)
+        harness.advance(3600)
+        _ = try await harness.publisher().publish([.favourites(["TOR"])])
+        let events = try harness.events("favourites")
+        #expect(events.count == 8)
+        #expect(!events.values.contains { value($0, "STATUS") == "CANCELLED" && value($0, "SUMMARY")?.contains("Kraken") == true })
+        #expect(!(try harness.text("favourites")).contains("CANCELLED: POSTPONED"))
+    }
+
+    @Test func otherOptionsKeepTheirOwnState() async throws {
+        let harness = try CalendarHarness()
+        _ = try await harness.publisher().publish([.team("TOR")])
+        let text = try harness.text("TOR")
+        harness.advance(3600)
+        // A preview with other flags, written elsewhere, doesn't touch the real feed's state.
+        let preview = try harness.publisher { $0.duration = .seconds(7200) }
+        _ = try await preview.render(.team("TOR"))
+        _ = try await preview.render(.team("TOR"))
+        harness.advance(3600)
+        let again = try await harness.publisher().publish([.team("TOR")])
+        #expect(again.first?.outcome == .unchanged)
+        #expect(try harness.text("TOR") == text)
+    }
+
+    @Test func favouritesHomeOnlyKeepsEveryFollowedTeamsHomeGames() async throws {
+        let harness = try CalendarHarness()
+        _ = try await harness.publisher { $0.homeOnly = true }.publish([.team("TOR"), .team("MTL"), .favourites(["MTL", "TOR"])])
+        let tor = try harness.events("TOR").count
+        let mtl = try harness.events("MTL").count
+        #expect(try harness.events("favourites").count == tor + mtl)
+        // MTL at TOR, seen from Toronto's side since it is their home game.
+        #expect(value(try harness.events("favourites")["nhl-game-2025020004@faceoff"], "SUMMARY") == "Maple Leafs 5–2 Canadiens · W")
+    }
+
+    @Test func aGameThatLosesItsTimeStaysAsTBD() async throws {
+        let harness = try CalendarHarness()
+        _ = try await harness.publisher().publish([.team("TOR")])
+        harness.advance(3600)
+        try harness.editSchedule("TOR") { games in
+            for index in games.indices where games[index]["id"] as? Int == 2025020133 { games[index]["startTimeUTC"] = nil }
+        }
+        _ = try await harness.publisher().publish([.team("TOR")])
+        let game = try #require(try harness.events("TOR")["nhl-game-2025020133@faceoff"])
+        #expect(value(game, "STATUS") == "TENTATIVE")
+        #expect(value(game, "SUMMARY") == "TBD: Maple Leafs @ Rangers")
+        #expect(value(game, "SEQUENCE") == "1")
+    }
+
     @Test func spoilerFreeFeedsHaveNoScores() async throws {
         let harness = try CalendarHarness()
         _ = try await harness.publisher { $0.scores = false }.publish([.team("TOR")])
