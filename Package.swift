@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -58,7 +59,7 @@ let package = Package(
         .executableTarget(name: "CalendarBench", dependencies: ["FaceoffKit"], path: "bench/CalendarBench"),
         .testTarget(
             name: "FaceoffKitTests",
-            dependencies: ["FaceoffKit"]
+            dependencies: ["FaceoffKit", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "FaceoffCLITests",

@@ -9,14 +9,23 @@ public struct TemplateSet: Sendable {
     /// Names whose text came from the user's directory.
     public let overridden: Set<String>
 
-    public static var builtInNames: [String] { EmbeddedTemplates.all.keys.sorted() }
+    /// Built-in templates by name (file name without `.mustache`).
+    static let builtIn: [String: String] = {
+        var result: [String: String] = [:]
+        for (path, text) in EmbeddedFiles.all where path.hasPrefix("Templates/") && path.hasSuffix(".mustache") {
+            result[String(path.dropFirst("Templates/".count).dropLast(".mustache".count))] = text
+        }
+        return result
+    }()
+
+    public static var builtInNames: [String] { builtIn.keys.sorted() }
 
     /// Parses every template now, so a mistake is reported at startup with its file, line and
     /// column, not at the first goal.
     public init(overrides directory: String?) throws(TemplateError) {
         var templates: [String: MustacheTemplate] = [:]
         var overridden: Set<String> = []
-        for (name, text) in EmbeddedTemplates.all {
+        for (name, text) in Self.builtIn {
             var source = text
             var file = "Templates/\(name).mustache (built in)"
             if let directory {

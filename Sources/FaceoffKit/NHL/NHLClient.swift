@@ -66,7 +66,9 @@ public struct NHLClient: Sendable {
         return copy
     }
 
-    public func fetch<Response>(_ endpoint: Endpoint<Response>) async throws -> Fetched<Response> {
+    /// `revalidate` asks the server (conditionally) even when the cached copy is fresh: a
+    /// watcher polling a game wants the feed as it is now.
+    public func fetch<Response>(_ endpoint: Endpoint<Response>, revalidate: Bool = false) async throws -> Fetched<Response> {
         let url = base + endpoint.path
         let cached = cachedEntry(url)
         let date = now()
@@ -75,7 +77,7 @@ public struct NHLClient: Sendable {
             guard let cached else { throw NHLError(.notCached, url: url) }
             return Fetched(value: try decode(Response.self, cached.body, url: url), origin: .stale(age: cached.age(at: date), reason: "offline"), url: url)
         }
-        if let cached, cached.isFresh(at: date), let value = try? decode(Response.self, cached.body, url: url) {
+        if !revalidate, let cached, cached.isFresh(at: date), let value = try? decode(Response.self, cached.body, url: url) {
             return Fetched(value: value, origin: .cache(age: cached.age(at: date)), url: url)
         }
 

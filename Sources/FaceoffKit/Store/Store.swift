@@ -55,6 +55,24 @@ public final class Store: Sendable {
                 table.primaryKey(["feed", "game_id"])
             }
         }
+        migrator.registerMigration("v3: alert ledger") { db in
+            // Which event went to which sink: claiming a row is what makes an alert go out once,
+            // across restarts and across processes sharing the store.
+            try db.create(table: "ledger") { table in
+                table.column("event_id", .text).notNull()
+                table.column("sink", .text).notNull()
+                table.column("game_id", .integer).notNull()
+                table.column("kind", .text).notNull()
+                table.column("claimed_at", .double).notNull()
+                table.primaryKey(["event_id", "sink"])
+            }
+            try db.create(index: "ledger_game", on: "ledger", columns: ["game_id"])
+            try db.create(table: "detector_state") { table in
+                table.primaryKey("game_id", .integer)
+                table.column("state", .blob).notNull()
+                table.column("updated_at", .double).notNull()
+            }
+        }
         return migrator
     }
 

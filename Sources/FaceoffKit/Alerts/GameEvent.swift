@@ -1,0 +1,90 @@
+import Foundation
+
+/// What happened in a game: the one currency between detection and delivery.
+/// The id is `{gameId}:{kind}:{key}` (DESIGN.md's event table), stable across polls, restarts
+/// and machines, so a second sighting of the same thing is recognised as the same event.
+public struct GameEvent: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        case pregame
+        case gameStart = "game_start"
+        case gameJoined = "game_joined"
+        case goal
+        case goalOverturned = "goal_overturned"
+        case scoringChange = "scoring_change"
+        case penalty
+        case powerPlayStart = "power_play_start"
+        case powerPlayEnd = "power_play_end"
+        case goaliePulled = "goalie_pulled"
+        case goalieReturned = "goalie_returned"
+        case periodStart = "period_start"
+        case periodEnd = "period_end"
+        case final
+    }
+
+    public struct Player: Codable, Sendable, Equatable {
+        /// scorer, assist, penalty, drawn_by, served_by
+        public var role: String
+        public var id: Int
+        public var name: String
+        public var team: String?
+        /// Season total after this game event (goals for a scorer, assists for an assist).
+        public var seasonTotal: Int?
+    }
+
+    public struct Score: Codable, Sendable, Equatable {
+        public var away: Int
+        public var home: Int
+    }
+
+    public var kind: Kind
+    public var id: String
+    public var gameId: Int
+    public var away: String
+    public var home: String
+    /// The team the event is about (the scorer's, the penalised, the one on the power play...).
+    public var team: String?
+    public var period: Int?
+    /// REG, OT or SO
+    public var periodType: String?
+    /// Elapsed time in the period, "MM:SS".
+    public var clock: String?
+    public var score: Score
+    public var shots: Score?
+    /// EV, PP or SH for goals; "5v4" etc. for power plays.
+    public var strength: String?
+    public var emptyNet: Bool?
+    public var penaltyShot: Bool?
+    public var players: [Player]
+    /// Kind-specific facts: infraction, minutes, reason (expired/goal/offsetting), ended_in
+    /// (REG/OT/SO), winner, revision, intermission, minutes_before...
+    public var details: [String: String]
+
+    public init(
+        kind: Kind, key: String?, gameId: Int, away: String, home: String, team: String? = nil, period: Int? = nil,
+        periodType: String? = nil, clock: String? = nil, score: Score, shots: Score? = nil, strength: String? = nil,
+        emptyNet: Bool? = nil, penaltyShot: Bool? = nil, players: [Player] = [], details: [String: String] = [:]
+    ) {
+        self.kind = kind
+        id = key.map { "\(gameId):\(kind.rawValue):\($0)" } ?? "\(gameId):\(kind.rawValue)"
+        self.gameId = gameId
+        self.away = away
+        self.home = home
+        self.team = team
+        self.period = period
+        self.periodType = periodType
+        self.clock = clock
+        self.score = score
+        self.shots = shots
+        self.strength = strength
+        self.emptyNet = emptyNet
+        self.penaltyShot = penaltyShot
+        self.players = players
+        self.details = details
+    }
+
+    /// "1st", "2nd", "3rd", "OT", "2OT", "SO".
+    public var periodLabel: String? {
+        guard let period else { return nil }
+        return PeriodDescriptor(number: period, periodType: periodType.map(PeriodType.init(rawValue:)), maxRegulationPeriods: 3).label
+    }
+}

@@ -1,0 +1,263 @@
+import Foundation
+
+/// Turns snapshots into events. Pure: no I/O, no clock.
+///
+/// Each snapshot's events are derived from all of its plays (walked in `sortOrder`), and the
+/// detector emits those it has not emitted before. So goals, penalties and pulls between two
+/// polls are never lost, and repeated, skipped or late polls can't change what is reported.
+/// Its state is Codable so a watcher can keep it across restarts.
+public struct EventDetector: Sendable {
+    public struct State: Codable, Sendable, Equatable {
+        /// Ids of events already emitted.
+        public var emitted: Set<String> = []
+        /// Goals as last reported, by play eventId: scorer and assists, for corrections.
+        public var goals: [Int: GoalRecord] = [:]
+        /// Reported goals missing from the feed, with how many polls in a row they were missing.
+        public var missing: [Int: Int] = [:]
+        /// The highest sortOrder seen: an older snapshot arriving late is ignored.
+        public var maxSortOrder = -1
+        public var lastScore: GameEvent.Score?
+
+        public init() {}
+    }
+
+    public struct GoalRecord: Codable, Sendable, Equatable {
+        public var team: String
+        public var scorer: Int?
+        public var assists: [Int]
+        public var revision: Int
+    }
+
+    /// Why a snapshot produced nothing, for the watcher's log.
+    public enum Skipped: Sendable, Equatable {
+        case stale(maxSortOrder: Int)
+        case playsVanished(count: Int)
+        case scoreWentBackwards
+    }
+
+    public private(set) var state: State
+
+    public init(state: State = State()) { self.state = state }
+
+    /// Every event this snapshot shows that hasn't been emitted yet, in game order.
+    public mutating func process(_ snapshot: GameSnapshot) -> (events: [GameEvent], skipped: Skipped?) {
+        let maxSort = snapshot.plays.compactMap(\.sortOrder).max() ?? -1
+        if maxSort < state.maxSortOrder { return ([], .stale(maxSortOrder: maxSort)) }
+
+        // A real correction removes one goal play; many plays gone at once is the feed glitching.
+        let present = Set(snapshot.plays.compactMap(\.eventId))
+        let vanishedGoals = state.goals.keys.filter { !present.contains($0) }
+        let score = GameEvent.Score(away: snapshot.away.score, home: snapshot.home.score)
+        if vanishedGoals.count > 1 { return ([], .playsVanished(count: vanishedGoals.count)) }
+        if let last = state.lastScore, score.away + score.home < last.away + last.home, vanishedGoals.isEmpty {
+            return ([], .scoreWentBackwards)
+        }
+
+        var events: [GameEvent] = []
+        for event in Self.derive(snapshot) where !state.emitted.contains(event.id) {
+            events.append(event)
+        }
+        events += corrections(snapshot, present: present, score: score)
+        for event in events { state.emitted.insert(event.id) }
+        for event in events where event.kind == .goal {
+            if let key = event.id.split(separator: ":").last.flatMap({ Int($0) }) {
+                state.goals[key] = GoalRecord(
+                    team: event.team ?? "", scorer: event.players.first { $0.role == "scorer" }?.id,
+                    assists: event.players.filter { $0.role == "assist" }.map(\.id), revision: 0)
+            }
+        }
+        state.maxSortOrder = max(state.maxSortOrder, maxSort)
+        state.lastScore = score
+        return (events, nil)
+    }
+
+    /// Marks everything the snapshot shows as already known and returns one summary instead:
+    /// for a game first seen in progress, where a burst of stale alerts would be wrong.
+    public mutating func join(_ snapshot: GameSnapshot) -> GameEvent {
+        _ = process(snapshot)
+        let period = snapshot.period
+        var details = ["scorers": snapshot.scorersSummary()]
+        if let clock = snapshot.clock?.timeRemaining { details["time_remaining"] = clock }
+        if snapshot.clock?.inIntermission == true { details["intermission"] = "true" }
+        let joined = GameEvent(
+            kind: .gameJoined, key: nil, gameId: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
+            period: period?.number, periodType: period?.periodType?.rawValue, score: GameEvent.Score(away: snapshot.away.score, home: snapshot.home.score),
+            shots: shots(snapshot), details: details)
+        state.emitted.insert(joined.id)
+        return joined
+    }
+
+    private func shots(_ snapshot: GameSnapshot) -> GameEvent.Score? {
+        guard let away = snapshot.away.shots, let home = snapshot.home.shots else { return nil }
+        return GameEvent.Score(away: away, home: home)
+    }
+
+    /// Goals removed from the feed (confirmed on a second poll, with the score down) and
+    /// goals whose scorer or assists changed.
+    private mutating func corrections(_ snapshot: GameSnapshot, present: Set<Int>, score: GameEvent.Score) -> [GameEvent] {
+        var events: [GameEvent] = []
+        for (eventID, record) in state.goals.sorted(by: { $0.key < $1.key }) {
+            if present.contains(eventID) {
+                state.missing[eventID] = nil
+                continue
+            }
+            let polls = state.missing[eventID, default: 0] + 1
+            state.missing[eventID] = polls
+            let teamScore = snapshot.isHome(record.team) ? score.home : score.away
+            let reported = state.goals.values.filter { $0.team == record.team }.count
+            guard polls >= 2, teamScore < reported else { continue }
+            events.append(GameEvent(
+                kind: .goalOverturned, key: String(eventID), gameId: snapshot.gameId, away: snapshot.away.abbrev,
+                home: snapshot.home.abbrev, team: record.team, period: snapshot.period?.number,
+                periodType: snapshot.period?.periodType?.rawValue, score: score,
+                players: record.scorer.map { [GameEvent.Player(role: "scorer", id: $0, name: snapshot.names[$0] ?? "#\($0)", team: record.team)] } ?? []))
+            state.goals[eventID] = nil
+            state.missing[eventID] = nil
+        }
+        for play in snapshot.plays where play.typeDescKey == .goal {
+            guard let eventID = play.eventId, var record = state.goals[eventID], let details = play.details else { continue }
+            let assists = [details.assist1PlayerId, details.assist2PlayerId].compactMap { $0 }
+            guard details.scoringPlayerId != record.scorer || assists != record.assists else { continue }
+            record.revision += 1
+            record.scorer = details.scoringPlayerId
+            record.assists = assists
+            state.goals[eventID] = record
+            var change = Self.goal(play, in: snapshot)
+            change.kind = .scoringChange
+            change.id = "\(snapshot.gameId):scoring_change:\(eventID)-\(record.revision)"
+            events.append(change)
+        }
+        return events
+    }
+
+    // MARK: Deriving events from a whole snapshot
+
+    /// All the events a snapshot shows, in game order, whatever was emitted before.
+    public static func derive(_ snapshot: GameSnapshot) -> [GameEvent] {
+        var events: [GameEvent] = []
+        var running = GameEvent.Score(away: 0, home: 0)
+        var sog = GameEvent.Score(away: 0, home: 0)
+        let plays = snapshot.plays
+        let advantages = PowerPlays.intervals(plays, snapshot: snapshot)
+        let pulls = GoaliePulls.intervals(plays, snapshot: snapshot)
+        var startsAt: [Int: [GameEvent]] = [:]
+        var endsAt: [Int: [GameEvent]] = [:]
+        for interval in advantages {
+            startsAt[interval.startIndex, default: []].append(interval.startEvent)
+            if let (index, end) = interval.end { endsAt[index, default: []].append(end) }
+        }
+        for interval in pulls {
+            startsAt[interval.startIndex, default: []].append(interval.startEvent)
+            if let (index, end) = interval.end { endsAt[index, default: []].append(end) }
+        }
+
+        func base(_ kind: GameEvent.Kind, _ key: String?, _ play: Play) -> GameEvent {
+            GameEvent(
+                kind: kind, key: key, gameId: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
+                period: play.periodDescriptor?.number, periodType: play.periodDescriptor?.periodType?.rawValue,
+                clock: play.timeInPeriod, score: running)
+        }
+
+        for (index, play) in plays.enumerated() {
+            events += endsAt[index] ?? []
+            let details = play.details
+            if let away = details?.awaySOG, let home = details?.homeSOG { sog = GameEvent.Score(away: away, home: home) }
+            switch play.typeDescKey {
+            case .periodStart?:
+                let number = play.periodDescriptor?.number ?? 1
+                if number == 1 { events.append(base(.gameStart, nil, play)) }
+                events.append(base(.periodStart, String(number), play))
+            case .periodEnd?:
+                var end = base(.periodEnd, String(play.periodDescriptor?.number ?? 0), play)
+                end.shots = sog
+                events.append(end)
+            case .goal? where play.periodDescriptor?.periodType != .so:
+                if let away = details?.awayScore, let home = details?.homeScore { running = GameEvent.Score(away: away, home: home) }
+                var goal = goal(play, in: snapshot)
+                goal.score = running
+                events.append(goal)
+            case .penalty?:
+                events.append(penalty(play, in: snapshot, score: running))
+            case .gameEnd?:
+                events.append(final(snapshot))
+            default:
+                break
+            }
+            events += startsAt[index] ?? []
+        }
+        // The feed can say the game is over before (or without) a game-end play.
+        if snapshot.isFinal, !events.contains(where: { $0.kind == .final }) {
+            events.append(final(snapshot))
+        }
+        return events
+    }
+
+    static func player(_ id: Int?, role: String, team: String?, total: Int? = nil, in snapshot: GameSnapshot) -> GameEvent.Player? {
+        guard let id else { return nil }
+        return GameEvent.Player(role: role, id: id, name: snapshot.names[id] ?? "#\(id)", team: team, seasonTotal: total)
+    }
+
+    static func goal(_ play: Play, in snapshot: GameSnapshot) -> GameEvent {
+        let details = play.details
+        let team = snapshot.team(details?.eventOwnerTeamId)
+        let home = snapshot.isHome(team)
+        var strength = "EV"
+        var emptyNet = details?.goalieInNetId == nil
+        let code = SituationCode(play.situationCode)
+        let penaltyShot = code?.isPenaltyShot ?? false
+        if let code, !penaltyShot {
+            let ours = home ? code.homeBase : code.awayBase
+            let theirs = home ? code.awayBase : code.homeBase
+            strength = ours > theirs ? "PP" : ours < theirs ? "SH" : "EV"
+            emptyNet = home ? code.awayNetEmpty : code.homeNetEmpty
+        } else if penaltyShot {
+            emptyNet = false
+        }
+        let players = [
+            player(details?.scoringPlayerId, role: "scorer", team: team, total: details?.scoringPlayerTotal, in: snapshot),
+            player(details?.assist1PlayerId, role: "assist", team: team, total: details?.assist1PlayerTotal, in: snapshot),
+            player(details?.assist2PlayerId, role: "assist", team: team, total: details?.assist2PlayerTotal, in: snapshot),
+        ].compactMap { $0 }
+        return GameEvent(
+            kind: .goal, key: play.eventId.map(String.init), gameId: snapshot.gameId, away: snapshot.away.abbrev,
+            home: snapshot.home.abbrev, team: team, period: play.periodDescriptor?.number,
+            periodType: play.periodDescriptor?.periodType?.rawValue, clock: play.timeInPeriod,
+            score: GameEvent.Score(away: details?.awayScore ?? 0, home: details?.homeScore ?? 0), strength: strength,
+            emptyNet: emptyNet, penaltyShot: penaltyShot, players: players)
+    }
+
+    static func penalty(_ play: Play, in snapshot: GameSnapshot, score: GameEvent.Score) -> GameEvent {
+        let details = play.details
+        let team = snapshot.team(details?.eventOwnerTeamId)
+        let opponent = team == snapshot.home.abbrev ? snapshot.away.abbrev : snapshot.home.abbrev
+        var info: [String: String] = [:]
+        if let key = details?.descKey { info["infraction"] = key.replacingOccurrences(of: "-", with: " ") }
+        if let minutes = details?.duration { info["minutes"] = String(minutes) }
+        if let type = details?.typeCode { info["type"] = type }
+        let players = [
+            player(details?.committedByPlayerId, role: "penalty", team: team, in: snapshot),
+            player(details?.servedByPlayerId, role: "served_by", team: team, in: snapshot),
+            player(details?.drawnByPlayerId, role: "drawn_by", team: opponent, in: snapshot),
+        ].compactMap { $0 }
+        return GameEvent(
+            kind: .penalty, key: play.eventId.map(String.init), gameId: snapshot.gameId, away: snapshot.away.abbrev,
+            home: snapshot.home.abbrev, team: team, period: play.periodDescriptor?.number,
+            periodType: play.periodDescriptor?.periodType?.rawValue, clock: play.timeInPeriod, score: score,
+            penaltyShot: details?.typeCode == "PS", players: players, details: info)
+    }
+
+    static func final(_ snapshot: GameSnapshot) -> GameEvent {
+        let endedIn = (snapshot.outcome?.lastPeriodType ?? snapshot.period?.periodType)?.rawValue ?? "REG"
+        let away = snapshot.away
+        let home = snapshot.home
+        let winner = away.score == home.score ? nil : (away.score > home.score ? away.abbrev : home.abbrev)
+        var details = ["ended_in": endedIn]
+        if let winner { details["winner"] = winner }
+        var event = GameEvent(
+            kind: .final, key: nil, gameId: snapshot.gameId, away: away.abbrev, home: home.abbrev, team: winner,
+            period: snapshot.period?.number, periodType: snapshot.period?.periodType?.rawValue,
+            score: GameEvent.Score(away: away.score, home: home.score), details: details)
+        if let awayShots = away.shots, let homeShots = home.shots { event.shots = GameEvent.Score(away: awayShots, home: homeShots) }
+        return event
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// A finished game's play-by-play, replayed as the polls of a live game would have seen it.
+public struct ReplayFeed: Sendable {
+    public let feed: PlayByPlay
+    public let plays: [Play]
+
+    public init(_ feed: PlayByPlay) {
+        self.feed = feed
+        plays = feed.playsInOrder
+    }
+
+    public var count: Int { plays.count }
+
+    /// The feed after its first `count` plays: the score so far, the period of the last play,
+    /// LIVE (or in intermission right after a period's end) until the last play.
+    public func prefix(_ count: Int) -> PlayByPlay {
+        var copy = feed
+        let shown = Array(plays.prefix(max(0, count)))
+        copy.plays = shown
+        guard count < plays.count else { return copy }
+        copy.gameState = shown.isEmpty ? .pre : .live
+        copy.gameOutcome = nil
+        let last = shown.last
+        let intermission = last?.typeDescKey == .periodEnd
+        copy.clock = GameClock(
+            timeRemaining: intermission ? "18:00" : last?.timeRemaining ?? "20:00",
+            secondsRemaining: intermission ? 1080 : last.flatMap { Self.seconds($0.timeRemaining) } ?? 1200,
+            running: !intermission && !shown.isEmpty, inIntermission: intermission)
+        var away = 0
+        var home = 0
+        for play in shown where play.typeDescKey == .goal && play.periodDescriptor?.periodType != .so {
+            away = play.details?.awayScore ?? away
+            home = play.details?.homeScore ?? home
+        }
+        copy.awayTeam?.score = away
+        copy.homeTeam?.score = home
+        var awayShots = 0
+        var homeShots = 0
+        for play in shown {
+            awayShots = play.details?.awaySOG ?? awayShots
+            homeShots = play.details?.homeSOG ?? homeShots
+        }
+        copy.awayTeam?.sog = awayShots
+        copy.homeTeam?.sog = homeShots
+        copy.periodDescriptor = last?.periodDescriptor ?? copy.periodDescriptor
+        copy.situation = nil
+        return copy
+    }
+
+    /// Game seconds elapsed at each play (periods of 20 minutes, overtime after them), for
+    /// pacing a replay like the real thing.
+    public func gameSeconds(_ index: Int) -> Int {
+        let play = plays[index]
+        let period = play.periodDescriptor?.number ?? 1
+        return (period - 1) * 1200 + (Self.seconds(play.timeInPeriod) ?? 0)
+    }
+
+    /// The index of the first play of `period`, for starting a replay there.
+    public func firstIndex(ofPeriod period: Int) -> Int {
+        plays.firstIndex { ($0.periodDescriptor?.number ?? 1) >= period } ?? 0
+    }
+
+    static func seconds(_ clock: String?) -> Int? {
+        guard let parts = clock?.split(separator: ":"), parts.count == 2, let minutes = Int(parts[0]), let seconds = Int(parts[1]) else {
+            return nil
+        }
+        return minutes * 60 + seconds
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import PropertyBased
+import Testing
+
+@testable import FaceoffKit
+
+@Suite struct SituationCodeTests {
+    @Test func readsStrengthAndNets() throws {
+        let pp = try #require(SituationCode("1451"))
+        #expect(pp.homePowerPlay && !pp.awayPowerPlay)
+        #expect(pp.strength == "5v4")
+        let pulled = try #require(SituationCode("0651"))
+        // Six on five with a pulled goalie is not a power play.
+        #expect(!pulled.awayPowerPlay && !pulled.homePowerPlay)
+        #expect(pulled.awayNetEmpty && !pulled.homeNetEmpty)
+        #expect(pulled.strength == "6v5")
+        // The away team is a man short and the home goalie is off for the extra attacker: still
+        // a home power play (5 on 4 plus the sixth skater).
+        let shortAndPulled = try #require(SituationCode("1460"))
+        #expect(shortAndPulled.homeNetEmpty)
+        #expect(shortAndPulled.homePowerPlay && !shortAndPulled.awayPowerPlay)
+        #expect(try #require(SituationCode("1351")).homePowerPlay)
+        #expect(try #require(SituationCode("1331")).strength == "3v3")
+        #expect(try #require(SituationCode("1010")).isPenaltyShot)
+        #expect(try #require(SituationCode("0101")).isPenaltyShot)
+        for bad in [nil, "", "155", "15511", "2551", "15a1"] {
+            #expect(SituationCode(bad) == nil)
+        }
+    }
+}
+
+/// Every recorded and project game, replayed one play at a time.
+@Suite("event detection on whole games") struct EventDetectorGameTests {
+    static let games = Replays.recorded + Replays.ownGames
+
+    @Test func theProjectsOwnGamesAreThere() {
+        // A parameterised test with no arguments would pass silently.
+        #expect(Replays.ownGames.count >= 4)
+    }
+
+    @Test(arguments: games)
+    func goalsMatchTheFinalScoreAndTheFinalIsRight(url: URL) throws {
+        let feed = try Replays.load(url)
+        var detector = EventDetector()
+        let events = Replays.run(feed, polls: Replays.every(feed), detector: &detector)
+        let goals = events.filter { $0.kind == .goal }
+        let away = feed.awayTeam?.abbrev
+        let home = feed.homeTeam?.abbrev
+        let shootout = feed.gameOutcome?.lastPeriodType == .so
+        let awayGoals = goals.filter { $0.team == away }.count
+        let homeGoals = goals.filter { $0.team == home }.count
+        // In a shootout the winner gets one more goal on the scoreboard than it scored.
+        let expectedAway = (feed.awayTeam?.score ?? 0) - (shootout && (feed.awayTeam?.score ?? 0) > (feed.homeTeam?.score ?? 0) ? 1 : 0)
+        let expectedHome = (feed.homeTeam?.score ?? 0) - (shootout && (feed.homeTeam?.score ?? 0) > (feed.awayTeam?.score ?? 0) ? 1 : 0)
+        #expect(awayGoals == expectedAway, "\(url.lastPathComponent)")
+        #expect(homeGoals == expectedHome, "\(url.lastPathComponent)")
+        let finals = events.filter { $0.kind == .final }
+        #expect(finals.count == 1)
+        #expect(finals.first?.score == GameEvent.Score(away: feed.awayTeam?.score ?? 0, home: feed.homeTeam?.score ?? 0))
+        #expect(finals.first?.details["ended_in"] == feed.gameOutcome?.lastPeriodType?.rawValue)
+        #expect(events.filter { $0.kind == .gameStart }.count == 1)
+        #expect(Set(events.map(\.id)).count == events.count, "duplicate ids")
+        // Every power play that ends was started, and ends once.
+        let starts = Set(events.filter { $0.kind == .powerPlayStart }.map { $0.id.split(separator: ":").last! })
+        let ends = events.filter { $0.kind == .powerPlayEnd }.map { $0.id.split(separator: ":").last! }
+        #expect(Set(ends).isSubset(of: starts))
+        #expect(Set(ends).count == ends.count)
+    }
+
+    @Test(arguments: Replays.recorded)
+    func goalStrengthAgreesWithTheNHLsOwnLabels(url: URL) throws {
+        let feed = try Replays.load(url)
+        var detector = EventDetector()
+        let goals = Replays.run(feed, polls: Replays.every(feed), detector: &detector).filter { $0.kind == .goal }
+        for play in feed.playsInOrder where play.typeDescKey == .goal {
+            let label = (play.details?.highlightClipSharingUrl ?? "").lowercased()
+            guard let goal = goals.first(where: { $0.id.hasSuffix(":\(play.eventId ?? -1)") }) else {
+                Issue.record("goal \(play.eventId ?? -1) not reported")
+                continue
+            }
+            if label.contains("ppg") || label.contains("power-play") || label.contains("powerplay") { #expect(goal.strength == "PP", "\(label)") }
+            if label.contains("shg") || label.contains("shorthanded") { #expect(goal.strength == "SH", "\(label)") }
+            if label.contains("empty-net") { #expect(goal.emptyNet == true, "\(label)") }
+            // Only empty-net goals lack a goalie in net.
+            #expect((goal.emptyNet == true) == (play.details?.goalieInNetId == nil), "goal \(play.eventId ?? -1)")
+        }
+    }
+
+    @Test(arguments: Replays.ownGames)
+    func ownGamesMatchTheirWrittenTruth(url: URL) throws {
+        let truthURL = url.deletingPathExtension().appendingPathExtension("expected.json")
+        guard let data = try? Data(contentsOf: truthURL), let truth = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            Issue.record("no \(truthURL.lastPathComponent)")
+            return
+        }
+        let feed = try Replays.load(url)
+        var detector = EventDetector()
+        let events = Replays.run(feed, polls: Replays.every(feed), detector: &detector)
+        let goals = events.filter { $0.kind == .goal }
+        let expectedGoals = truth["goals"] as? [[String: Any]] ?? []
+        #expect(goals.count == expectedGoals.count)
+        for (goal, expected) in zip(goals, expectedGoals) {
+            #expect(goal.id.hasSuffix(":\(expected["eventId"] as? Int ?? -1)"))
+            #expect(goal.team == expected["team"] as? String)
+            #expect(goal.strength == expected["strength"] as? String, "goal \(expected["eventId"] ?? "?")")
+            #expect(goal.emptyNet == expected["emptyNet"] as? Bool, "goal \(expected["eventId"] ?? "?")")
+            #expect(goal.penaltyShot == (expected["penaltyShot"] as? Bool ?? false))
+        }
+        let powerPlays = truth["powerPlays"] as? [[String: Any]] ?? []
+        let starts = events.filter { $0.kind == .powerPlayStart }
+        #expect(starts.map { $0.team } == powerPlays.map { $0["team"] as? String })
+        #expect(starts.map { $0.id.split(separator: ":").last.map(String.init) } == powerPlays.map { ($0["startEventId"] as? Int).map(String.init) })
+        #expect(starts.map(\.strength) == powerPlays.map { $0["strength"] as? String })
+        for expected in powerPlays {
+            let key = String(expected["startEventId"] as? Int ?? -1)
+            let end = events.first { $0.kind == .powerPlayEnd && $0.id.hasSuffix(":\(key)") }
+            if let reason = expected["endReason"] as? String { #expect(end?.details["reason"] == reason, "power play \(key)") }
+        }
+        let pulls = truth["realGoaliePulls"] as? [[String: Any]] ?? []
+        let pulled = events.filter { $0.kind == .goaliePulled }
+        #expect(pulled.map(\.team) == pulls.map { $0["team"] as? String })
+        #expect(pulled.map { $0.id.split(separator: ":").last.map(String.init) } == pulls.map { ($0["startEventId"] as? Int).map(String.init) })
+        let periods = truth["periods"] as? [[String: Any]] ?? []
+        #expect(events.filter { $0.kind == .periodStart }.map(\.period) == periods.map { $0["number"] as? Int })
+        #expect(events.first { $0.kind == .final }?.details["winner"] == truth["winner"] as? String)
+    }
+}
+
+@Suite struct EventDetectorRobustnessTests {
+    static var sample: PlayByPlay {
+        get throws { try Replays.load(TestPaths.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play")) }
+    }
+
+    static func keyEvents(_ events: [GameEvent]) -> Set<String> {
+        Set(events.filter { [.goal, .penalty, .periodStart, .periodEnd, .final, .goaliePulled, .powerPlayStart].contains($0.kind) }.map(\.id))
+    }
+
+    @Test func repeatedSkippedAndLatePollsReportTheSame() async throws {
+        let feed = try Self.sample
+        let count = feed.plays?.count ?? 0
+        var reference = EventDetector()
+        let expected = Self.keyEvents(Replays.run(feed, polls: Replays.every(feed), detector: &reference))
+        #expect(!expected.isEmpty)
+        // Any schedule of polls that ends on the final feed: repeats, gaps, stale polls.
+        await propertyCheck(count: 200, input: Gen.int(in: 1...count).array(of: 0...40)) { polls in
+            var detector = EventDetector()
+            let events = Replays.run(feed, polls: polls + [count], detector: &detector)
+            #expect(Self.keyEvents(events) == expected)
+            #expect(Set(events.map(\.id)).count == events.count)
+        }
+    }
+
+    @Test func aRestartWithSavedStateNeitherRepeatsNorLoses() async throws {
+        let feed = try Self.sample
+        let count = feed.plays?.count ?? 0
+        var reference = EventDetector()
+        let expected = Replays.run(feed, polls: Replays.every(feed), detector: &reference).map(\.id)
+        await propertyCheck(count: 100, input: Gen.int(in: 1...count)) { crashAt in
+            var first = EventDetector()
+            var seen = Replays.run(feed, polls: Array(1...crashAt), detector: &first).map(\.id)
+            // The state goes through JSON, as it would through the store.
+            let saved = try JSONEncoder().encode(first.state)
+            var second = EventDetector(state: try JSONDecoder().decode(EventDetector.State.self, from: saved))
+            seen += Replays.run(feed, polls: Array(crashAt...count), detector: &second).map(\.id)
+            #expect(seen == expected)
+        }
+    }
+
+    @Test func aStaleSnapshotIsIgnored() throws {
+        let feed = try Self.sample
+        var detector = EventDetector()
+        _ = detector.process(GameSnapshot(Replays.prefix(feed, 30)))
+        let (events, skipped) = detector.process(GameSnapshot(Replays.prefix(feed, 10)))
+        #expect(events.isEmpty)
+        #expect(skipped == .stale(maxSortOrder: Replays.prefix(feed, 10).playsInOrder.last?.sortOrder ?? 0))
+    }
+
+    @Test func aScoreThatGoesBackwardsWithoutARemovedGoalIsAGlitch() throws {
+        let feed = try Self.sample
+        var detector = EventDetector()
+        let full = feed.plays?.count ?? 0
+        _ = detector.process(GameSnapshot(Replays.prefix(feed, full - 1)))
+        var glitch = Replays.prefix(feed, full - 1)
+        glitch.awayTeam?.score = 0
+        glitch.homeTeam?.score = 0
+        let (events, skipped) = detector.process(GameSnapshot(glitch))
+        #expect(events.isEmpty)
+        #expect(skipped == .scoreWentBackwards)
+    }
+
+    @Test func aGoalOverturnedIsConfirmedOnTheSecondPoll() throws {
+        let feed = try Self.sample
+        var detector = EventDetector()
+        let before = detector.process(GameSnapshot(feed)).events
+        let goal = try #require(before.last { $0.kind == .goal && $0.team == feed.homeTeam?.abbrev })
+        let eventID = Int(goal.id.split(separator: ":").last!)!
+        var corrected = feed
+        corrected.plays?.removeAll { $0.eventId == eventID }
+        corrected.homeTeam?.score = (feed.homeTeam?.score ?? 1) - 1
+        // Later plays arrive too, so the snapshot isn't mistaken for a stale one.
+        #expect(detector.process(GameSnapshot(corrected)).events.isEmpty)
+        let confirmed = detector.process(GameSnapshot(corrected)).events
+        #expect(confirmed.map(\.kind) == [.goalOverturned])
+        #expect(confirmed.first?.id == "\(feed.id ?? 0):goal_overturned:\(eventID)")
+        // Only once.
+        #expect(detector.process(GameSnapshot(corrected)).events.isEmpty)
+    }
+
+    @Test func aGoalThatComesBackIsNotOverturned() throws {
+        let feed = try Self.sample
+        var detector = EventDetector()
+        let goal = try #require(detector.process(GameSnapshot(feed)).events.last { $0.kind == .goal })
+        let eventID = Int(goal.id.split(separator: ":").last!)!
+        var flicker = feed
+        flicker.plays?.removeAll { $0.eventId == eventID }
+        #expect(detector.process(GameSnapshot(flicker)).events.isEmpty)
+        #expect(detector.process(GameSnapshot(feed)).events.isEmpty)
+        #expect(detector.process(GameSnapshot(flicker)).events.isEmpty)
+    }
+
+    @Test func aScoringChangeIsReportedWithARevision() throws {
+        let feed = try Self.sample
+        var detector = EventDetector()
+        let goal = try #require(detector.process(GameSnapshot(feed)).events.first { $0.kind == .goal })
+        let eventID = Int(goal.id.split(separator: ":").last!)!
+        var changed = feed
+        let index = try #require(changed.plays?.firstIndex { $0.eventId == eventID })
+        changed.plays?[index].details?.assist1PlayerId = 8_999_999
+        let events = detector.process(GameSnapshot(changed)).events
+        #expect(events.map(\.kind) == [.scoringChange])
+        #expect(events.first?.id == "\(feed.id ?? 0):scoring_change:\(eventID)-1")
+        #expect(detector.process(GameSnapshot(changed)).events.isEmpty)
+    }
+
+    @Test func joiningInProgressGivesOneSummary() throws {
+        let feed = try Self.sample
+        var detector = EventDetector()
+        let halfway = Replays.prefix(feed, (feed.plays?.count ?? 0) / 2)
+        let joined = detector.join(GameSnapshot(halfway))
+        #expect(joined.kind == .gameJoined)
+        #expect(joined.score == GameEvent.Score(away: halfway.awayTeam?.score ?? -1, home: halfway.homeTeam?.score ?? -1))
+        // Nothing stale follows; only what happens next.
+        let next = detector.process(GameSnapshot(halfway)).events
+        #expect(next.isEmpty)
+        let rest = detector.process(GameSnapshot(feed)).events
+        #expect(rest.contains { $0.kind == .final })
+        #expect(!rest.contains { $0.kind == .gameStart })
+    }
+}

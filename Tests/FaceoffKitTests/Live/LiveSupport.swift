@@ -1,0 +1,57 @@
+import Foundation
+
+@testable import FaceoffKit
+
+/// Finished games cut into the snapshots a poller would have seen.
+enum Replays {
+    /// The feed as it looked after its first `count` plays (in sortOrder): score so far,
+    /// the period of the last play, LIVE until the last play.
+    static func prefix(_ feed: PlayByPlay, _ count: Int) -> PlayByPlay {
+        let plays = feed.playsInOrder
+        var copy = feed
+        let shown = Array(plays.prefix(count))
+        copy.plays = shown
+        if count < plays.count {
+            copy.gameState = .live
+            copy.gameOutcome = nil
+            copy.clock = GameClock(timeRemaining: shown.last?.timeRemaining, secondsRemaining: nil, running: true, inIntermission: false)
+            var away = 0
+            var home = 0
+            for play in shown where play.typeDescKey == .goal && play.periodDescriptor?.periodType != .so {
+                away = play.details?.awayScore ?? away
+                home = play.details?.homeScore ?? home
+            }
+            copy.awayTeam?.score = away
+            copy.homeTeam?.score = home
+            copy.periodDescriptor = shown.last?.periodDescriptor ?? copy.periodDescriptor
+        }
+        return copy
+    }
+
+    /// Runs a poll schedule (play counts, in the order polled) through a detector.
+    static func run(_ feed: PlayByPlay, polls: [Int], detector: inout EventDetector) -> [GameEvent] {
+        polls.flatMap { detector.process(GameSnapshot(prefix(feed, $0))).events }
+    }
+
+    static func every(_ feed: PlayByPlay) -> [Int] { Array(1...(feed.plays?.count ?? 0)) }
+
+    static func load(_ url: URL) throws -> PlayByPlay {
+        try JSONDecoder().decode(PlayByPlay.self, from: Data(contentsOf: url))
+    }
+
+    /// The recorded play-by-play files, and the project's own games.
+    static var recorded: [URL] {
+        guard RealFixtures.available else { return [] }
+        return ((try? FileManager.default.contentsOfDirectory(at: RealFixtures.directory, includingPropertiesForKeys: nil)) ?? [])
+            .filter { $0.lastPathComponent.hasPrefix("play-by-play_") }
+            .sorted { $0.path < $1.path }
+    }
+
+    static var ownGames: [URL] {
+        let games = TestPaths.fixtures.appendingPathComponent("games")
+        let files = ((try? FileManager.default.contentsOfDirectory(at: games, includingPropertiesForKeys: nil)) ?? [])
+            .filter { $0.pathExtension == "json" && !$0.lastPathComponent.hasSuffix(".expected.json") }
+        let demo = TestPaths.repositoryRoot.appendingPathComponent("Demo/demo-game.json")
+        return (files + (FileManager.default.fileExists(atPath: demo.path) ? [demo] : [])).sorted { $0.path < $1.path }
+    }
+}
