@@ -57,6 +57,7 @@ let package = Package(
         ),
         // bench/run.sh runs this in a release build; CI only compiles it.
         .executableTarget(name: "CalendarBench", dependencies: ["FaceoffKit"], path: "bench/CalendarBench"),
+        .executableTarget(name: "LiveBench", dependencies: ["FaceoffKit"], path: "bench/LiveBench"),
         .testTarget(
             name: "FaceoffKitTests",
             dependencies: ["FaceoffKit", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -7,6 +7,7 @@ iterations=${ITERATIONS:-20}
 python=${PYTHON:-.venv/bin/python}
 
 swift build -c release --product CalendarBench
+swift build -c release --product LiveBench
 bench=.build/release/CalendarBench
 data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT
@@ -17,3 +18,9 @@ echo "== Faceoff (Swift, libical), release build =="
 echo
 echo "== icalendar (Python), same schedules =="
 "$python" bench/python/build_ics.py "$data" "$iterations"
+
+echo
+echo "== Live engine: decode + detect per snapshot, release build =="
+games=(Demo/demo-game.json)
+for f in ../shared/nhl-api/fixtures/play-by-play_*.json; do [ -f "$f" ] && games+=("$f"); done
+.build/release/LiveBench --iterations 5 "${games[@]}"

@@ -158,10 +158,15 @@ public struct EventDetector: Sendable {
                 clock: play.timeInPeriod, score: running)
         }
 
+        // Shot plays carry running shots-on-goal without the goals; the NHL's total counts both.
+        var goalsFor = GameEvent.Score(away: 0, home: 0)
         for (index, play) in plays.enumerated() {
             events += endsAt[index] ?? []
             let details = play.details
             if let away = details?.awaySOG, let home = details?.homeSOG { sog = GameEvent.Score(away: away, home: home) }
+            if play.typeDescKey == .goal, play.periodDescriptor?.periodType != .so {
+                if snapshot.team(details?.eventOwnerTeamId) == snapshot.home.abbrev { goalsFor.home += 1 } else { goalsFor.away += 1 }
+            }
             switch play.typeDescKey {
             case .periodStart?:
                 let number = play.periodDescriptor?.number ?? 1
@@ -169,7 +174,7 @@ public struct EventDetector: Sendable {
                 events.append(base(.periodStart, String(number), play))
             case .periodEnd?:
                 var end = base(.periodEnd, String(play.periodDescriptor?.number ?? 0), play)
-                end.shots = sog
+                end.shots = GameEvent.Score(away: sog.away + goalsFor.away, home: sog.home + goalsFor.home)
                 events.append(end)
             case .goal? where play.periodDescriptor?.periodType != .so:
                 if let away = details?.awayScore, let home = details?.homeScore { running = GameEvent.Score(away: away, home: home) }

@@ -1,0 +1,43 @@
+import Foundation
+
+/// The compact live scoreboard `watch`, `replay` and `demo` draw on a terminal: the score
+/// line, the state of play, and the latest alerts under it.
+public struct LiveScoreboard: Sendable {
+    public let style: TerminalStyle
+
+    public init(style: TerminalStyle) { self.style = style }
+
+    public func render(_ snapshot: GameSnapshot, recent: [GameEvent], width: Int?) -> String {
+        let away = snapshot.away
+        let home = snapshot.home
+        func team(_ side: GameSnapshot.Side) -> String {
+            let text = " \(side.abbrev) \(side.score) "
+            guard let color = TeamFactsTable.facts(for: side.abbrev)?.primary else { return style.bold(text) }
+            return style.onColor(text, color)
+        }
+        var state: [String] = []
+        if snapshot.isFinal {
+            state.append("Final" + (snapshot.outcome?.lastPeriodType.flatMap { $0 == .reg ? nil : " (\($0.rawValue))" } ?? ""))
+        } else if snapshot.clock?.inIntermission == true {
+            state.append("End of \(snapshot.period?.label ?? "period")" + (snapshot.clock?.timeRemaining.map { " · intermission \($0)" } ?? ""))
+        } else if snapshot.isLive {
+            state.append([snapshot.period?.label, snapshot.clock?.timeRemaining].compactMap { $0 }.joined(separator: " "))
+        } else {
+            state.append("Not started")
+        }
+        if let awayShots = away.shots, let homeShots = home.shots { state.append("Shots \(awayShots)–\(homeShots)") }
+        if snapshot.isLive, let code = snapshot.currentSituation {
+            if code.awayPowerPlay { state.append(style.bold("\(away.abbrev) PP \(code.awayBase)v\(code.homeBase)")) }
+            if code.homePowerPlay { state.append(style.bold("\(home.abbrev) PP \(code.homeBase)v\(code.awayBase)")) }
+            if code.awayNetEmpty { state.append(style.bold("\(away.abbrev) EN")) }
+            if code.homeNetEmpty { state.append(style.bold("\(home.abbrev) EN")) }
+        }
+        var lines = ["\(team(away)) @ \(team(home))   " + state.joined(separator: " · ")]
+        lines.append(String(repeating: "─", count: min(width ?? 60, 60)))
+        for event in recent.suffix(12) {
+            let line = EventText.line(event)
+            lines.append(width.map { DisplayWidth.truncate(line, to: $0) } ?? line)
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,167 @@
+import ArgumentParser
+import FaceoffKit
+import Foundation
+
+extension Faceoff {
+    struct WatchCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "watch",
+            abstract: "Watch games live: a scoreboard and alerts in the terminal.",
+            discussion: """
+                With a game id, watches that game and exits once its final is out (a game already
+                over: its final). With a team (default: the followed teams), follows them game
+                after game until interrupted. On a terminal it draws a scoreboard that updates in
+                place; otherwise it prints one line per event (--format jsonl for JSON lines).
+                Alerts go out once: a second `watch` or `faceoff run` on the same store never
+                repeats one.
+
+                Examples:
+                  faceoff watch
+                  faceoff watch MTL
+                  faceoff watch 2025020119 --format jsonl
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "A game id (2025020119) or a team (default: the followed teams).")
+        var target: String?
+
+        @Option(help: "text or jsonl (one JSON object per line).")
+        var format: OutputFormat = .text
+
+        func run() async throws {
+            let session = try global.session()
+            let store = try session.openStore()
+            let client = session.nhlClient(store: store)
+            let output = AlertOutput(format: format, noColor: global.noColor)
+            let settings = GameWatcher<ContinuousClock>.Settings(session.config.watch)
+
+            func watch(_ gameID: Int, start: Date?) async throws {
+                let watcher = GameWatcher(
+                    gameID: gameID, scheduledStart: start, client: client, ledger: Ledger(store: store), settings: settings,
+                    clock: ContinuousClock(), deliver: { output.deliver($0) }, onSnapshot: { snapshot, _ in output.snapshot(snapshot) })
+                try await watcher.run()
+            }
+
+            if let target, let gameID = Int(target), gameID > 1_000_000_000 {
+                let start = (try? await client.fetch(.playByPlay(gameID)))?.value.startTime
+                try await watch(gameID, start: start)
+                return
+            }
+            let teams = try target.map { [try Teams.resolve($0)] } ?? session.config.teams
+            guard !teams.isEmpty else {
+                throw UsageError(message: "name a team or game (faceoff watch TOR) or follow one (faceoff follow TOR)")
+            }
+            let time = LocalTime(timeZone: session.config.timeZone)
+            // Game after game: the next (or current) game of any of the teams, watched to its end.
+            while true {
+                var candidates: [GameSummary] = []
+                for team in teams {
+                    let schedule = try await client.fetch(.clubSchedule(team), revalidate: true).value
+                    candidates += (schedule.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
+                }
+                let now = Date()
+                let upcoming = candidates.filter { $0.isLive || ($0.isUpcoming && ($0.startDate ?? .distantPast) > now.addingTimeInterval(-6 * 3600)) }
+                guard let next = upcoming.min(by: { ($0.isLive ? .distantPast : $0.startDate ?? .distantFuture) < ($1.isLive ? .distantPast : $1.startDate ?? .distantFuture) }) else {
+                    output.note("No upcoming games for \(teams.joined(separator: ", ")); checking again in 6 h.")
+                    try await Task.sleep(for: .seconds(6 * 3600))
+                    continue
+                }
+                if let start = next.startDate, !next.isLive {
+                    output.note("Next: \(next.away.abbrev) @ \(next.home.abbrev) \(time.day(start)) \(time.time(start)) (\(Countdown.describe(from: now, to: start)))")
+                }
+                try await watch(next.id, start: next.isLive ? nil : next.startDate)
+            }
+        }
+    }
+
+    struct ReplayCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "replay",
+            abstract: "Replay a finished game's play-by-play as if it were live.",
+            discussion: """
+                Plays a game through the same engine as `watch`, to try a setup or a template.
+                Nothing is recorded in the store: replaying twice works.
+
+                Examples:
+                  faceoff replay 2025020100 --speed 120
+                  faceoff replay saved-play-by-play.json --from-period 3
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "A play-by-play JSON file, or a game id to fetch.")
+        var source: String
+
+        @Option(help: "How many times faster than real time (0 for no pauses).")
+        var speed: Double = 60
+
+        @Option(help: "Start at this period (what came before is summed up as \"joined\").")
+        var fromPeriod: Int?
+
+        @Option(help: "text or jsonl.")
+        var format: OutputFormat = .text
+
+        func validate() throws {
+            guard speed >= 0 else { throw ValidationError("--speed must be 0 or more") }
+        }
+
+        func run() async throws {
+            let session = try global.session()
+            let feed: PlayByPlay
+            if let gameID = Int(source), gameID > 1_000_000_000, !FileManager.default.fileExists(atPath: source) {
+                feed = try await session.nhlClient(store: try openCacheStore(session)).fetch(.playByPlay(gameID)).value
+            } else {
+                let path = session.paths.expand(source)
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw UsageError(message: "no such file: \(source) (give a play-by-play JSON file or a game id)")
+                }
+                do {
+                    feed = try JSONDecoder().decode(PlayByPlay.self, from: data)
+                } catch {
+                    throw UsageError(message: "\(source) is not a play-by-play response: \(error)")
+                }
+            }
+            guard !(feed.plays ?? []).isEmpty else { throw RuntimeError(message: "that game has no plays to replay yet") }
+            let output = AlertOutput(format: format, noColor: global.noColor)
+            try await ReplayRunner(replay: ReplayFeed(feed), speed: speed == 0 ? .infinity : speed, fromPeriod: fromPeriod, output: output).run()
+        }
+    }
+
+    struct DemoCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "demo",
+            abstract: "See Faceoff work with no network: a bundled game replayed fast, and a demo calendar.",
+            discussion: "The game and schedule are made up by the project and built into the binary.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: "How many times faster than real time.")
+        var speed: Double = 240
+
+        @Option(help: "text or jsonl.")
+        var format: OutputFormat = .text
+
+        func run() async throws {
+            let session = try global.session()
+            guard let gameText = DemoData.game, let game = try? JSONDecoder().decode(PlayByPlay.self, from: Data(gameText.utf8)) else {
+                throw RuntimeError(message: "this build has no demo game (Demo/demo-game.json was missing when it was built)")
+            }
+            let output = AlertOutput(format: format, noColor: global.noColor)
+            try await ReplayRunner(replay: ReplayFeed(game), speed: max(1, speed), fromPeriod: nil, output: output).run()
+
+            // A demo calendar from the bundled schedule, written where feeds go.
+            guard let scheduleText = DemoData.schedule,
+                let schedule = try? JSONDecoder().decode(ClubSchedule.self, from: Data(scheduleText.utf8))
+            else { return }
+            let service = CalendarService(
+                client: session.nhlClient(store: nil), state: nil, templates: try session.templates(), options: CalendarOptions(session.config.calendar))
+            var feed = try service.build(.team("TOR"), schedules: [("TOR", schedule)], records: [:])
+            feed.name = "demo"
+            feed.title = "Faceoff demo: " + feed.title
+            let path = session.calendarDirectory + "/demo.ics"
+            _ = try FeedWriter.write(try CalendarBuilder.serialize(feed), to: path, allowEmpty: true)
+            output.note("Demo calendar (\(feed.events.count) games): \(path)")
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FaceoffKit
+
+/// The watcher against a loopback server that plays a finished game forward a few plays per
+/// request, on a test clock (sleeps return at once and are recorded), with a real store.
+@Suite struct GameWatcherTests {
+    final class Feed: Sendable {
+        let replay: ReplayFeed
+        let step: Int
+        private let position: Mutex<Int>
+
+        init(_ feed: PlayByPlay, start: Int = 0, step: Int = 3) {
+            replay = ReplayFeed(feed)
+            self.step = step
+            position = Mutex(start)
+        }
+
+        /// The next snapshot's JSON; the game advances with every request (the first one
+        /// shows the game as it is at `start`: before puck drop when that is 0).
+        func next() -> [UInt8] {
+            let count = position.withLock { value in
+                defer { value = min(replay.count, value + step) }
+                return value
+            }
+            return Array((try? JSONEncoder().encode(replay.prefix(count))) ?? Data())
+        }
+    }
+
+    final class Delivered: Sendable {
+        private let events = Mutex<[(GameEvent, Duration)]>([])
+        func add(_ event: GameEvent, at time: Duration) { events.withLock { $0.append((event, time)) } }
+        var all: [GameEvent] { events.withLock { $0.map(\.0) } }
+        var times: [Duration] { events.withLock { $0.map(\.1) } }
+    }
+
+    static func game() throws -> PlayByPlay {
+        try Replays.load(TestPaths.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play"))
+    }
+
+    struct Setup {
+        let server: LoopbackHTTPServer
+        let store: Store
+        let directory: URL
+        let clock = TestClock()
+
+        init(_ feed: Feed) throws {
+            server = try LoopbackHTTPServer { _ in .response(status: 200, headers: [("Content-Type", "application/json")], body: feed.next()) }
+            directory = try TestPaths.temporaryDirectory()
+            store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
+        }
+
+        func watcher(_ delivered: Delivered, delay: Duration = .zero, sink: String = "stdout", onDeliver: @escaping @Sendable (GameEvent) -> Void = { _ in }) -> GameWatcher<TestClock> {
+            let client = NHLClient(base: server.baseURL + "/v1/", http: CurlHTTPClient(clock: clock), cache: ResponseCache(store: store))
+            let clock = clock
+            return GameWatcher(
+                gameID: 2025020100, scheduledStart: nil, client: client, ledger: Ledger(store: store),
+                settings: .init(poll: .seconds(5), delay: delay, sink: sink), clock: clock,
+                deliver: { event in
+                    delivered.add(event, at: clock.now.offset)
+                    onDeliver(event)
+                })
+        }
+
+        func close() {
+            server.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    static func reference() throws -> [String] {
+        var detector = EventDetector()
+        let feed = try game()
+        return Replays.run(feed, polls: Replays.every(feed), detector: &detector).map(\.id)
+    }
+
+    @Test func watchesAGameToItsFinalAndEachEventOnce() async throws {
+        let setup = try Setup(Feed(try Self.game()))
+        defer { setup.close() }
+        let delivered = Delivered()
+        try await setup.watcher(delivered).run()
+        #expect(delivered.all.map(\.id) == (try Self.reference()))
+        #expect(delivered.all.last?.kind == .final)
+        // Polled every 5 s while live.
+        #expect(setup.clock.sleeps.filter { $0 == .seconds(5) }.count >= 5)
+        #expect(setup.clock.sleeps.allSatisfy { $0 >= .seconds(5) })
+    }
+
+    @Test func aRestartMidGameNeitherRepeatsNorLoses() async throws {
+        let feed = Feed(try Self.game(), step: 2)
+        let setup = try Setup(feed)
+        defer { setup.close() }
+        let delivered = Delivered()
+        // The process dies after the sixth alert.
+        let first = Task { [setup] in
+            try await setup.watcher(delivered) { _ in
+                if delivered.all.count == 6 { withUnsafeCurrentTask { $0?.cancel() } }
+            }.run()
+        }
+        _ = try? await first.value
+        #expect(delivered.all.count >= 6)
+        #expect(delivered.all.count < (try Self.reference()).count)
+        try await setup.watcher(delivered).run()
+        #expect(delivered.all.map(\.id) == (try Self.reference()))
+        // The ledger saw each once.
+        #expect(try Ledger(store: setup.store).claimedIDs(gameID: 2025020100, sink: "stdout") == (try Self.reference()))
+    }
+
+    @Test func twoWatchersOnOneStoreSendEachAlertOnce() async throws {
+        let setup = try Setup(Feed(try Self.game(), step: 1))
+        defer { setup.close() }
+        let delivered = Delivered()
+        async let one: Void = setup.watcher(delivered).run()
+        async let two: Void = setup.watcher(delivered).run()
+        _ = try await (one, two)
+        #expect(delivered.all.map(\.id).sorted() == (try Self.reference()).sorted())
+    }
+
+    @Test func aGameFirstSeenInProgressGivesOneSummary() async throws {
+        let game = try Self.game()
+        let setup = try Setup(Feed(game, start: (game.plays?.count ?? 0) / 2))
+        defer { setup.close() }
+        let delivered = Delivered()
+        try await setup.watcher(delivered).run()
+        #expect(delivered.all.first?.kind == .gameJoined)
+        #expect(!delivered.all.contains { $0.kind == .gameStart })
+        #expect(delivered.all.last?.kind == .final)
+        let reference = try Self.reference()
+        // Everything after the join, nothing from before it.
+        #expect(delivered.all.dropFirst().allSatisfy { reference.contains($0.id) })
+        #expect(delivered.all.count < reference.count)
+    }
+
+    @Test func theBroadcastDelayHoldsEveryAlert() async throws {
+        let setup = try Setup(Feed(try Self.game(), step: 4))
+        defer { setup.close() }
+        let delivered = Delivered()
+        try await setup.watcher(delivered, delay: .seconds(30)).run()
+        #expect(delivered.all.map(\.id) == (try Self.reference()))
+        // The first poll happens at 0 s: nothing goes out before 30 s.
+        #expect(delivered.times.allSatisfy { $0 >= .seconds(30) })
+        #expect(delivered.times == delivered.times.sorted())
+    }
+
+    @Test func pollingSlowsDownInIntermissions() {
+        let watcher = GameWatcher(
+            gameID: 1, scheduledStart: nil, client: NHLClient(http: CurlHTTPClient(), cache: nil), ledger: nil,
+            settings: .init(poll: .seconds(5)), clock: TestClock(), deliver: { _ in })
+        var feed = PlayByPlay()
+        feed.gameState = .live
+        feed.clock = GameClock(timeRemaining: "17:00", secondsRemaining: 1020, running: false, inIntermission: true)
+        #expect(watcher.nextPoll(GameSnapshot(feed)) == .seconds(960))
+        feed.clock = GameClock(timeRemaining: "12:00", secondsRemaining: 720, running: true, inIntermission: false)
+        #expect(watcher.nextPoll(GameSnapshot(feed)) == .seconds(5))
+    }
+}
