@@ -83,15 +83,21 @@ extension Faceoff {
                 Plays a game through the same engine as `watch`, to try a setup or a template.
                 Nothing is recorded in the store: replaying twice works.
 
+                With --serve, serves the games instead, as the NHL API would while they are live:
+                /v1/gamecenter/ID/play-by-play (and landing), score/now, schedule/now and the
+                teams' club-schedule-season. The games start a few seconds after launch; the first
+                line printed is the API base to give `--api-base`.
+
                 Examples:
                   faceoff replay 2025020100 --speed 120
                   faceoff replay saved-play-by-play.json --from-period 3
+                  faceoff replay --serve 127.0.0.1:0 game1.json game2.json --speed 60
                 """)
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "A play-by-play JSON file, or a game id to fetch.")
-        var source: String
+        @Argument(help: "Play-by-play JSON files, or game ids to fetch (one, unless --serve).")
+        var sources: [String]
 
         @Option(help: "How many times faster than real time (0 for no pauses).")
         var speed: Double = 60
@@ -102,29 +108,48 @@ extension Faceoff {
         @Option(help: "text or jsonl.")
         var format: OutputFormat = .text
 
+        @Option(help: ArgumentHelp("Serve the games as a live API on host:port (loopback; port 0 picks one).", valueName: "address"))
+        var serve: String?
+
         func validate() throws {
             guard speed >= 0 else { throw ValidationError("--speed must be 0 or more") }
+            if let serve, ListenAddress(serve) == nil { throw ValidationError("--serve must be host:port, like 127.0.0.1:0") }
+            if serve == nil, sources.count != 1 { throw ValidationError("name one game to replay (several only with --serve)") }
+            if serve != nil, speed == 0 { throw ValidationError("--serve needs a speed above 0") }
+        }
+
+        func load(_ source: String, session: Session) async throws -> PlayByPlay {
+            if let gameID = Int(source), gameID > 1_000_000_000, !FileManager.default.fileExists(atPath: source) {
+                return try await session.nhlClient(store: try openCacheStore(session)).fetch(.playByPlay(gameID)).value
+            }
+            let path = session.paths.expand(source)
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw UsageError(message: "no such file: \(source) (give a play-by-play JSON file or a game id)")
+            }
+            do {
+                return try JSONDecoder().decode(PlayByPlay.self, from: data)
+            } catch {
+                throw UsageError(message: "\(source) is not a play-by-play response: \(error)")
+            }
         }
 
         func run() async throws {
             let session = try global.session()
-            let feed: PlayByPlay
-            if let gameID = Int(source), gameID > 1_000_000_000, !FileManager.default.fileExists(atPath: source) {
-                feed = try await session.nhlClient(store: try openCacheStore(session)).fetch(.playByPlay(gameID)).value
-            } else {
-                let path = session.paths.expand(source)
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw UsageError(message: "no such file: \(source) (give a play-by-play JSON file or a game id)")
-                }
-                do {
-                    feed = try JSONDecoder().decode(PlayByPlay.self, from: data)
-                } catch {
-                    throw UsageError(message: "\(source) is not a play-by-play response: \(error)")
-                }
+            var feeds: [PlayByPlay] = []
+            for source in sources {
+                let feed = try await load(source, session: session)
+                guard !(feed.plays ?? []).isEmpty else { throw RuntimeError(message: "\(source) has no plays to replay yet") }
+                feeds.append(feed)
             }
-            guard !(feed.plays ?? []).isEmpty else { throw RuntimeError(message: "that game has no plays to replay yet") }
+            if let serve, let address = ListenAddress(serve) {
+                let server = ReplayServer(games: feeds, speed: speed)
+                try await server.run(host: address.host, port: address.port) { base in
+                    FileHandle.standardOutput.write(Data("\(base)\n".utf8))
+                }
+                return
+            }
             let output = AlertOutput(format: format, noColor: global.noColor)
-            try await ReplayRunner(replay: ReplayFeed(feed), speed: speed == 0 ? .infinity : speed, fromPeriod: fromPeriod, output: output).run()
+            try await ReplayRunner(replay: ReplayFeed(feeds[0]), speed: speed == 0 ? .infinity : speed, fromPeriod: fromPeriod, output: output).run()
         }
     }
 

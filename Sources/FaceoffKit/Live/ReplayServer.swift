@@ -1,0 +1,124 @@
+import Foundation
+import Hummingbird
+import Logging
+import Synchronization
+
+/// Serves finished games as if they were being played now, as the NHL API would: under
+/// `/v1/`, the play-by-play (and landing) of each game, `score/now`, `schedule/now`, and the
+/// club schedules of the teams involved. Each game starts `startDelay` after launch and its
+/// game and intermission clocks run `speed` times faster than real time. Tests, benchmarks
+/// and curious users point `--api-base` at it.
+public struct ReplayServer: Sendable {
+    public static let intermission = 1080
+
+    let games: [ReplayFeed]
+    let speed: Double
+    let launched: Date
+    let startDelay: TimeInterval
+    let logger: Logger
+
+    public init(games: [PlayByPlay], speed: Double, startDelay: TimeInterval = 5, now: Date = Date(), logger: Logger = Logger(label: "faceoff.replay")) {
+        self.games = games.map(ReplayFeed.init)
+        self.speed = max(speed, 0.01)
+        launched = now
+        self.startDelay = startDelay
+        self.logger = logger
+    }
+
+    /// When a game's first play happens in the replay (all games start together).
+    public var start: Date { launched.addingTimeInterval(startDelay) }
+
+    /// Seconds of game-plus-intermission time at which each play happens.
+    static func timeline(_ replay: ReplayFeed) -> [Int] {
+        replay.plays.indices.map { index in
+            let period = replay.plays[index].periodDescriptor?.number ?? 1
+            return replay.gameSeconds(index) + (period - 1) * intermission
+        }
+    }
+
+    /// The feed of `replay` as it stands at `date`.
+    public func feed(_ replay: ReplayFeed, at date: Date) -> PlayByPlay {
+        let elapsed = date.timeIntervalSince(start) * speed
+        let times = Self.timeline(replay)
+        var copy: PlayByPlay
+        if elapsed < 0 {
+            copy = replay.prefix(0)
+            copy.gameState = elapsed > -30 * speed ? .pre : .fut
+        } else {
+            let count = times.filter { Double($0) <= elapsed }.count
+            copy = replay.prefix(max(1, count))
+            if count < replay.count, copy.clock?.inIntermission == true, let end = times.prefix(count).last {
+                let left = max(0, Self.intermission - Int(elapsed - Double(end)))
+                copy.clock = GameClock(timeRemaining: String(format: "%02d:%02d", left / 60, left % 60), secondsRemaining: left, running: false, inIntermission: true)
+            }
+        }
+        copy.startTimeUTC = start.formatted(.iso8601)
+        return copy
+    }
+
+    private func scheduleGame(_ replay: ReplayFeed, at date: Date) -> [String: Any] {
+        let feed = feed(replay, at: date)
+        func team(_ team: GameTeam?) -> [String: Any] {
+            var object: [String: Any] = ["abbrev": team?.abbrev ?? "", "id": team?.id ?? 0]
+            if let name = team?.commonName?.value { object["commonName"] = ["default": name] }
+            if let place = team?.placeName?.value { object["placeName"] = ["default": place] }
+            if feed.gameState?.isUpcoming == false { object["score"] = team?.score ?? 0; object["sog"] = team?.sog ?? 0 }
+            return object
+        }
+        var game: [String: Any] = [
+            "id": feed.id ?? 0, "season": feed.season ?? 20252026, "gameType": feed.gameType?.rawValue ?? 2,
+            "gameDate": String(feed.startTimeUTC?.prefix(10) ?? ""), "startTimeUTC": feed.startTimeUTC ?? "",
+            "gameState": feed.gameState?.rawValue ?? "FUT", "gameScheduleState": "OK",
+            "venue": ["default": feed.venue?.value ?? ""], "awayTeam": team(feed.awayTeam), "homeTeam": team(feed.homeTeam),
+        ]
+        if let period = feed.periodDescriptor { game["periodDescriptor"] = ["number": period.number ?? 1, "periodType": period.periodType?.rawValue ?? "REG"] }
+        if let outcome = feed.gameOutcome?.lastPeriodType { game["gameOutcome"] = ["lastPeriodType": outcome.rawValue] }
+        return game
+    }
+
+    private func json(_ object: Any) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    private func encoded(_ feed: PlayByPlay) -> Response {
+        let data = (try? JSONEncoder().encode(feed)) ?? Data("{}".utf8)
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// Runs until cancelled; `onReady` gets the base URL (ending in /v1/) once bound.
+    public func run(host: String, port: Int, onReady: @escaping @Sendable (String) -> Void) async throws {
+        let router = Router()
+        let notFound = Response(status: .notFound)
+        router.get("/v1/gamecenter/:id/:resource") { _, context in
+            guard let id = context.parameters.get("id").flatMap(Int.init), let replay = games.first(where: { $0.feed.id == id }),
+                ["play-by-play", "landing"].contains(context.parameters.get("resource") ?? "")
+            else { return notFound }
+            return encoded(feed(replay, at: Date()))
+        }
+        router.get("/v1/score/:date") { _, _ in
+            let now = Date()
+            return json(["currentDate": String(start.formatted(.iso8601).prefix(10)), "games": games.map { scheduleGame($0, at: now) }])
+        }
+        router.get("/v1/schedule/:date") { _, _ in
+            let now = Date()
+            return json(["gameWeek": [["date": String(start.formatted(.iso8601).prefix(10)), "games": games.map { scheduleGame($0, at: now) }]]])
+        }
+        router.get("/v1/club-schedule-season/:team/:season") { _, context in
+            let team = context.parameters.get("team")?.uppercased() ?? ""
+            let mine = games.filter { $0.feed.awayTeam?.abbrev == team || $0.feed.homeTeam?.abbrev == team }
+            guard !mine.isEmpty else { return notFound }
+            let now = Date()
+            return json(["currentSeason": mine[0].feed.season ?? 20252026, "games": mine.map { scheduleGame($0, at: now) }])
+        }
+        let app = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "Faceoff replay"),
+            onServerRunning: { channel in
+                let shown = host.contains(":") ? "[\(host)]" : host
+                onReady("http://\(shown):\(channel.localAddress?.port ?? port)/v1/")
+            },
+            logger: logger)
+        try await app.run()
+    }
+}
