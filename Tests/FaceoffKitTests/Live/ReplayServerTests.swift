@@ -32,7 +32,9 @@ import Testing
     }
 
     @Test func aWatcherFollowsAServedGameToItsFinal() async throws {
-        let server = ReplayServer(games: [try Self.game()], speed: 4000, startDelay: 0.5)
+        // The watcher must see the game before it starts (a game first seen over gives just
+        // its final), so leave a few seconds even on a busy machine.
+        let server = ReplayServer(games: [try Self.game()], speed: 4000, startDelay: 4)
         let (stream, continuation) = AsyncStream<String>.makeStream()
         let task = Task { try await server.run(host: "127.0.0.1", port: 0) { continuation.yield($0) } }
         defer { task.cancel() }
@@ -41,9 +43,6 @@ import Testing
         #expect(base.hasSuffix("/v1/"))
 
         let client = NHLClient(base: base, http: CurlHTTPClient(), cache: nil)
-        let schedule = try await client.fetch(.clubSchedule("TOR")).value
-        #expect(schedule.games?.first?.id == 2025020100)
-        #expect(try await client.fetch(.score()).value.games?.count == 1)
 
         final class Collected: @unchecked Sendable {
             let lock = NSLock()
@@ -58,6 +57,10 @@ import Testing
         let feed = try Self.game()
         let expected = Replays.run(feed, polls: Replays.every(feed), detector: &reference)
         let got = collected.lock.withLock { collected.events }
+        let schedule = try await client.fetch(.clubSchedule("TOR")).value
+        #expect(schedule.games?.first?.id == 2025020100)
+        #expect(schedule.games?.first?.gameState == .off)
+        #expect(try await client.fetch(.score()).value.games?.count == 1)
         // Whatever the polls caught, every goal, penalty, period and the final arrive once.
         let key: Set<GameEvent.Kind> = [.goal, .penalty, .periodStart, .periodEnd, .final, .goaliePulled]
         #expect(Set(got.filter { key.contains($0.kind) }.map(\.id)) == Set(expected.filter { key.contains($0.kind) }.map(\.id)))
