@@ -65,6 +65,9 @@ struct Faceoff: AsyncParsableCommand {
         case let error as StoreError:
             printError("faceoff: \(error)")
             return 1
+        case let error as WatchError:
+            printError("faceoff: \(error)")
+            return 1
         case let error as TemplateError:
             printError("faceoff: \(error)")
             return 2

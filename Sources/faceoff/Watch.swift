@@ -12,8 +12,7 @@ extension Faceoff {
                 over: its final). With a team (default: the followed teams), follows them game
                 after game until interrupted. On a terminal it draws a scoreboard that updates in
                 place; otherwise it prints one line per event (--format jsonl for JSON lines).
-                Alerts go out once: a second `watch` or `faceoff run` on the same store never
-                repeats one.
+                Alerts go out once: a second `watch` on the same store never repeats one.
 
                 Examples:
                   faceoff watch
@@ -54,6 +53,7 @@ extension Faceoff {
             }
             let time = LocalTime(timeZone: session.config.timeZone)
             // Game after game: the next (or current) game of any of the teams, watched to its end.
+            var finished: Set<Int> = []
             while true {
                 var candidates: [GameSummary] = []
                 for team in teams {
@@ -61,7 +61,10 @@ extension Faceoff {
                     candidates += (schedule.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
                 }
                 let now = Date()
-                let upcoming = candidates.filter { $0.isLive || ($0.isUpcoming && ($0.startDate ?? .distantPast) > now.addingTimeInterval(-6 * 3600)) }
+                let upcoming = candidates.filter { game in
+                    !finished.contains(game.id)
+                        && (game.isLive || (game.isUpcoming && (game.startDate ?? .distantPast) > now.addingTimeInterval(-6 * 3600)))
+                }
                 guard let next = upcoming.min(by: { ($0.isLive ? .distantPast : $0.startDate ?? .distantFuture) < ($1.isLive ? .distantPast : $1.startDate ?? .distantFuture) }) else {
                     output.note("No upcoming games for \(teams.joined(separator: ", ")); checking again in 6 h.")
                     try await Task.sleep(for: .seconds(6 * 3600))
@@ -70,7 +73,14 @@ extension Faceoff {
                 if let start = next.startDate, !next.isLive {
                     output.note("Next: \(next.away.abbrev) @ \(next.home.abbrev) \(time.day(start)) \(time.time(start)) (\(Countdown.describe(from: now, to: start)))")
                 }
-                try await watch(next.id, start: next.isLive ? nil : next.startDate)
+                do {
+                    try await watch(next.id, start: next.isLive ? nil : next.startDate)
+                } catch let error as WatchError where error.isFinal {
+                    output.note("\(error)")
+                }
+                // The schedule may still call it live for a while: don't come back to it.
+                finished.insert(next.id)
+                try await Task.sleep(for: settings.poll)
             }
         }
     }
@@ -113,6 +123,7 @@ extension Faceoff {
 
         func validate() throws {
             guard speed >= 0 else { throw ValidationError("--speed must be 0 or more") }
+            if let fromPeriod, !(1...10).contains(fromPeriod) { throw ValidationError("--from-period must be a period of the game (1, 2, 3, 4...)") }
             if let serve, ListenAddress(serve) == nil { throw ValidationError("--serve must be host:port, like 127.0.0.1:0") }
             if serve == nil, sources.count != 1 { throw ValidationError("name one game to replay (several only with --serve)") }
             if serve != nil, speed == 0 { throw ValidationError("--serve needs a speed above 0") }
@@ -140,6 +151,9 @@ extension Faceoff {
                 let feed = try await load(source, session: session)
                 guard !(feed.plays ?? []).isEmpty else { throw RuntimeError(message: "\(source) has no plays to replay yet") }
                 feeds.append(feed)
+                if let fromPeriod, !(feed.plays ?? []).contains(where: { ($0.periodDescriptor?.number ?? 0) == fromPeriod }) {
+                    throw UsageError(message: "\(source) has no period \(fromPeriod)")
+                }
             }
             if let serve, let address = ListenAddress(serve) {
                 let server = ReplayServer(games: feeds, speed: speed)

@@ -72,7 +72,13 @@ public enum EventText {
             if let shots = event.shots { parts.append("shots \(shots.away)–\(shots.home)") }
         case .gameJoined:
             parts.append(score)
-            if let period = event.periodLabel { parts.append(period + (event.details["time_remaining"].map { " \($0) left" } ?? "")) }
+            if let period = event.periodLabel {
+                if event.details["intermission"] == "true" {
+                    parts.append("\(period) intermission" + (event.details["time_remaining"].map { ", \($0)" } ?? ""))
+                } else {
+                    parts.append(period + (event.details["time_remaining"].map { " \($0) left" } ?? ""))
+                }
+            }
             if let scorers = event.details["scorers"], !scorers.isEmpty { parts.append(scorers) }
         case .final:
             parts.append(score)

@@ -16,6 +16,8 @@ public struct EventDetector: Sendable {
         public var missing: [Int: Int] = [:]
         /// The highest sortOrder seen: an older snapshot arriving late is ignored.
         public var maxSortOrder = -1
+        /// How many plays the last snapshot had: losing more than one at once is a glitch.
+        public var playCount = 0
         public var lastScore: GameEvent.Score?
 
         public init() {}
@@ -26,6 +28,9 @@ public struct EventDetector: Sendable {
         public var scorer: Int?
         public var assists: [Int]
         public var revision: Int
+        public var period: Int?
+        public var periodType: String?
+        public var clock: String?
     }
 
     /// Why a snapshot produced nothing, for the watcher's log.
@@ -49,6 +54,10 @@ public struct EventDetector: Sendable {
         let vanishedGoals = state.goals.keys.filter { !present.contains($0) }
         let score = GameEvent.Score(away: snapshot.away.score, home: snapshot.home.score)
         if vanishedGoals.count > 1 { return ([], .playsVanished(count: vanishedGoals.count)) }
+        // A correction removes one goal play; a list shorter by more than that is a glitch.
+        if snapshot.plays.count < state.playCount - 1 {
+            return ([], .playsVanished(count: state.playCount - snapshot.plays.count))
+        }
         if let last = state.lastScore, score.away + score.home < last.away + last.home, vanishedGoals.isEmpty {
             return ([], .scoreWentBackwards)
         }
@@ -63,10 +72,12 @@ public struct EventDetector: Sendable {
             if let key = event.id.split(separator: ":").last.flatMap({ Int($0) }) {
                 state.goals[key] = GoalRecord(
                     team: event.team ?? "", scorer: event.players.first { $0.role == "scorer" }?.id,
-                    assists: event.players.filter { $0.role == "assist" }.map(\.id), revision: 0)
+                    assists: event.players.filter { $0.role == "assist" }.map(\.id), revision: 0, period: event.period,
+                    periodType: event.periodType, clock: event.clock)
             }
         }
         state.maxSortOrder = max(state.maxSortOrder, maxSort)
+        state.playCount = snapshot.plays.count
         state.lastScore = score
         return (events, nil)
     }
@@ -108,8 +119,8 @@ public struct EventDetector: Sendable {
             guard polls >= 2, teamScore < reported else { continue }
             events.append(GameEvent(
                 kind: .goalOverturned, key: String(eventID), gameId: snapshot.gameId, away: snapshot.away.abbrev,
-                home: snapshot.home.abbrev, team: record.team, period: snapshot.period?.number,
-                periodType: snapshot.period?.periodType?.rawValue, score: score,
+                home: snapshot.home.abbrev, team: record.team, period: record.period ?? snapshot.period?.number,
+                periodType: record.periodType ?? snapshot.period?.periodType?.rawValue, clock: record.clock, score: score,
                 players: record.scorer.map { [GameEvent.Player(role: "scorer", id: $0, name: snapshot.names[$0] ?? "#\($0)", team: record.team)] } ?? []))
             state.goals[eventID] = nil
             state.missing[eventID] = nil
@@ -160,12 +171,16 @@ public struct EventDetector: Sendable {
 
         // Shot plays carry running shots-on-goal without the goals; the NHL's total counts both.
         var goalsFor = GameEvent.Score(away: 0, home: 0)
+        var lastCode: SituationCode?
         for (index, play) in plays.enumerated() {
+            defer {
+                if play.typeDescKey != .goal, let code = Strength.meaningfulCode(play) { lastCode = code }
+            }
             events += endsAt[index] ?? []
             let details = play.details
             if let away = details?.awaySOG, let home = details?.homeSOG { sog = GameEvent.Score(away: away, home: home) }
             if play.typeDescKey == .goal, play.periodDescriptor?.periodType != .so {
-                if snapshot.team(details?.eventOwnerTeamId) == snapshot.home.abbrev { goalsFor.home += 1 } else { goalsFor.away += 1 }
+                if snapshot.team(of: play) == snapshot.home.abbrev { goalsFor.home += 1 } else { goalsFor.away += 1 }
             }
             switch play.typeDescKey {
             case .periodStart?:
@@ -175,10 +190,19 @@ public struct EventDetector: Sendable {
             case .periodEnd?:
                 var end = base(.periodEnd, String(play.periodDescriptor?.number ?? 0), play)
                 end.shots = GameEvent.Score(away: sog.away + goalsFor.away, home: sog.home + goalsFor.home)
+                if index == plays.count - 1, snapshot.clock?.inIntermission == true, let left = snapshot.clock?.timeRemaining {
+                    end.details["intermission"] = left
+                }
                 events.append(end)
             case .goal? where play.periodDescriptor?.periodType != .so:
-                if let away = details?.awayScore, let home = details?.homeScore { running = GameEvent.Score(away: away, home: home) }
-                var goal = goal(play, in: snapshot)
+                if let away = details?.awayScore, let home = details?.homeScore {
+                    running = GameEvent.Score(away: away, home: home)
+                } else if snapshot.team(of: play) == snapshot.home.abbrev {
+                    running.home += 1
+                } else {
+                    running.away += 1
+                }
+                var goal = goal(play, in: snapshot, previous: lastCode)
                 goal.score = running
                 events.append(goal)
             case .penalty?:
@@ -202,13 +226,14 @@ public struct EventDetector: Sendable {
         return GameEvent.Player(role: role, id: id, name: snapshot.names[id] ?? "#\(id)", team: team, seasonTotal: total)
     }
 
-    static func goal(_ play: Play, in snapshot: GameSnapshot) -> GameEvent {
+    /// `previous`: the situation before the goal, for a goal play that lacks its own code.
+    static func goal(_ play: Play, in snapshot: GameSnapshot, previous: SituationCode? = nil) -> GameEvent {
         let details = play.details
-        let team = snapshot.team(details?.eventOwnerTeamId)
+        let team = snapshot.team(of: play)
         let home = snapshot.isHome(team)
         var strength = "EV"
         var emptyNet = details?.goalieInNetId == nil
-        let code = SituationCode(play.situationCode)
+        let code = SituationCode(play.situationCode) ?? (play.periodDescriptor?.periodType == .so ? nil : previous)
         let penaltyShot = code?.isPenaltyShot ?? false
         if let code, !penaltyShot {
             let ours = home ? code.homeBase : code.awayBase
@@ -233,7 +258,7 @@ public struct EventDetector: Sendable {
 
     static func penalty(_ play: Play, in snapshot: GameSnapshot, score: GameEvent.Score) -> GameEvent {
         let details = play.details
-        let team = snapshot.team(details?.eventOwnerTeamId)
+        let team = snapshot.team(of: play)
         let opponent = team == snapshot.home.abbrev ? snapshot.away.abbrev : snapshot.home.abbrev
         var info: [String: String] = [:]
         if let key = details?.descKey { info["infraction"] = key.replacingOccurrences(of: "-", with: " ") }

@@ -19,8 +19,11 @@ public struct GameSnapshot: Sendable {
     /// In `sortOrder`.
     public let plays: [Play]
     public let outcome: GameOutcome?
+    public let startTime: Date?
     /// Player id → "Auston Matthews".
     public let names: [Int: String]
+    /// Player id → team id, from the roster spots.
+    let playerTeams: [Int: Int]
     /// The live situation object when the feed has one.
     public let liveSituation: SituationCode?
 
@@ -34,14 +37,21 @@ public struct GameSnapshot: Sendable {
         }
         away = side(feed.awayTeam, fallback: "AWAY")
         home = side(feed.homeTeam, fallback: "HOME")
-        plays = feed.playsInOrder
+        // A play sent twice (the feed re-sending an event with a new sortOrder) counts once,
+        // where it first appeared.
+        var seen: Set<Int> = []
+        plays = feed.playsInOrder.filter { play in play.eventId.map { seen.insert($0).inserted } ?? true }
         outcome = feed.gameOutcome
+        startTime = feed.startTime
         var names: [Int: String] = [:]
+        var teams: [Int: Int] = [:]
         for spot in feed.rosterSpots ?? [] {
             guard let id = spot.playerId else { continue }
             names[id] = [spot.firstName?.value, spot.lastName?.value].compactMap { $0 }.joined(separator: " ")
+            teams[id] = spot.teamId
         }
         self.names = names
+        playerTeams = teams
         liveSituation = SituationCode(feed.situation?.situationCode)
     }
 
@@ -58,13 +68,21 @@ public struct GameSnapshot: Sendable {
     public var isFinal: Bool { state?.isFinal ?? false }
     public var isLive: Bool { state?.isLive ?? false }
 
-    /// The situation now: the live object when present, else the last play that says anything.
+    /// The situation now: the live object when present, else the last play that says anything
+    /// (not a goal or a penalty: their codes describe the moment before them).
     public var currentSituation: SituationCode? {
         if let liveSituation { return liveSituation }
-        for play in plays.reversed() {
+        for play in plays.reversed() where play.typeDescKey != .goal && play.typeDescKey != .penalty {
             if let code = Strength.meaningfulCode(play) { return code }
         }
         return nil
+    }
+
+    /// The team of a play: its owner, else the team of the scorer or the penalised player.
+    func team(of play: Play) -> String? {
+        if let owner = team(play.details?.eventOwnerTeamId) { return owner }
+        let player = play.details?.scoringPlayerId ?? play.details?.committedByPlayerId
+        return player.flatMap { playerTeams[$0] }.flatMap(team)
     }
 
     /// Scorers so far, for a "joined in progress" summary: "TOR: Matthews 2, Nylander; MTL: Suzuki".

@@ -27,6 +27,8 @@ enum PowerPlays {
                 let away = play.details?.awayScore, let home = play.details?.homeScore {
                 running = GameEvent.Score(away: away, home: home)
             }
+            // A goal's or a penalty's code is the moment before it: the next play says what followed.
+            if play.typeDescKey == .penalty { continue }
             guard let code = Strength.meaningfulCode(play) else { continue }
             let advantage: String? =
                 code.awayPowerPlay ? snapshot.away.abbrev : code.homePowerPlay ? snapshot.home.abbrev : nil
@@ -55,24 +57,34 @@ enum PowerPlays {
         return result
     }
 
-    /// What ended a power play: the team scored, it took a penalty itself, or time ran out.
+    /// What ended a power play, judged at the play where it ended: the team's goal, its own
+    /// penalty, or (anything else) time running out.
     static func endReason(_ plays: [Play], from start: Int, to end: Int, team: String, snapshot: GameSnapshot) -> String {
         for play in plays[start..<end].reversed() {
-            let owner = snapshot.team(play.details?.eventOwnerTeamId)
-            if play.typeDescKey == .goal, owner == team { return "goal" }
-            if play.typeDescKey == .penalty {
-                return owner == team ? "offsetting" : "expired"
+            switch play.typeDescKey {
+            case .faceoff?, .stoppage?, .periodStart?, .periodEnd?:
+                continue
+            case .goal? where snapshot.team(of: play) == team:
+                return "goal"
+            case .penalty? where snapshot.team(of: play) == team:
+                return "offsetting"
+            default:
+                return "expired"
             }
-            if play.typeDescKey == .faceoff || play.typeDescKey == .stoppage { continue }
         }
         return "expired"
     }
 
-    /// The length of the penalty that gave `team` its advantage.
+    /// The length of the penalty that gave `team` its advantage, when the advantage starts at
+    /// that penalty's whistle (after a 4-on-4 or a second penalty the time left is unknown).
     static func lastPenaltyMinutes(_ plays: [Play], before index: Int, against team: String, snapshot: GameSnapshot) -> Int? {
-        for play in plays[..<index].reversed() where play.typeDescKey == .penalty {
-            let owner = snapshot.team(play.details?.eventOwnerTeamId)
-            if owner != team, play.details?.typeCode != "PS" { return play.details?.duration }
+        let start = plays[index]
+        for play in plays[..<index].reversed() {
+            guard play.periodDescriptor?.number == start.periodDescriptor?.number, play.timeInPeriod == start.timeInPeriod else { break }
+            guard play.typeDescKey == .penalty, snapshot.team(of: play) != team else { continue }
+            // Misconducts and game misconducts don't shorten the team on the ice.
+            if let type = play.details?.typeCode, ["MIS", "GAM", "MAT", "PS"].contains(type) { continue }
+            return play.details?.duration
         }
         return nil
     }
@@ -80,7 +92,9 @@ enum PowerPlays {
 
 /// Goalies pulled for an extra attacker. A goalie who comes off during a delayed penalty to
 /// the other team is not an empty net worth an alert: the play stops as soon as his team
-/// touches the puck.
+/// touches the puck. Such a pull shows up after a delayed-penalty play, or first on the
+/// penalty play itself, and is over by the next faceoff; a pull still on at that faceoff
+/// is a real one from there.
 enum GoaliePulls {
     static func intervals(_ plays: [Play], snapshot: GameSnapshot) -> [GameInterval] {
         var result: [GameInterval] = []
@@ -89,24 +103,34 @@ enum GoaliePulls {
         var delayedFor: Set<String> = []
         var running = GameEvent.Score(away: 0, home: 0)
 
+        func opponent(_ team: String) -> String { team == snapshot.home.abbrev ? snapshot.away.abbrev : snapshot.home.abbrev }
+
+        func pulled(_ team: String, at play: Play, index: Int, code: SituationCode) -> GameInterval? {
+            guard let eventID = play.eventId else { return nil }
+            var start = GameEvent(
+                kind: .goaliePulled, key: String(eventID), gameId: snapshot.gameId, away: snapshot.away.abbrev,
+                home: snapshot.home.abbrev, team: team, period: play.periodDescriptor?.number,
+                periodType: play.periodDescriptor?.periodType?.rawValue, clock: play.timeInPeriod, score: running)
+            start.strength = code.strength
+            return GameInterval(startIndex: index, startEvent: start, end: nil)
+        }
+
         for (index, play) in plays.enumerated() {
-            let owner = snapshot.team(play.details?.eventOwnerTeamId)
+            let owner = snapshot.team(of: play)
             if play.typeDescKey == .goal, play.periodDescriptor?.periodType != .so,
                 let away = play.details?.awayScore, let home = play.details?.homeScore {
                 running = GameEvent.Score(away: away, home: home)
             }
-            if play.typeDescKey == .delayedPenalty, let owner {
-                delayedFor.insert(owner == snapshot.home.abbrev ? snapshot.away.abbrev : snapshot.home.abbrev)
+            if play.typeDescKey == .delayedPenalty || play.typeDescKey == .penalty, let owner {
+                delayedFor.insert(opponent(owner))
             }
             guard let code = Strength.meaningfulCode(play) else { continue }
             for (team, inNet) in [(snapshot.away.abbrev, code.awayGoalieIn), (snapshot.home.abbrev, code.homeGoalieIn)] {
-                if !inNet, open[team] == nil, let eventID = play.eventId {
-                    var start = GameEvent(
-                        kind: .goaliePulled, key: String(eventID), gameId: snapshot.gameId, away: snapshot.away.abbrev,
-                        home: snapshot.home.abbrev, team: team, period: play.periodDescriptor?.number,
-                        periodType: play.periodDescriptor?.periodType?.rawValue, clock: play.timeInPeriod, score: running)
-                    start.strength = code.strength
-                    open[team] = (GameInterval(startIndex: index, startEvent: start, end: nil), delayedFor.contains(team))
+                if !inNet, open[team] == nil, let interval = pulled(team, at: play, index: index, code: code) {
+                    open[team] = (interval, delayedFor.contains(team))
+                } else if !inNet, let (_, delayed) = open[team], delayed, play.typeDescKey == .faceoff {
+                    // Still off at the faceoff after the whistle: a real pull, starting now.
+                    open[team] = pulled(team, at: play, index: index, code: code).map { ($0, false) }
                 } else if inNet, let (interval, delayed) = open[team] {
                     open[team] = nil
                     guard !delayed else { continue }

@@ -35,14 +35,20 @@ public struct ReplayFeed: Sendable {
         }
         copy.awayTeam?.score = away
         copy.homeTeam?.score = home
+        // Shot plays count shots without the goals; the team totals count both.
         var awayShots = 0
         var homeShots = 0
+        var awayGoals = 0
+        var homeGoals = 0
         for play in shown {
             awayShots = play.details?.awaySOG ?? awayShots
             homeShots = play.details?.homeSOG ?? homeShots
+            if play.typeDescKey == .goal, play.periodDescriptor?.periodType != .so {
+                if play.details?.eventOwnerTeamId == feed.homeTeam?.id { homeGoals += 1 } else { awayGoals += 1 }
+            }
         }
-        copy.awayTeam?.sog = awayShots
-        copy.homeTeam?.sog = homeShots
+        copy.awayTeam?.sog = awayShots + awayGoals
+        copy.homeTeam?.sog = homeShots + homeGoals
         copy.periodDescriptor = last?.periodDescriptor ?? copy.periodDescriptor
         copy.situation = nil
         return copy

@@ -48,7 +48,8 @@ public struct ReplayServer: Sendable {
             let count = times.filter { Double($0) <= elapsed }.count
             copy = replay.prefix(max(1, count))
             if count < replay.count, copy.clock?.inIntermission == true, let end = times.prefix(count).last {
-                let left = max(0, Self.intermission - Int(elapsed - Double(end)))
+                // Real seconds left, so a watcher sleeping through it wakes in time.
+                let left = max(0, Int((Double(Self.intermission) - (elapsed - Double(end))) / speed))
                 copy.clock = GameClock(timeRemaining: String(format: "%02d:%02d", left / 60, left % 60), secondsRemaining: left, running: false, inIntermission: true)
             }
         }

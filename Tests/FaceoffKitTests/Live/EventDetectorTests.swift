@@ -126,6 +126,21 @@ import Testing
     }
 }
 
+@Suite("delayed-penalty pulls in the recordings", .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"))
+struct DelayedPenaltyPullTests {
+    @Test func aGoalieOffOnThePenaltyPlayIsNotAnEmptyNet() throws {
+        // PIT at MIN, 2nd period 01:54: the penalty to PIT is called with MIN's goalie already
+        // on the bench (1560), and he is back for the faceoff.
+        let url = try #require(Replays.recorded.first { $0.lastPathComponent.contains("2024021015") })
+        let feed = try Replays.load(url)
+        var detector = EventDetector()
+        let events = Replays.run(feed, polls: Replays.every(feed), detector: &detector)
+        #expect(!events.contains { $0.kind == .goaliePulled && $0.period == 2 })
+        // The real pull late in the 3rd is still there.
+        #expect(events.contains { $0.kind == .goaliePulled && $0.period == 3 && $0.team == "MIN" })
+    }
+}
+
 @Suite struct EventDetectorRobustnessTests {
     static var sample: PlayByPlay {
         get throws { try Replays.load(TestPaths.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play")) }
@@ -163,6 +178,33 @@ import Testing
             var second = EventDetector(state: try JSONDecoder().decode(EventDetector.State.self, from: saved))
             seen += Replays.run(feed, polls: Array(crashAt...count), detector: &second).map(\.id)
             #expect(seen == expected)
+        }
+    }
+
+    @Test func aPlaySentTwiceCountsOnce() throws {
+        let feed = try Self.sample
+        var detector = EventDetector()
+        let expected = detector.process(GameSnapshot(feed)).events.map(\.id)
+        var doubled = feed
+        let goal = try #require(feed.plays?.first { $0.typeDescKey == .goal })
+        var again = goal
+        again.sortOrder = (feed.plays?.compactMap(\.sortOrder).max() ?? 0) + 1
+        doubled.plays?.append(again)
+        var fresh = EventDetector()
+        #expect(fresh.process(GameSnapshot(doubled)).events.map(\.id) == expected)
+    }
+
+    @Test func aTruncatedPlayListIsAGlitch() throws {
+        let feed = try Self.sample
+        var detector = EventDetector()
+        _ = detector.process(GameSnapshot(feed))
+        var truncated = feed
+        truncated.plays = Array(feed.playsInOrder.suffix(4))
+        let (events, skipped) = detector.process(GameSnapshot(truncated))
+        #expect(events.isEmpty)
+        guard case .playsVanished? = skipped else {
+            Issue.record("expected the snapshot to be skipped, got \(String(describing: skipped))")
+            return
         }
     }
 

@@ -88,21 +88,22 @@ import Testing
         #expect(setup.clock.sleeps.allSatisfy { $0 >= .seconds(5) })
     }
 
-    @Test func aRestartMidGameNeitherRepeatsNorLoses() async throws {
+    @Test(arguments: [Duration.zero, .seconds(30)])
+    func aRestartMidGameNeitherRepeatsNorLoses(delay: Duration) async throws {
         let feed = Feed(try Self.game(), step: 2)
         let setup = try Setup(feed)
         defer { setup.close() }
         let delivered = Delivered()
-        // The process dies after the sixth alert.
+        // The process dies after the sixth alert, with more detected and (with a delay) waiting.
         let first = Task { [setup] in
-            try await setup.watcher(delivered) { _ in
+            try await setup.watcher(delivered, delay: delay) { _ in
                 if delivered.all.count == 6 { withUnsafeCurrentTask { $0?.cancel() } }
             }.run()
         }
         _ = try? await first.value
-        #expect(delivered.all.count >= 6)
+        #expect(delivered.all.count == 6)
         #expect(delivered.all.count < (try Self.reference()).count)
-        try await setup.watcher(delivered).run()
+        try await setup.watcher(delivered, delay: delay).run()
         #expect(delivered.all.map(\.id) == (try Self.reference()))
         // The ledger saw each once.
         #expect(try Ledger(store: setup.store).claimedIDs(gameID: 2025020100, sink: "stdout") == (try Self.reference()))
@@ -151,7 +152,10 @@ import Testing
         var feed = PlayByPlay()
         feed.gameState = .live
         feed.clock = GameClock(timeRemaining: "17:00", secondsRemaining: 1020, running: false, inIntermission: true)
-        #expect(watcher.nextPoll(GameSnapshot(feed)) == .seconds(960))
+        // Shortly before the intermission ends, but never more than five minutes on.
+        #expect(watcher.nextPoll(GameSnapshot(feed)) == .seconds(300))
+        feed.clock = GameClock(timeRemaining: "03:00", secondsRemaining: 180, running: false, inIntermission: true)
+        #expect(watcher.nextPoll(GameSnapshot(feed)) == .seconds(120))
         feed.clock = GameClock(timeRemaining: "12:00", secondsRemaining: 720, running: true, inIntermission: false)
         #expect(watcher.nextPoll(GameSnapshot(feed)) == .seconds(5))
     }

@@ -25,7 +25,8 @@ import Testing
         let endOfFirst = try #require(replay.plays.firstIndex { $0.typeDescKey == .periodEnd })
         let intermission = server.feed(replay, at: server.start.addingTimeInterval(Double(times[endOfFirst] + 120) / 60))
         #expect(intermission.clock?.inIntermission == true)
-        #expect(intermission.clock?.secondsRemaining == ReplayServer.intermission - 120)
+        // In real seconds at the replay's speed: (1080 - 120) / 60.
+        #expect(intermission.clock?.secondsRemaining == 16)
         let after = server.feed(replay, at: launch.addingTimeInterval(10 + Double(times.last! + 1) / 60))
         #expect(after.gameState == .off)
         #expect(after.plays?.count == replay.count)
@@ -61,9 +62,15 @@ import Testing
         #expect(schedule.games?.first?.id == 2025020100)
         #expect(schedule.games?.first?.gameState == .off)
         #expect(try await client.fetch(.score()).value.games?.count == 1)
-        // Whatever the polls caught, every goal, penalty, period and the final arrive once.
+        // Whatever the polls caught, every goal, penalty, period and the final arrive once; on a
+        // machine so busy that the first poll came after puck drop, one "joined" summary
+        // stands for what came before.
         let key: Set<GameEvent.Kind> = [.goal, .penalty, .periodStart, .periodEnd, .final, .goaliePulled]
-        #expect(Set(got.filter { key.contains($0.kind) }.map(\.id)) == Set(expected.filter { key.contains($0.kind) }.map(\.id)))
         #expect(Set(got.map(\.id)).count == got.count)
+        #expect(got.last?.kind == .final)
+        #expect(got.allSatisfy { $0.kind == .gameJoined || expected.map(\.id).contains($0.id) })
+        if !got.contains(where: { $0.kind == .gameJoined }) {
+            #expect(Set(got.filter { key.contains($0.kind) }.map(\.id)) == Set(expected.filter { key.contains($0.kind) }.map(\.id)))
+        }
     }
 }
