@@ -16,13 +16,19 @@ public struct ReplayServer: Sendable {
     let launched: Date
     let startDelay: TimeInterval
     let logger: Logger
+    /// The time the served games follow (the wall clock, unless a test drives it).
+    let now: @Sendable () -> Date
 
-    public init(games: [PlayByPlay], speed: Double, startDelay: TimeInterval = 5, now: Date = Date(), logger: Logger = Logger(label: "faceoff.replay")) {
+    public init(
+        games: [PlayByPlay], speed: Double, startDelay: TimeInterval = 5, now: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "faceoff.replay")
+    ) {
         self.games = games.map(ReplayFeed.init)
         self.speed = max(speed, 0.01)
-        launched = now
+        launched = now()
         self.startDelay = startDelay
         self.logger = logger
+        self.now = now
     }
 
     /// When a game's first play happens in the replay (all games start together).
@@ -95,21 +101,21 @@ public struct ReplayServer: Sendable {
             guard let id = context.parameters.get("id").flatMap(Int.init), let replay = games.first(where: { $0.feed.id == id }),
                 ["play-by-play", "landing"].contains(context.parameters.get("resource") ?? "")
             else { return notFound }
-            return encoded(feed(replay, at: Date()))
+            return encoded(feed(replay, at: now()))
         }
         router.get("/v1/score/:date") { _, _ in
-            let now = Date()
+            let now = now()
             return json(["currentDate": String(start.formatted(.iso8601).prefix(10)), "games": games.map { scheduleGame($0, at: now) }])
         }
         router.get("/v1/schedule/:date") { _, _ in
-            let now = Date()
+            let now = now()
             return json(["gameWeek": [["date": String(start.formatted(.iso8601).prefix(10)), "games": games.map { scheduleGame($0, at: now) }]]])
         }
         router.get("/v1/club-schedule-season/:team/:season") { _, context in
             let team = context.parameters.get("team")?.uppercased() ?? ""
             let mine = games.filter { $0.feed.awayTeam?.abbrev == team || $0.feed.homeTeam?.abbrev == team }
             guard !mine.isEmpty else { return notFound }
-            let now = Date()
+            let now = now()
             return json(["currentSeason": mine[0].feed.season ?? 20252026, "games": mine.map { scheduleGame($0, at: now) }])
         }
         let app = Application(

@@ -4,28 +4,9 @@ import Foundation
 
 /// Finished games cut into the snapshots a poller would have seen.
 enum Replays {
-    /// The feed as it looked after its first `count` plays (in sortOrder): score so far,
-    /// the period of the last play, LIVE until the last play.
+    /// The feed as it looked after its first `count` plays (the replay code's own view).
     static func prefix(_ feed: PlayByPlay, _ count: Int) -> PlayByPlay {
-        let plays = feed.playsInOrder
-        var copy = feed
-        let shown = Array(plays.prefix(count))
-        copy.plays = shown
-        if count < plays.count {
-            copy.gameState = .live
-            copy.gameOutcome = nil
-            copy.clock = GameClock(timeRemaining: shown.last?.timeRemaining, secondsRemaining: nil, running: true, inIntermission: false)
-            var away = 0
-            var home = 0
-            for play in shown where play.typeDescKey == .goal && play.periodDescriptor?.periodType != .so {
-                away = play.details?.awayScore ?? away
-                home = play.details?.homeScore ?? home
-            }
-            copy.awayTeam?.score = away
-            copy.homeTeam?.score = home
-            copy.periodDescriptor = shown.last?.periodDescriptor ?? copy.periodDescriptor
-        }
-        return copy
+        ReplayFeed(feed).prefix(count)
     }
 
     /// Runs a poll schedule (play counts, in the order polled) through a detector.
