@@ -9,8 +9,11 @@ struct Faceoff: AsyncParsableCommand {
         abstract: "Follow NHL teams from Linux: calendar feeds, live alerts, and the numbers.",
         discussion: """
             Examples:
+              faceoff demo                    see it work, no network needed
               faceoff follow TOR MTL          follow two teams (edits config.toml)
               faceoff next                    the next game of the first followed team
+              faceoff watch                   live scoreboard and alerts for the followed teams
+              faceoff calendar                .ics feeds of the followed teams' seasons
               faceoff schedule MTL --from 2025-11-01
               faceoff standings --by wildcard
               faceoff player "Cole Caufield"
