@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 
-/// Which event went to which sink, and the detector's state per game, so a restart or a
-/// second process never sends an alert twice and never skips one.
+/// Which event went to which sink, so a restart or a second process never sends an alert
+/// twice and never skips one: watchers derive every event again and send what is unclaimed.
 public struct Ledger: Sendable {
     let store: Store
 
@@ -31,27 +31,10 @@ public struct Ledger: Sendable {
         }
     }
 
-    public func saveState(_ state: EventDetector.State, gameID: Int, at date: Date = Date()) throws(StoreError) {
-        let data = (try? JSONEncoder().encode(state)) ?? Data()
-        try store.write { db in
-            try db.execute(
-                sql: "INSERT INTO detector_state (game_id, state, updated_at) VALUES (?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at",
-                arguments: [gameID, data, date.timeIntervalSince1970])
-        }
-    }
-
-    public func loadState(gameID: Int) throws(StoreError) -> EventDetector.State? {
-        let data = try store.read { db in
-            try Data.fetchOne(db, sql: "SELECT state FROM detector_state WHERE game_id = ?", arguments: [gameID])
-        }
-        return data.flatMap { try? JSONDecoder().decode(EventDetector.State.self, from: $0) }
-    }
-
-    /// Deletes ledger rows and detector states older than `date` (housekeeping).
+    /// Deletes ledger rows older than `date` (housekeeping).
     public func prune(before date: Date) throws(StoreError) {
         try store.write { db in
             try db.execute(sql: "DELETE FROM ledger WHERE claimed_at < ?", arguments: [date.timeIntervalSince1970])
-            try db.execute(sql: "DELETE FROM detector_state WHERE updated_at < ?", arguments: [date.timeIntervalSince1970])
         }
     }
 }

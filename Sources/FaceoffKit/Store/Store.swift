@@ -67,11 +67,6 @@ public final class Store: Sendable {
                 table.primaryKey(["event_id", "sink"])
             }
             try db.create(index: "ledger_game", on: "ledger", columns: ["game_id"])
-            try db.create(table: "detector_state") { table in
-                table.primaryKey("game_id", .integer)
-                table.column("state", .blob).notNull()
-                table.column("updated_at", .double).notNull()
-            }
         }
         return migrator
     }

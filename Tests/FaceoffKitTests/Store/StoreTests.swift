@@ -99,3 +99,24 @@ import Testing
         #expect(try cache.entry(for: "a") != nil)
     }
 }
+
+@Suite struct LedgerTests {
+    @Test func aClaimIsGrantedOncePerSink() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Store(path: directory.appendingPathComponent("f.sqlite").path)
+        let ledger = Ledger(store: store)
+        // A second process on the same file, as `faceoff watch` beside `faceoff run`.
+        let other = Ledger(store: try Store(path: directory.appendingPathComponent("f.sqlite").path))
+        let goal = GameEvent(kind: .goal, key: "95", gameId: 2025020100, away: "BOS", home: "TOR", score: .init(away: 0, home: 1))
+        #expect(try !ledger.hasEvents(gameID: 2025020100))
+        #expect(try ledger.claim(goal, sink: "stdout", at: Date(timeIntervalSince1970: 1_000)))
+        #expect(try !other.claim(goal, sink: "stdout"))
+        #expect(try other.claim(goal, sink: "discord"))
+        #expect(try ledger.hasEvents(gameID: 2025020100))
+        #expect(try ledger.claimedIDs(gameID: 2025020100, sink: "stdout") == ["2025020100:goal:95"])
+        try ledger.prune(before: Date(timeIntervalSince1970: 2_000))
+        #expect(try ledger.claimedIDs(gameID: 2025020100, sink: "stdout").isEmpty)
+        #expect(try ledger.claimedIDs(gameID: 2025020100, sink: "discord") == ["2025020100:goal:95"])
+    }
+}
