@@ -182,14 +182,11 @@ public struct FeedServer: Sendable {
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
-    /// A stable content hash for ETags (FNV-1a, 64 bits).
+    /// A stable content hash for ETags.
     static func fingerprint(_ data: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
+        var hash = StableHash()
+        hash.mix(data)
+        return hash.hex
     }
 }
 
@@ -263,18 +260,4 @@ final class ResumeOnce: Sendable {
             pending = nil
         }
     }
-}
-
-/// RFC 9110 dates: `Sun, 06 Nov 1994 08:49:37 GMT`.
-enum HTTPDate {
-    private static func formatter() -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter
-    }
-
-    static func format(_ date: Date) -> String { formatter().string(from: date) }
-    static func parse(_ text: String) -> Date? { formatter().date(from: text) }
 }

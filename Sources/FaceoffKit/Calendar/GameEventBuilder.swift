@@ -17,16 +17,8 @@ struct GameEventBuilder {
 
     /// Everything a client shows; a change makes LAST-MODIFIED (and DTSTAMP) move.
     static func contentHash(_ event: CalendarEvent) -> String {
-        // FNV-1a over the fields, separated: stable across runs and machines, unlike Hasher.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ text: String) {
-            for byte in text.utf8 {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x100_0000_01b3
-            }
-            hash ^= 0x1F
-            hash = hash &* 0x100_0000_01b3
-        }
+        var hash = StableHash()
+        func mix(_ text: String) { hash.mix(field: text) }
         mix(event.uid)
         mix(String(Int(event.start.timeIntervalSince1970)))
         mix(String(Int(event.end.timeIntervalSince1970)))
@@ -39,7 +31,7 @@ struct GameEventBuilder {
         mix(event.categories.joined(separator: ","))
         mix(event.status.rawValue)
         mix(event.reminders.map(String.init).joined(separator: ","))
-        return String(hash, radix: 16)
+        return hash.hex
     }
 
     static func trimmed(_ line: Substring) -> Substring {

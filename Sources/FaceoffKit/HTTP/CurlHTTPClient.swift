@@ -252,11 +252,7 @@ private enum CurlTransfer {
 func parseRetryAfter(_ value: String, now: Date = Date()) -> Duration? {
     let trimmed = value.trimmingCharacters(in: .whitespaces)
     if let seconds = Int(trimmed) { return .seconds(max(0, seconds)) }
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "GMT")
-    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-    guard let date = formatter.date(from: trimmed) else { return nil }
+    guard let date = HTTPDate.parse(trimmed) else { return nil }
     return .seconds(max(0, date.timeIntervalSince(now).rounded(.up)))
 }
 
