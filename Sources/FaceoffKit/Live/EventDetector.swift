@@ -146,11 +146,11 @@ public struct EventDetector: Sendable {
     /// All the events a snapshot shows, in game order, whatever was emitted before.
     public static func derive(_ snapshot: GameSnapshot) -> [GameEvent] {
         var events: [GameEvent] = []
-        var running = GameEvent.Score(away: 0, home: 0)
         var sog = GameEvent.Score(away: 0, home: 0)
         let plays = snapshot.plays
-        let advantages = PowerPlays.intervals(plays, snapshot: snapshot)
-        let pulls = GoaliePulls.intervals(plays, snapshot: snapshot)
+        let scores = snapshot.scoresAfterPlays()
+        let advantages = PowerPlays.intervals(plays, scores: scores, snapshot: snapshot)
+        let pulls = GoaliePulls.intervals(plays, scores: scores, snapshot: snapshot)
         var startsAt: [Int: [GameEvent]] = [:]
         var endsAt: [Int: [GameEvent]] = [:]
         for interval in advantages {
@@ -162,11 +162,11 @@ public struct EventDetector: Sendable {
             if let (index, end) = interval.end { endsAt[index, default: []].append(end) }
         }
 
-        func base(_ kind: GameEvent.Kind, _ key: String?, _ play: Play) -> GameEvent {
+        func base(_ kind: GameEvent.Kind, _ key: String?, _ play: Play, _ index: Int) -> GameEvent {
             GameEvent(
                 kind: kind, key: key, gameId: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
                 period: play.periodDescriptor?.number, periodType: play.periodDescriptor?.periodType?.rawValue,
-                clock: play.timeInPeriod, score: running)
+                clock: play.timeInPeriod, score: scores[index])
         }
 
         // Shot plays carry running shots-on-goal without the goals; the NHL's total counts both.
@@ -185,28 +185,21 @@ public struct EventDetector: Sendable {
             switch play.typeDescKey {
             case .periodStart?:
                 let number = play.periodDescriptor?.number ?? 1
-                if number == 1 { events.append(base(.gameStart, nil, play)) }
-                events.append(base(.periodStart, String(number), play))
+                if number == 1 { events.append(base(.gameStart, nil, play, index)) }
+                events.append(base(.periodStart, String(number), play, index))
             case .periodEnd?:
-                var end = base(.periodEnd, String(play.periodDescriptor?.number ?? 0), play)
+                var end = base(.periodEnd, String(play.periodDescriptor?.number ?? 0), play, index)
                 end.shots = GameEvent.Score(away: sog.away + goalsFor.away, home: sog.home + goalsFor.home)
                 if index == plays.count - 1, snapshot.clock?.inIntermission == true, let left = snapshot.clock?.timeRemaining {
                     end.details["intermission"] = left
                 }
                 events.append(end)
             case .goal? where play.periodDescriptor?.periodType != .so:
-                if let away = details?.awayScore, let home = details?.homeScore {
-                    running = GameEvent.Score(away: away, home: home)
-                } else if snapshot.team(of: play) == snapshot.home.abbrev {
-                    running.home += 1
-                } else {
-                    running.away += 1
-                }
                 var goal = goal(play, in: snapshot, previous: lastCode)
-                goal.score = running
+                goal.score = scores[index]
                 events.append(goal)
             case .penalty?:
-                events.append(penalty(play, in: snapshot, score: running))
+                events.append(penalty(play, in: snapshot, score: scores[index]))
             case .gameEnd?:
                 events.append(final(snapshot))
             default:

@@ -78,6 +78,24 @@ public struct GameSnapshot: Sendable {
         return nil
     }
 
+    /// The score after each play, in `plays` order: a goal's own awayScore/homeScore, or one
+    /// more for its team when the feed left them out. Shootout goals don't count.
+    func scoresAfterPlays() -> [GameEvent.Score] {
+        var running = GameEvent.Score(away: 0, home: 0)
+        return plays.map { play in
+            if play.typeDescKey == .goal, play.periodDescriptor?.periodType != .so {
+                if let away = play.details?.awayScore, let home = play.details?.homeScore {
+                    running = GameEvent.Score(away: away, home: home)
+                } else if team(of: play) == home.abbrev {
+                    running.home += 1
+                } else {
+                    running.away += 1
+                }
+            }
+            return running
+        }
+    }
+
     /// The team of a play: its owner, else the team of the scorer or the penalised player.
     func team(of play: Play) -> String? {
         if let owner = team(play.details?.eventOwnerTeamId) { return owner }

@@ -10,22 +10,17 @@ struct GameInterval {
 
 /// Man advantages from the situation codes, counting skaters without an extra attacker.
 enum PowerPlays {
-    static func intervals(_ plays: [Play], snapshot: GameSnapshot) -> [GameInterval] {
+    /// `scores`: the score after each play (`GameSnapshot.scoresAfterPlays`).
+    static func intervals(_ plays: [Play], scores: [GameEvent.Score], snapshot: GameSnapshot) -> [GameInterval] {
         var result: [GameInterval] = []
         var current: (team: String, interval: GameInterval)?
-        var running = GameEvent.Score(away: 0, home: 0)
-
-        func event(_ kind: GameEvent.Kind, key: String, team: String, at play: Play) -> GameEvent {
-            GameEvent(
-                kind: kind, key: key, gameId: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
-                team: team, period: play.periodDescriptor?.number, periodType: play.periodDescriptor?.periodType?.rawValue,
-                clock: play.timeInPeriod, score: running)
-        }
 
         for (index, play) in plays.enumerated() {
-            if play.typeDescKey == .goal, play.periodDescriptor?.periodType != .so,
-                let away = play.details?.awayScore, let home = play.details?.homeScore {
-                running = GameEvent.Score(away: away, home: home)
+            func event(_ kind: GameEvent.Kind, key: String, team: String) -> GameEvent {
+                GameEvent(
+                    kind: kind, key: key, gameId: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
+                    team: team, period: play.periodDescriptor?.number, periodType: play.periodDescriptor?.periodType?.rawValue,
+                    clock: play.timeInPeriod, score: scores[index])
             }
             // A goal's or a penalty's code is the moment before it: the next play says what followed.
             if play.typeDescKey == .penalty { continue }
@@ -35,7 +30,7 @@ enum PowerPlays {
             if let open = current, open.team != advantage {
                 var closed = open.interval
                 let reason = endReason(plays, from: open.interval.startIndex, to: index, team: open.team, snapshot: snapshot)
-                var end = event(.powerPlayEnd, key: closed.startEvent.id.split(separator: ":").last.map(String.init) ?? "", team: open.team, at: play)
+                var end = event(.powerPlayEnd, key: closed.startEvent.id.split(separator: ":").last.map(String.init) ?? "", team: open.team)
                 end.strength = closed.startEvent.strength
                 end.details = ["reason": reason]
                 closed.end = (index, end)
@@ -43,7 +38,7 @@ enum PowerPlays {
                 current = nil
             }
             if current == nil, let team = advantage, let eventID = play.eventId {
-                var start = event(.powerPlayStart, key: String(eventID), team: team, at: play)
+                var start = event(.powerPlayStart, key: String(eventID), team: team)
                 let ours = team == snapshot.home.abbrev ? code.homeBase : code.awayBase
                 let theirs = team == snapshot.home.abbrev ? code.awayBase : code.homeBase
                 start.strength = "\(ours)v\(theirs)"
@@ -96,12 +91,12 @@ enum PowerPlays {
 /// penalty play itself, and is over by the next faceoff; a pull still on at that faceoff
 /// is a real one from there.
 enum GoaliePulls {
-    static func intervals(_ plays: [Play], snapshot: GameSnapshot) -> [GameInterval] {
+    /// `scores`: the score after each play (`GameSnapshot.scoresAfterPlays`).
+    static func intervals(_ plays: [Play], scores: [GameEvent.Score], snapshot: GameSnapshot) -> [GameInterval] {
         var result: [GameInterval] = []
         var open: [String: (interval: GameInterval, delayed: Bool)] = [:]
         // Teams whose goalie may come off because the other team will be penalised.
         var delayedFor: Set<String> = []
-        var running = GameEvent.Score(away: 0, home: 0)
 
         func opponent(_ team: String) -> String { team == snapshot.home.abbrev ? snapshot.away.abbrev : snapshot.home.abbrev }
 
@@ -110,17 +105,13 @@ enum GoaliePulls {
             var start = GameEvent(
                 kind: .goaliePulled, key: String(eventID), gameId: snapshot.gameId, away: snapshot.away.abbrev,
                 home: snapshot.home.abbrev, team: team, period: play.periodDescriptor?.number,
-                periodType: play.periodDescriptor?.periodType?.rawValue, clock: play.timeInPeriod, score: running)
+                periodType: play.periodDescriptor?.periodType?.rawValue, clock: play.timeInPeriod, score: scores[index])
             start.strength = code.strength
             return GameInterval(startIndex: index, startEvent: start, end: nil)
         }
 
         for (index, play) in plays.enumerated() {
             let owner = snapshot.team(of: play)
-            if play.typeDescKey == .goal, play.periodDescriptor?.periodType != .so,
-                let away = play.details?.awayScore, let home = play.details?.homeScore {
-                running = GameEvent.Score(away: away, home: home)
-            }
             if play.typeDescKey == .delayedPenalty || play.typeDescKey == .penalty, let owner {
                 delayedFor.insert(opponent(owner))
             }
@@ -141,7 +132,7 @@ enum GoaliePulls {
                     back.period = play.periodDescriptor?.number
                     back.periodType = play.periodDescriptor?.periodType?.rawValue
                     back.clock = play.timeInPeriod
-                    back.score = running
+                    back.score = scores[index]
                     back.strength = nil
                     closed.end = (index, back)
                     result.append(closed)
