@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
@@ -40,6 +41,7 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             plugins: ["EmbedTemplates"]
         ),

@@ -1,56 +1,54 @@
 import ArgumentParser
 import FaceoffKit
 import Foundation
-import Synchronization
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, jsonl
 }
 
-/// Where `watch`, `replay` and `demo` put alerts: a scoreboard redrawn in place on a
-/// terminal, one line per event otherwise (text or JSON lines, flushed per line).
-final class AlertOutput: Sendable {
-    let format: OutputFormat
-    let scoreboard: LiveScoreboard?
-    private let recent = Mutex<[GameEvent]>([])
-    private let last = Mutex<GameSnapshot?>(nil)
+/// What `watch`, `replay` and `demo` deliver to: the terminal (a scoreboard redrawn in place,
+/// or one line per event) and, where asked, the configured sinks.
+struct AlertPlumbing {
+    let terminal: StdoutSink
+    let router: AlertRouter<ContinuousClock>
 
-    init(format: OutputFormat, noColor: Bool) {
-        self.format = format
-        let style = TerminalStyle.detect(noColorFlag: noColor)
-        // The scoreboard only where it can be redrawn: a terminal, in text mode.
-        scoreboard = format == .text && isatty(STDOUT_FILENO) == 1 ? LiveScoreboard(style: style) : nil
-    }
-
-    func deliver(_ event: GameEvent) {
-        recent.withLock { $0.append(event) }
-        if let scoreboard {
-            if let snapshot = last.withLock({ $0 }) { redraw(scoreboard, snapshot) }
-            return
+    /// - Parameters:
+    ///   - format: `--format`; else a configured stdout sink's format; else text.
+    ///   - configured: deliver to the config's notify and webhook sinks too.
+    ///   - store: the ledger and outbox; nil for the throwaway runs (replay, demo).
+    ///   - teams: the games' teams, which the terminal and the sinks' default filters take.
+    init(session: Session, format: OutputFormat?, noColor: Bool, configured: Bool, store: Store?, teams: Set<String>) throws {
+        let renderer = try session.renderer()
+        let stdoutConfig = session.config.sinks.first { $0.type == .stdout }
+        let chosen: SinkConfig.Format = format.map { $0 == .jsonl ? .jsonl : .text } ?? stdoutConfig?.format ?? .text
+        let style = chosen == .text ? TerminalStyle.detect(noColorFlag: noColor) : .plain
+        let terminal = StdoutSink(name: stdoutConfig?.displayName ?? "stdout", format: chosen, renderer: renderer, style: style,
+                              scoreboard: chosen == .text && isatty(STDOUT_FILENO) == 1)
+        self.terminal = terminal
+        var setup = AlertSetup(session: session, renderer: renderer, store: store)
+        setup.extraTeams = teams
+        var routes: [SinkRoute] = []
+        if configured {
+            if let warning = ConfigLoader.permissionWarning(path: session.configPath, config: session.config) { printError("warning: \(warning)") }
+            routes = session.config.sinks.map { setup.route($0, terminal: terminal) }
         }
-        switch format {
-        case .jsonl: emit(EventJSON(event).encoded())
-        case .text: emit(EventText.line(event))
+        if !routes.contains(where: { $0.sink.name == terminal.name }) {
+            let filter = stdoutConfig.map { SinkFilter($0, defaultTeams: Set(session.config.teams).union(teams)) }
+                ?? SinkFilter(teams: Set(session.config.teams).union(teams))
+            routes.insert(SinkRoute(sink: terminal, filter: filter, delay: stdoutConfig?.delay ?? session.config.watch.delay), at: 0)
         }
+        router = AlertRouter(routes: routes, ledger: store.map(Ledger.init), clock: ContinuousClock())
+        router.start()
     }
 
-    func snapshot(_ snapshot: GameSnapshot) {
-        last.withLock { $0 = snapshot }
-        if let scoreboard { redraw(scoreboard, snapshot) }
-    }
-
-    func note(_ text: String) {
-        if scoreboard == nil, format == .jsonl { printError(text) } else { emit(text) }
-    }
-
-    private func redraw(_ scoreboard: LiveScoreboard, _ snapshot: GameSnapshot) {
-        let events = recent.withLock { $0 }
-        // Home, clear the screen, draw: "updates in place" in a tmux pane.
-        emit("\u{1B}[H\u{1B}[2J" + scoreboard.render(snapshot, recent: events, width: terminalWidth()))
-    }
-
-    private func emit(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    /// Waits for what was routed, gives webhooks a moment, and says what is still owed.
+    func finish() async {
+        await router.settle()
+        let owing = await router.settleDurable(timeout: .seconds(15))
+        if !owing.isEmpty {
+            printError("note: alerts for \(owing.joined(separator: ", ")) are still being retried; they stay queued and the next `faceoff run` or `faceoff watch` delivers them")
+        }
+        await router.shutdown()
     }
 }
 
@@ -59,7 +57,7 @@ struct ReplayRunner {
     let replay: ReplayFeed
     let speed: Double
     let fromPeriod: Int?
-    let output: AlertOutput
+    let alerts: AlertPlumbing
 
     func run() async throws {
         var detector = EventDetector()
@@ -67,8 +65,8 @@ struct ReplayRunner {
         if let fromPeriod, fromPeriod > 1 {
             index = max(1, replay.firstIndex(ofPeriod: fromPeriod))
             let joined = detector.join(GameSnapshot(replay.prefix(index)))
-            output.snapshot(GameSnapshot(replay.prefix(index)))
-            output.deliver(joined)
+            alerts.terminal.snapshot(GameSnapshot(replay.prefix(index)))
+            alerts.router.route(joined)
             index += 1
         }
         var previousSeconds = index > 1 ? replay.gameSeconds(index - 2) : 0
@@ -80,9 +78,12 @@ struct ReplayRunner {
             previousSeconds = seconds
             let snapshot = GameSnapshot(replay.prefix(index))
             let events = detector.process(snapshot).events
-            output.snapshot(snapshot)
-            for event in events { output.deliver(event) }
+            // In order: the scoreboard first, then its alerts, each through the router.
+            await alerts.router.settle()
+            alerts.terminal.snapshot(snapshot)
+            for event in events { alerts.router.route(event) }
             index += 1
         }
+        await alerts.finish()
     }
 }

@@ -25,29 +25,51 @@ extension Faceoff {
         @Argument(help: "A game id (2025020119) or a team (default: the followed teams).")
         var target: String?
 
-        @Option(help: "text or jsonl (one JSON object per line).")
-        var format: OutputFormat = .text
+        @Option(help: "text or jsonl (one JSON object per line); default: a stdout sink's format, else text.")
+        var format: OutputFormat?
 
         func run() async throws {
             let session = try global.session()
             let store = try session.openStore()
             let client = session.nhlClient(store: store)
-            let output = AlertOutput(format: format, noColor: global.noColor)
             let settings = GameWatcher<ContinuousClock>.Settings(session.config.watch)
+            var gameTeams: Set<String> = []
+            var single: (id: Int, start: Date?)?
+            if let target, let gameID = Int(target), gameID > 1_000_000_000 {
+                let feed = try? await client.fetch(.playByPlay(gameID)).value
+                if let feed {
+                    let snapshot = GameSnapshot(feed)
+                    gameTeams = [snapshot.away.abbrev, snapshot.home.abbrev]
+                }
+                single = (gameID, feed?.startTime)
+            }
+            let teams = try single == nil ? (target.map { [try Teams.resolve($0)] } ?? session.config.teams) : []
+            let alerts = try AlertPlumbing(
+                session: session, format: format, noColor: global.noColor, configured: true, store: store, teams: gameTeams.union(teams))
+            let output = alerts.terminal
 
             func watch(_ gameID: Int, start: Date?) async throws {
                 let watcher = GameWatcher(
                     gameID: gameID, scheduledStart: start, client: client, ledger: Ledger(store: store), settings: settings,
-                    clock: ContinuousClock(), deliver: { output.deliver($0) }, onSnapshot: { snapshot, _ in output.snapshot(snapshot) })
+                    clock: ContinuousClock(), router: alerts.router, onSnapshot: { snapshot, _ in output.snapshot(snapshot) })
                 try await watcher.run()
             }
 
+            if let single {
+                do {
+                    try await watch(single.id, start: single.start)
+                } catch {
+                    await alerts.finish()
+                    throw error
+                }
+                await alerts.finish()
+                return
+            }
             if let target, let gameID = Int(target), gameID > 1_000_000_000 {
                 let start = (try? await client.fetch(.playByPlay(gameID)))?.value.startTime
                 try await watch(gameID, start: start)
                 return
             }
-            let teams = try target.map { [try Teams.resolve($0)] } ?? session.config.teams
             guard !teams.isEmpty else {
                 throw UsageError(message: "name a team or game (faceoff watch TOR) or follow one (faceoff follow TOR)")
             }
@@ -116,7 +138,10 @@ extension Faceoff {
         var fromPeriod: Int?
 
         @Option(help: "text or jsonl.")
-        var format: OutputFormat = .text
+        var format: OutputFormat?
+
+        @Flag(help: "Send the alerts to the configured notify and webhook sinks too (nothing is recorded: twice works).")
+        var sinks = false
 
         @Option(help: ArgumentHelp("Serve the games as a live API on host:port (loopback; port 0 picks one).", valueName: "address"))
         var serve: String?
@@ -162,8 +187,10 @@ extension Faceoff {
                 }
                 return
             }
-            let output = AlertOutput(format: format, noColor: global.noColor)
-            try await ReplayRunner(replay: ReplayFeed(feeds[0]), speed: speed == 0 ? .infinity : speed, fromPeriod: fromPeriod, output: output).run()
+            let game = GameSnapshot(feeds[0])
+            let alerts = try AlertPlumbing(
+                session: session, format: format, noColor: global.noColor, configured: sinks, store: nil, teams: [game.away.abbrev, game.home.abbrev])
+            try await ReplayRunner(replay: ReplayFeed(feeds[0]), speed: speed == 0 ? .infinity : speed, fromPeriod: fromPeriod, alerts: alerts).run()
         }
     }
 
@@ -179,15 +206,21 @@ extension Faceoff {
         var speed: Double = 240
 
         @Option(help: "text or jsonl.")
-        var format: OutputFormat = .text
+        var format: OutputFormat?
+
+        @Flag(help: "Send the alerts to the configured notify and webhook sinks too (nothing is recorded: twice works).")
+        var sinks = false
 
         func run() async throws {
             let session = try global.session()
             guard let gameText = DemoData.game, let game = try? JSONDecoder().decode(PlayByPlay.self, from: Data(gameText.utf8)) else {
                 throw RuntimeError(message: "this build has no demo game (Demo/demo-game.json was missing when it was built)")
             }
-            let output = AlertOutput(format: format, noColor: global.noColor)
-            try await ReplayRunner(replay: ReplayFeed(game), speed: max(1, speed), fromPeriod: nil, output: output).run()
+            let snapshot = GameSnapshot(game)
+            let alerts = try AlertPlumbing(
+                session: session, format: format, noColor: global.noColor, configured: sinks, store: nil, teams: [snapshot.away.abbrev, snapshot.home.abbrev])
+            let output = alerts.terminal
+            try await ReplayRunner(replay: ReplayFeed(game), speed: max(1, speed), fromPeriod: nil, alerts: alerts).run()
 
             // A demo calendar from the bundled schedule, written where feeds go.
             guard let scheduleText = DemoData.schedule,

@@ -20,6 +20,8 @@ public struct Session: Sendable {
     }
 
     public let paths: Paths
+    /// The process environment (or a test's).
+    public let environment: [String: String]
     public let configPath: String
     /// True when the user named the file (flag or FACEOFF_CONFIG): then it must exist.
     public let configNamed: Bool
@@ -31,6 +33,7 @@ public struct Session: Sendable {
 
     public init(_ options: Options) throws(ConfigErrors) {
         paths = Paths(environment: options.environment)
+        environment = options.environment
         (configPath, configNamed) = Self.configPath(flag: options.configPath, environment: options.environment, paths: paths)
         var config = try ConfigLoader.load(path: configPath, mustExist: configNamed, paths: paths)
         let override = options.apiBase.map { ("--api-base", $0) }
@@ -66,6 +69,11 @@ public struct Session: Sendable {
     /// The templates in effect: built in, or the user's copies in the template directory.
     public func templates() throws(TemplateError) -> TemplateSet {
         try TemplateSet(overrides: paths.templatesDirectory)
+    }
+
+    /// Alert text and webhook bodies, from the templates in effect.
+    public func renderer() throws(TemplateError) -> Renderer {
+        Renderer(templates: try templates(), followed: Set(config.teams))
     }
 
     /// Where feeds are written: `[calendar] dir`, else `$XDG_DATA_HOME/faceoff/calendars`.

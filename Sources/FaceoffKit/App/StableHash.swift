@@ -17,4 +17,10 @@ struct StableHash {
     }
 
     var hex: String { String(value, radix: 16) }
+
+    static func hex(_ text: String) -> String {
+        var hash = StableHash()
+        hash.mix(text.utf8)
+        return hash.hex
+    }
 }

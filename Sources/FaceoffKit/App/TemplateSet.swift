@@ -40,15 +40,17 @@ public struct TemplateSet: Sendable {
                     overridden.insert(name)
                 }
             }
-            templates[name] = try Self.parse(source, file: file)
+            templates[name] = try Self.parse(source, file: file, contentType: name.hasPrefix("webhook-") ? "JSON" : "TEXT")
         }
         self.templates = templates
         self.overridden = overridden
     }
 
-    static func parse(_ text: String, file: String) throws(TemplateError) -> MustacheTemplate {
-        // Faceoff writes text and JSON, never HTML: no template escapes HTML.
-        let pragma = "{{% CONTENT_TYPE: TEXT}}"
+    static func parse(_ text: String, file: String, contentType: String = "TEXT") throws(TemplateError) -> MustacheTemplate {
+        // Faceoff writes text and JSON, never HTML: no template escapes HTML. Webhook bodies
+        // escape `{{value}}` as the inside of a JSON string.
+        _ = JSONContentType.registered
+        let pragma = "{{% CONTENT_TYPE: \(contentType)}}"
         let prefixed = !text.hasPrefix("{{% CONTENT_TYPE")
         do {
             return try MustacheTemplate(string: prefixed ? pragma + text : text)
@@ -104,6 +106,32 @@ public struct TemplateSet: Sendable {
     }
 
     private let cache = RenderCache()
+}
+
+/// Escapes a value for the inside of a JSON string literal.
+struct JSONContentType: MustacheContentType {
+    static let registered: Bool = {
+        MustacheContentTypes.register(JSONContentType(), named: "JSON")
+        return true
+    }()
+
+    func escapeText(_ text: String) -> String {
+        var result = ""
+        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "\"": result += "\\\""
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+                result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
 }
 
 final class RenderCache: Sendable {

@@ -1,25 +1,23 @@
 import Foundation
 import Logging
 
-/// Watches one game: polls its play-by-play on an injected clock, turns snapshots into events,
-/// claims each (event, sink) in the ledger, and delivers after the broadcast delay.
+/// Watches one game: polls its play-by-play on an injected clock, turns snapshots into events
+/// and hands them to the router (which claims, delays and delivers per sink).
 public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     public struct Settings: Sendable {
         public var poll: Duration
         public var pregame: Duration
+        /// How long snapshots (the scoreboard) wait, so they never give a delayed alert away.
         public var delay: Duration
-        /// The ledger's name for where the events go.
-        public var sink: String
 
-        public init(poll: Duration = .seconds(5), pregame: Duration = .seconds(1800), delay: Duration = .zero, sink: String = "stdout") {
+        public init(poll: Duration = .seconds(5), pregame: Duration = .seconds(1800), delay: Duration = .zero) {
             self.poll = max(poll, WatchSettings.minimumPoll)
             self.pregame = pregame
             self.delay = delay
-            self.sink = sink
         }
 
-        public init(_ watch: WatchSettings, sink: String = "stdout") {
-            self.init(poll: watch.poll, pregame: watch.pregame, delay: watch.delay, sink: sink)
+        public init(_ watch: WatchSettings) {
+            self.init(poll: watch.poll, pregame: watch.pregame, delay: watch.delay)
         }
     }
 
@@ -31,13 +29,13 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     let clock: C
     let now: @Sendable () -> Date
     let logger: Logger
-    let deliver: @Sendable (GameEvent) async -> Void
+    let router: AlertRouter<C>
     let onSnapshot: @Sendable (GameSnapshot, [GameEvent]) async -> Void
 
     public init(
         gameID: Int, scheduledStart: Date?, client: NHLClient, ledger: Ledger?, settings: Settings, clock: C,
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.watch"),
-        deliver: @escaping @Sendable (GameEvent) async -> Void,
+        router: AlertRouter<C>,
         onSnapshot: @escaping @Sendable (GameSnapshot, [GameEvent]) async -> Void = { _, _ in }
     ) {
         self.gameID = gameID
@@ -48,11 +46,11 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         self.clock = clock
         self.now = now
         self.logger = logger
-        self.deliver = deliver
+        self.router = router
         self.onSnapshot = onSnapshot
     }
 
-    /// Runs until the game's final has been delivered (or the task is cancelled).
+    /// Runs until the game's final has been routed (or the task is cancelled).
     public func run() async throws {
         var metadata: Logger.Metadata = ["game": "\(gameID)"]
         if let start = scheduledStart {
@@ -67,7 +65,6 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         // gone out (this process before a restart, or another one), everything is derived again
         // and the ledger lets through only what was never delivered.
         var fresh = !((try? ledger?.hasEvents(gameID: gameID)) ?? false)
-        var pending: [(due: C.Instant, event: GameEvent)] = []
         var pendingSnapshots: [(due: C.Instant, snapshot: GameSnapshot)] = []
         var failures = 0
         var polls = 0
@@ -91,19 +88,16 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                     // before is marked in the ledger as passed over, so no later run sends it.
                     let known = EventDetector.derive(snapshot)
                     events = snapshot.isFinal ? detector.process(snapshot).events.filter { $0.kind == .final } : [detector.join(snapshot)]
-                    for event in known where event.kind != .final || !snapshot.isFinal {
-                        _ = try? ledger?.claim(event, sink: settings.sink, at: now())
-                    }
+                    router.passOver(known.filter { $0.kind != .final || !snapshot.isFinal })
                 } else {
                     let (found, skipped) = detector.process(snapshot)
                     if let skipped { logger.warning("snapshot ignored", metadata: metadata.merging(["why": "\(skipped)"]) { $1 }) }
                     events = found
                 }
                 fresh = false
-                let due = clock.now.advanced(by: settings.delay)
-                for event in events { pending.append((due, event)) }
+                for event in events { router.route(event) }
                 // The scoreboard waits out the delay too, or it would give the score away.
-                pendingSnapshots.append((due, snapshot))
+                pendingSnapshots.append((clock.now.advanced(by: settings.delay), snapshot))
                 if detector.state.emitted.contains("\(gameID):final") {
                     metadata["final"] = "\(snapshot.away.abbrev) \(snapshot.away.score)–\(snapshot.home.score) \(snapshot.home.abbrev)"
                     logger.info("game over", metadata: metadata)
@@ -119,36 +113,24 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                 interval = min(.seconds(60), settings.poll * (1 << min(failures, 4)))
                 logger.warning("poll failed; trying again", metadata: metadata.merging(["error": "\(error)", "retry_in": "\(interval)"]) { $1 })
             }
-            // Deliver what is due, then sleep until the next poll or the next delivery.
+            // Show the snapshots that are due, then sleep until the next poll or the next one.
             let wake = clock.now.advanced(by: interval)
             while true {
-                try await flush(&pending, &pendingSnapshots)
-                let nextDue = [pending.map(\.due).min(), pendingSnapshots.map(\.due).min()].compactMap { $0 }.min()
-                let next = nextDue.map { min($0, wake) } ?? wake
+                await flush(&pendingSnapshots)
+                let next = pendingSnapshots.first.map { min($0.due, wake) } ?? wake
                 if next <= clock.now { break }
                 try await clock.sleep(until: next, tolerance: nil)
                 if next == wake { break }
             }
         }
-        // The final is out: hand over what the delay still holds.
-        while !pending.isEmpty || !pendingSnapshots.isEmpty {
-            let nextDue = [pending.map(\.due).min(), pendingSnapshots.map(\.due).min()].compactMap { $0 }.min()!
-            if nextDue > clock.now { try await clock.sleep(until: nextDue, tolerance: nil) }
-            try await flush(&pending, &pendingSnapshots)
+        // The final is out: show what the delay still holds.
+        while let first = pendingSnapshots.first {
+            if first.due > clock.now { try await clock.sleep(until: first.due, tolerance: nil) }
+            await flush(&pendingSnapshots)
         }
     }
 
-    /// Delivers the due alerts in order, each claimed in the ledger just before it goes out
-    /// (so an alert lost with the process is delivered after a restart), and shows the due
-    /// snapshots.
-    private func flush(_ pending: inout [(due: C.Instant, event: GameEvent)], _ snapshots: inout [(due: C.Instant, snapshot: GameSnapshot)]) async throws {
-        pending.sort { $0.due < $1.due }
-        while let first = pending.first, first.due <= clock.now {
-            try Task.checkCancellation()
-            pending.removeFirst()
-            let claimed = (try? ledger?.claim(first.event, sink: settings.sink, at: now())) ?? true
-            if claimed { await deliver(first.event) }
-        }
+    private func flush(_ snapshots: inout [(due: C.Instant, snapshot: GameSnapshot)]) async {
         while let first = snapshots.first, first.due <= clock.now {
             snapshots.removeFirst()
             await onSnapshot(first.snapshot, [])

@@ -68,6 +68,35 @@ public final class Store: Sendable {
             }
             try db.create(index: "ledger_game", on: "ledger", columns: ["game_id"])
         }
+        migrator.registerMigration("v4: webhook outbox") { db in
+            // Webhook deliveries, written in the same transaction as their ledger claim and
+            // deleted once the receiver took them: what is here after a crash is still owed.
+            try db.create(table: "outbox") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("sink", .text).notNull()
+                table.column("event_id", .text).notNull()
+                table.column("game_id", .integer).notNull()
+                table.column("kind", .text).notNull()
+                table.column("body", .blob).notNull()
+                table.column("created_at", .double).notNull()
+                table.column("expires_at", .double).notNull()
+                table.column("attempts", .integer).notNull().defaults(to: 0)
+                table.column("next_attempt_at", .double).notNull()
+                table.column("last_error", .text)
+                // The process delivering it now ("pid:start"), until when.
+                table.column("lease_owner", .text)
+                table.column("lease_until", .double)
+                table.uniqueKey(["sink", "event_id"])
+            }
+            // A receiver that answered 410 Gone, remembered for that sink and URL.
+            try db.create(table: "sink_disabled") { table in
+                table.column("sink", .text).notNull()
+                table.column("url_hash", .text).notNull()
+                table.column("reason", .text).notNull()
+                table.column("disabled_at", .double).notNull()
+                table.primaryKey(["sink", "url_hash"])
+            }
+        }
         return migrator
     }
 

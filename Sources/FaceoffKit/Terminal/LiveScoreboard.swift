@@ -7,7 +7,7 @@ public struct LiveScoreboard: Sendable {
 
     public init(style: TerminalStyle) { self.style = style }
 
-    public func render(_ snapshot: GameSnapshot, recent: [GameEvent], width: Int?) -> String {
+    public func render(_ snapshot: GameSnapshot, recent: [String], width: Int?) -> String {
         let away = snapshot.away
         let home = snapshot.home
         func team(_ side: GameSnapshot.Side) -> String {
@@ -34,8 +34,7 @@ public struct LiveScoreboard: Sendable {
         }
         var lines = ["\(team(away)) @ \(team(home))   " + state.joined(separator: " · ")]
         lines.append(String(repeating: "─", count: min(width ?? 60, 60)))
-        for event in recent.suffix(12) {
-            let line = EventText.line(event)
+        for line in recent.suffix(12) {
             lines.append(width.map { DisplayWidth.truncate(line, to: $0) } ?? line)
         }
         return lines.joined(separator: "\n")

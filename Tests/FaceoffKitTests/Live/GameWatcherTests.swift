@@ -52,21 +52,39 @@ import Testing
             store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
         }
 
-        func watcher(_ delivered: Delivered, delay: Duration = .zero, sink: String = "stdout", onDeliver: @escaping @Sendable (GameEvent) -> Void = { _ in }) -> GameWatcher<TestClock> {
+        /// A watcher delivering through a router to one recording sink named `sink`.
+        func watcher(_ delivered: Delivered, delay: Duration = .zero, sink: String = "stdout", onDeliver: @escaping @Sendable (GameEvent, AlertRouter<TestClock>) -> Void = { _, _ in }) -> Watch {
             let client = NHLClient(base: server.baseURL + "/v1/", http: CurlHTTPClient(clock: clock), cache: ResponseCache(store: store))
             let clock = clock
-            return GameWatcher(
+            let routerBox = Mutex<AlertRouter<TestClock>?>(nil)
+            let recording = RecordingSink(name: sink) { event in
+                delivered.add(event, at: clock.now.offset)
+                if let router = routerBox.withLock({ $0 }) { onDeliver(event, router) }
+            }
+            let router = AlertRouter(routes: [SinkRoute(sink: recording, filter: SinkFilter(teams: ["BOS", "TOR"]), delay: delay)],
+                                     ledger: Ledger(store: store), clock: clock)
+            routerBox.withLock { $0 = router }
+            let watcher = GameWatcher(
                 gameID: 2025020100, scheduledStart: nil, client: client, ledger: Ledger(store: store),
-                settings: .init(poll: .seconds(5), delay: delay, sink: sink), clock: clock,
-                deliver: { event in
-                    delivered.add(event, at: clock.now.offset)
-                    onDeliver(event)
-                })
+                settings: .init(poll: .seconds(5), delay: delay), clock: clock, router: router)
+            return Watch(watcher: watcher, router: router)
         }
 
         func close() {
             server.stop()
             try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    /// A watcher and its router: `run` returns once the game's alerts are all delivered.
+    struct Watch: Sendable {
+        let watcher: GameWatcher<TestClock>
+        let router: AlertRouter<TestClock>
+        func run() async throws {
+            router.start()
+            try await watcher.run()
+            await router.settle()
+            await router.shutdown()
         }
     }
 
@@ -95,11 +113,18 @@ import Testing
         defer { setup.close() }
         let delivered = Delivered()
         // The process dies after the sixth alert, with more detected and (with a delay) waiting.
+        let watching = Mutex<Task<Void, any Error>?>(nil)
         let first = Task { [setup] in
-            try await setup.watcher(delivered, delay: delay) { _ in
-                if delivered.all.count == 6 { withUnsafeCurrentTask { $0?.cancel() } }
+            try await setup.watcher(delivered, delay: delay) { _, router in
+                // Dies at once: nothing more is claimed or sent.
+                if delivered.all.count == 6 {
+                    router.stop()
+                    watching.withLock { $0?.cancel() }
+                }
             }.run()
         }
+        watching.withLock { $0 = first }
+        if delivered.all.count >= 6 { first.cancel() }
         _ = try? await first.value
         #expect(delivered.all.count == 6)
         #expect(delivered.all.count < (try Self.reference()).count)
@@ -148,7 +173,7 @@ import Testing
     @Test func pollingSlowsDownInIntermissions() {
         let watcher = GameWatcher(
             gameID: 1, scheduledStart: nil, client: NHLClient(http: CurlHTTPClient(), cache: nil), ledger: nil,
-            settings: .init(poll: .seconds(5)), clock: TestClock(), deliver: { _ in })
+            settings: .init(poll: .seconds(5)), clock: TestClock(), router: AlertRouter(routes: [], ledger: nil, clock: TestClock()))
         var feed = PlayByPlay()
         feed.gameState = .live
         feed.clock = GameClock(timeRemaining: "17:00", secondsRemaining: 1020, running: false, inIntermission: true)

@@ -36,3 +36,14 @@ enum Replays {
         return (files + (FileManager.default.fileExists(atPath: demo.path) ? [demo] : [])).sorted { $0.path < $1.path }
     }
 }
+
+/// A sink that hands each event to a closure: the seam where tests watch what the router
+/// delivers (the real sinks have tests of their own).
+struct RecordingSink: Sink {
+    let name: String
+    let record: @Sendable (GameEvent) -> Void
+    func send(_ event: GameEvent) async -> Delivery {
+        record(event)
+        return .delivered("")
+    }
+}

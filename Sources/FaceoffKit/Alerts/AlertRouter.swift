@@ -1,0 +1,170 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// One sink with its filter and its broadcast delay.
+public struct SinkRoute: Sendable {
+    public var sink: any Sink
+    public var filter: SinkFilter
+    /// The alert waits this long after it is seen.
+    public var delay: Duration
+
+    public init(sink: any Sink, filter: SinkFilter, delay: Duration = .zero) {
+        self.sink = sink
+        self.filter = filter
+        self.delay = delay
+    }
+}
+
+/// Fans each event out to the sinks that want it, each through a lane of its own: a sink's
+/// delay, its ledger claim and its delivery happen in that lane, so a slow or failing sink
+/// never delays another. Order is kept within a lane.
+public final class AlertRouter<C: Clock>: Sendable where C.Duration == Duration {
+    struct Item: Sendable {
+        let event: GameEvent
+        let due: C.Instant
+    }
+
+    struct Lane: Sendable {
+        let route: SinkRoute
+        let stream: AsyncStream<Item>
+        let continuation: AsyncStream<Item>.Continuation
+    }
+
+    public let routes: [SinkRoute]
+    let lanes: [Lane]
+    let ledger: Ledger?
+    let clock: C
+    let now: @Sendable () -> Date
+    let logger: Logger
+    /// Reports of each delivery, for the callers that show them (test-alert) and tests.
+    let onDelivery: @Sendable (String, GameEvent, Delivery) -> Void
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let workers = Mutex<[Task<Void, Never>]>([])
+    private let outstanding = Mutex<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+
+    /// - Parameter ledger: nil for replay, demo and test-alert: nothing is claimed, nothing queued.
+    public init(
+        routes: [SinkRoute], ledger: Ledger?, clock: C, now: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "faceoff.alerts"),
+        onDelivery: @escaping @Sendable (String, GameEvent, Delivery) -> Void = { _, _, _ in }
+    ) {
+        self.routes = routes
+        lanes = routes.map { route in
+            let (stream, continuation) = AsyncStream.makeStream(of: Item.self)
+            return Lane(route: route, stream: stream, continuation: continuation)
+        }
+        self.ledger = ledger
+        self.clock = clock
+        self.now = now
+        self.logger = logger
+        self.onDelivery = onDelivery
+    }
+
+    /// Starts a lane per sink and each sink's own background work (a webhook's outbox).
+    public func start() {
+        let laneTasks = lanes.map { lane in Task { await self.drive(lane) } }
+        tasks.withLock { $0 = laneTasks }
+        let sinkTasks = routes.map { route in Task { await route.sink.run() } }
+        workers.withLock { $0 = sinkTasks }
+    }
+
+    /// Hands an event to every sink whose filter takes it.
+    public func route(_ event: GameEvent) {
+        for lane in lanes where lane.route.filter.matches(event) {
+            outstanding.withLock { $0.count += 1 }
+            lane.continuation.yield(Item(event: event, due: clock.now.advanced(by: lane.route.delay)))
+        }
+    }
+
+    /// Marks events as passed over at every sink that would have taken them (the plays before
+    /// a game was first seen): claimed, never sent.
+    public func passOver(_ events: [GameEvent]) {
+        guard let ledger else { return }
+        for event in events {
+            for route in routes where route.filter.matches(event) {
+                _ = try? ledger.claim(event, sink: route.sink.name, at: now())
+            }
+        }
+    }
+
+    /// Returns once every routed event has been handed to its sink.
+    public func settle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = outstanding.withLock { state -> Bool in
+                if state.count == 0 { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Waits (up to `timeout`) for the webhook outboxes to empty; the names of sinks that still
+    /// owe alerts (kept in the outbox for the next start).
+    public func settleDurable(timeout: Duration) async -> [String] {
+        var owing: [String] = []
+        for route in routes {
+            if ledger != nil, let durable = route.sink as? any DurableSink, !(await durable.settle(timeout: timeout)) {
+                owing.append(durable.name)
+            }
+        }
+        return owing
+    }
+
+    /// Stops the lanes (alerts still in a delay are not claimed, so a restart sends them) and
+    /// the sinks' background work (what they owe stays in the outbox).
+    public func shutdown() async {
+        let running = stop()
+        for task in running { await task.value }
+    }
+
+    /// `shutdown` without waiting: nothing more is claimed or delivered after this returns
+    /// (what a killed process looks like, for tests).
+    @discardableResult
+    public func stop() -> [Task<Void, Never>] {
+        for lane in lanes { lane.continuation.finish() }
+        let running = tasks.withLock { $0 } + workers.withLock { $0 }
+        for task in running { task.cancel() }
+        return running
+    }
+
+    private func drive(_ lane: Lane) async {
+        for await item in lane.stream {
+            if !Task.isCancelled {
+                if item.due > clock.now { try? await clock.sleep(until: item.due, tolerance: nil) }
+                if !Task.isCancelled { await deliver(item.event, via: lane.route.sink) }
+            }
+            let waiters = outstanding.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.count -= 1
+                guard state.count == 0 else { return [] }
+                defer { state.waiters.removeAll() }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    private func deliver(_ event: GameEvent, via sink: any Sink) async {
+        let delivery: Delivery
+        if ledger != nil, let durable = sink as? any DurableSink {
+            delivery = durable.enqueue(event, at: now())
+        } else {
+            var claimed = true
+            if let ledger {
+                do { claimed = try ledger.claim(event, sink: sink.name, at: now()) } catch {
+                    // Better twice than never: the store can't say, so send.
+                    logger.warning("cannot record the alert in the ledger; sending anyway", metadata: ["sink": "\(sink.name)", "error": "\(error)"])
+                }
+            }
+            delivery = claimed ? await sink.send(event) : .duplicate
+        }
+        let metadata: Logger.Metadata = ["sink": "\(sink.name)", "event": "\(event.id)", "outcome": "\(delivery)"]
+        switch delivery {
+        case .delivered, .queued: logger.info("alert sent", metadata: metadata)
+        case .duplicate: logger.debug("alert already sent", metadata: metadata)
+        case .skipped, .failed: logger.warning("alert not delivered", metadata: metadata)
+        }
+        onDelivery(sink.name, event, delivery)
+    }
+}

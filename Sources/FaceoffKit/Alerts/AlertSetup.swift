@@ -1,0 +1,68 @@
+import Foundation
+import Logging
+
+/// Builds the sinks a command delivers to, from the config's `[[sink]]` tables (or DESIGN's
+/// defaults when there are none).
+public struct AlertSetup: Sendable {
+    public let session: Session
+    public let renderer: Renderer
+    /// nil: no ledger, no outbox (replay, demo, test-alert: trying a setup twice works).
+    public let store: Store?
+    public let http: any HTTPClient
+    public let logger: Logger
+    /// Teams a sink takes by default besides the followed ones (`faceoff watch MTL`).
+    public var extraTeams: Set<String> = []
+    public var retrySchedule: WebhookSink.RetrySchedule = .standard
+
+    public init(session: Session, renderer: Renderer, store: Store?, http: any HTTPClient = CurlHTTPClient(), logger: Logger = Logger(label: "faceoff.alerts")) {
+        self.session = session
+        self.renderer = renderer
+        self.store = store
+        self.http = http
+        self.logger = logger
+    }
+
+    var defaultTeams: Set<String> { Set(session.config.teams).union(extraTeams) }
+
+    /// One sink from its config. `terminal` is the command's own stdout output, which a
+    /// `stdout` sink uses (with the sink's format).
+    public func sink(_ config: SinkConfig, terminal: StdoutSink? = nil) -> any Sink {
+        switch config.type {
+        case .stdout:
+            if let terminal { return terminal }
+            return StdoutSink(name: config.displayName, format: config.format, renderer: renderer,
+                              style: config.format == .text ? TerminalStyle.detect(noColorFlag: false) : .plain)
+        case .notify:
+            return NotifySendSink(
+                name: config.displayName, renderer: renderer, urgency: config.urgency, environment: session.environment,
+                logos: LogoCache(directory: session.paths.cacheHome + "/logos",
+                                 base: session.environment["FACEOFF_LOGO_BASE"].flatMap { $0.isEmpty ? nil : $0 } ?? "https://assets.nhle.com/logos/nhl/svg/",
+                                 http: http))
+        case .webhook:
+            return WebhookSink(config: config, renderer: renderer, http: http, outbox: store.map { Outbox(store: $0) }, schedule: retrySchedule)
+        }
+    }
+
+    public func route(_ config: SinkConfig, terminal: StdoutSink? = nil) -> SinkRoute {
+        SinkRoute(sink: sink(config, terminal: terminal), filter: SinkFilter(config, defaultTeams: defaultTeams),
+                  delay: config.delay ?? session.config.watch.delay)
+    }
+
+    /// The configured sinks; `fallback` when the config has none.
+    public func routes(fallback: [SinkConfig], terminal: StdoutSink? = nil) -> [SinkRoute] {
+        let configs = session.config.sinks.isEmpty ? fallback : session.config.sinks
+        return configs.map { route($0, terminal: terminal) }
+    }
+}
+
+extension ConfigLoader {
+    /// A warning when the config holds a credential (a webhook secret, URL or header) and
+    /// other users can read the file.
+    public static func permissionWarning(path: String, config: Config) -> String? {
+        guard config.sinks.contains(where: { $0.secret != nil || !$0.headers.isEmpty || $0.type == .webhook }) else { return nil }
+        guard let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, mode & 0o077 != 0 else {
+            return nil
+        }
+        return "\(displayPath(path)) holds webhook credentials and other users can read it (mode \(String(mode & 0o777, radix: 8))); run: chmod 600 \(displayPath(path))"
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Where alerts go. A sink reports what happened; it never throws into the router, so one
+/// broken place never holds up the others.
+public protocol Sink: Sendable {
+    /// The name the ledger and the logs know it by (`name`, else its type).
+    var name: String { get }
+    func send(_ event: GameEvent) async -> Delivery
+    /// Background work that outlives one `send` (a webhook's outbox); runs until cancelled.
+    func run() async
+}
+
+extension Sink {
+    public func run() async {}
+}
+
+/// A sink whose deliveries are owed durably: `enqueue` claims the event in the ledger and
+/// records it, in one transaction, and `run` delivers.
+public protocol DurableSink: Sink {
+    func enqueue(_ event: GameEvent, at date: Date) -> Delivery
+    /// Waits until nothing is owed (or `timeout` passes); true when nothing is.
+    func settle(timeout: Duration) async -> Bool
+}
+
+/// What happened to one alert at one sink.
+public enum Delivery: Sendable, Equatable, CustomStringConvertible {
+    case delivered(String)
+    /// In the outbox; the sink delivers it (and retries) on its own.
+    case queued
+    /// Claimed before, by this or another process.
+    case duplicate
+    case skipped(String)
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .delivered(let detail): return detail.isEmpty ? "delivered" : "delivered (\(detail))"
+        case .queued: return "queued for delivery"
+        case .duplicate: return "already sent"
+        case .skipped(let why): return "skipped: \(why)"
+        case .failed(let why): return "failed: \(why)"
+        }
+    }
+
+    public var isFailure: Bool {
+        switch self {
+        case .failed, .skipped: return true
+        default: return false
+        }
+    }
+}
+
+/// Which events a sink wants: its kinds, the games of its teams, and anything its players do.
+public struct SinkFilter: Sendable, Equatable {
+    /// nil: every kind.
+    public var kinds: Set<GameEvent.Kind>?
+    public var teams: Set<String>
+    public var players: Set<Int>
+
+    public init(kinds: Set<GameEvent.Kind>? = nil, teams: Set<String>, players: Set<Int> = []) {
+        self.kinds = kinds
+        self.teams = teams
+        self.players = players
+    }
+
+    /// - Parameter defaultTeams: the followed teams, plus any `faceoff watch` was asked for.
+    public init(_ config: SinkConfig, defaultTeams: Set<String>) {
+        kinds = config.events.map { Set($0.compactMap(GameEvent.Kind.init(rawValue:))) }
+        teams = config.teams.map(Set.init) ?? defaultTeams
+        players = Set(config.players)
+    }
+
+    public func matches(_ event: GameEvent) -> Bool {
+        if let kinds, !kinds.contains(event.kind) { return false }
+        if teams.contains(event.away) || teams.contains(event.home) { return true }
+        return event.players.contains { players.contains($0.id) }
+    }
+}
