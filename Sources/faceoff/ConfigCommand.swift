@@ -83,6 +83,13 @@ struct ConfigCommand: AsyncParsableCommand {
         func run() async throws {
             let session = try global.session()
             let templates = try session.templates()
+            // A user's webhook template must still make JSON: rendered here for every kind.
+            let problems = Renderer(templates: templates, followed: Set(session.config.teams)).check()
+            if !problems.isEmpty {
+                for problem in problems { printError("\(ConfigLoader.displayPath(session.paths.templatesDirectory, paths: session.paths))/\(problem)") }
+                throw ExitCode(2)
+            }
+            if let warning = ConfigLoader.permissionWarning(path: session.configPath, config: session.config) { printError("warning: \(warning)") }
             if !templates.overridden.isEmpty {
                 print("templates: \(templates.overridden.sorted().joined(separator: ", ")) from \(ConfigLoader.displayPath(session.paths.templatesDirectory, paths: session.paths)): OK")
             }

@@ -78,7 +78,7 @@ public struct Renderer: Sendable {
 public struct RenderError: Error, Sendable, CustomStringConvertible {
     public let template: String
     public let message: String
-    public var description: String { "template \(template).mustache: \(message)" }
+    public var description: String { "\(template).mustache: \(message)" }
 }
 
 /// Where a webhook request goes: ntfy takes JSON at its root, with the topic in the body.

@@ -1,5 +1,5 @@
 /// "Did you mean …?" for mistyped names.
-enum Suggest {
+public enum Suggest {
     /// The candidates nearest to `input` (optimal string alignment distance, case-insensitive),
     /// if any is within `limit` edits.
     static func closest(to input: String, in candidates: [String], limit: Int = 2) -> [String] {
@@ -18,7 +18,7 @@ enum Suggest {
         return found
     }
 
-    static func phrase(_ input: String, in candidates: [String], quoted: Bool = true) -> String {
+    public static func phrase(_ input: String, in candidates: [String], quoted: Bool = true) -> String {
         let matches = closest(to: input, in: candidates)
         guard !matches.isEmpty else { return "" }
         let names = matches.map { quoted ? "'\($0)'" : $0 }

@@ -1,0 +1,56 @@
+import ArgumentParser
+import FaceoffKit
+import Foundation
+
+extension GameEvent.Kind: ExpressibleByArgument {}
+
+extension Faceoff {
+    struct TestAlertCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "test-alert",
+            abstract: "Send a sample alert through each sink, and report what happened.",
+            discussion: """
+                The sample goes through the real path (templates, notify-send, a signed webhook
+                POST) but not through the sinks' filters or delays, and nothing is recorded: each
+                run sends a new event id, so receivers that deduplicate show every try. With no
+                [[sink]] in the config, the defaults are tried: stdout and desktop notifications.
+                Exits 1 when any sink failed.
+
+                Examples:
+                  faceoff test-alert
+                  faceoff test-alert --sink discord --kind final
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: "Only the sink with this name (or type, for an unnamed sink).")
+        var sink: String?
+
+        @Option(help: ArgumentHelp("The kind of event to send.", valueName: "kind"))
+        var kind: GameEvent.Kind = .goal
+
+        func run() async throws {
+            let session = try global.session()
+            let renderer = try session.renderer()
+            if let warning = ConfigLoader.permissionWarning(path: session.configPath, config: session.config) { printError("warning: \(warning)") }
+            var configs = session.config.sinks.isEmpty ? [SinkConfig(type: .stdout), SinkConfig(type: .notify)] : session.config.sinks
+            if let sink {
+                let names = configs.map(\.displayName)
+                guard let chosen = configs.first(where: { $0.displayName == sink }) else {
+                    throw UsageError(message: "no sink named '\(sink)'\(Suggest.phrase(sink, in: names)); the sinks are: \(names.joined(separator: ", "))")
+                }
+                configs = [chosen]
+            }
+            let setup = AlertSetup(session: session, renderer: renderer, store: nil)
+            let event = SampleEvent.make(kind, team: session.config.teams.first ?? "TOR", key: "test-\(Int(Date().timeIntervalSince1970 * 1000))")
+            var failed = false
+            for config in configs {
+                let delivery = await setup.sink(config).send(event)
+                failed = failed || delivery.isFailure
+                let mark = delivery.isFailure ? "✗" : "✓"
+                printError("\(mark) \(config.displayName) (\(config.type.rawValue)): \(delivery)")
+            }
+            if failed { throw ExitCode(1) }
+        }
+    }
+}
