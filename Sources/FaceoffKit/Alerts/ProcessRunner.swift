@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Runs a program with an argument list (never through a shell) and a deadline: a program
-/// that hangs is terminated, then killed.
+/// that hangs is killed.
 public enum ProcessRunner {
     public struct Result: Sendable {
         public var status: Int32
@@ -37,47 +37,92 @@ public enum ProcessRunner {
         _ program: String, _ arguments: [String], environment: [String: String], timeout: Duration
     ) async throws(Failure) -> Result {
         guard let path = locate(program, environment: environment) else { throw .notFound(program) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let box = ProcessBox(process)
-        do {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                box.process.terminationHandler = { _ in continuation.resume() }
-                do { try box.process.run() } catch {
-                    box.process.terminationHandler = nil
-                    continuation.resume(throwing: error)
-                    return
-                }
-                // The deadline: SIGTERM, then SIGKILL a second later.
-                Task {
-                    try? await Task.sleep(for: timeout)
-                    guard !box.finished.withLock({ $0 }), box.process.isRunning else { return }
-                    box.timedOut.withLock { $0 = true }
-                    box.process.terminate()
-                    try? await Task.sleep(for: .seconds(1))
-                    if box.process.isRunning { kill(box.process.processIdentifier, SIGKILL) }
-                }
-            }
-        } catch {
-            throw .cannotStart(program, error.localizedDescription)
+        // posix_spawn, not Foundation's Process: the child gets a process group of its own (so a
+        // timeout kills whatever it started too) and default signal handling (a Swift
+        // process's children otherwise inherit a mask that blocks SIGTERM). Process also waits
+        // for its pipes to close before it reports an exit, which a lingering child can delay.
+        var output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
+        guard pipe(&output) == 0, pipe(&errors) == 0 else { throw .cannotStart(program, String(cString: strerror(errno))) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        for fd in output + errors { posix_spawn_file_actions_addclose(&actions, fd) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
-        box.finished.withLock { $0 = true }
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr, timedOut: box.timedOut.withLock { $0 })
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        close(output[1])
+        close(errors[1])
+        guard spawned == 0 else {
+            close(output[0])
+            close(errors[0])
+            throw .cannotStart(program, String(cString: strerror(spawned)))
+        }
+        let child = pid
+        let timedOut = Mutex(false)
+        let finished = Mutex(false)
+        let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) {
+            guard !finished.withLock({ $0 }) else { return }
+            timedOut.withLock { $0 = true }
+            kill(-child, SIGKILL)
+        }
+        let (outRead, errRead) = (output[0], errors[0])
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
+            // Blocking reads and waitpid, on threads of their own.
+            DispatchQueue.global().async {
+                let group = DispatchGroup()
+                let collected = Mutex<(out: [UInt8], err: [UInt8])>(([], []))
+                for (fd, isOut) in [(outRead, true), (errRead, false)] {
+                    group.enter()
+                    DispatchQueue.global().async {
+                        let bytes = readAll(fd)
+                        collected.withLock { isOut ? ($0.out = bytes) : ($0.err = bytes) }
+                        group.leave()
+                    }
+                }
+                var status: Int32 = 0
+                while waitpid(child, &status, 0) < 0, errno == EINTR {}
+                finished.withLock { $0 = true }
+                group.wait()
+                let (out, err) = collected.withLock { $0 }
+                let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                continuation.resume(returning: Result(
+                    status: exit, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
+                    timedOut: timedOut.withLock { $0 }))
+            }
+        }
     }
 }
 
-/// `Process` is not Sendable; the deadline task only signals it.
-private final class ProcessBox: @unchecked Sendable {
-    let process: Process
-    let timedOut = Mutex(false)
-    let finished = Mutex(false)
-    init(_ process: Process) { self.process = process }
+/// Reads a file descriptor to its end and closes it.
+private func readAll(_ fd: Int32) -> [UInt8] {
+    var result: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
+        if count > 0 { result += buffer[0..<count] } else if count < 0, errno == EINTR { continue } else { break }
+    }
+    close(fd)
+    return result
 }

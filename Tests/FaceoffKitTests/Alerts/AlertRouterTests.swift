@@ -1,0 +1,69 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FaceoffKit
+
+@Suite struct AlertRouterTests {
+    final class Log: Sendable {
+        let entries = Mutex<[(sink: String, id: String, at: ContinuousClock.Instant)]>([])
+        func add(_ sink: String, _ event: GameEvent) { entries.withLock { $0.append((sink, event.id, ContinuousClock.now)) } }
+        func ids(_ sink: String) -> [String] { entries.withLock { $0.filter { $0.sink == sink }.map(\.id) } }
+    }
+
+    struct SlowSink: Sink {
+        let name: String
+        let log: Log
+        func send(_ event: GameEvent) async -> Delivery {
+            try? await Task.sleep(for: .milliseconds(300))
+            log.add(name, event)
+            return .delivered("")
+        }
+    }
+
+    @Test func aSlowSinkNeverHoldsUpAnother() async throws {
+        let log = Log()
+        let fast = RecordingSink(name: "fast") { log.add("fast", $0) }
+        let router = AlertRouter(
+            routes: [SinkRoute(sink: SlowSink(name: "slow", log: log), filter: SinkFilter(teams: ["TOR"])), SinkRoute(sink: fast, filter: SinkFilter(teams: ["TOR"]))],
+            ledger: nil, clock: ContinuousClock())
+        router.start()
+        let events = (0..<5).map { SampleEvent.make(.goal, team: "TOR", key: "\($0)") }
+        let started = ContinuousClock.now
+        for event in events { router.route(event) }
+        await router.settle()
+        await router.shutdown()
+        #expect(log.ids("fast") == events.map(\.id))
+        #expect(log.ids("slow") == events.map(\.id))
+        // Every fast delivery happened before the slow sink had finished its first.
+        let fastLast = try #require(log.entries.withLock { $0.last { $0.sink == "fast" }?.at })
+        #expect(fastLast - started < .milliseconds(300))
+    }
+
+    @Test func eachSinkHasItsDelayItsFilterAndItsLedgerClaims() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
+        let clock = TestClock()
+        let times = Mutex<[String: [Duration]]>([:])
+        func sink(_ name: String) -> RecordingSink {
+            RecordingSink(name: name) { _ in times.withLock { $0[name, default: []].append(clock.now.offset) } }
+        }
+        let router = AlertRouter(
+            routes: [
+                SinkRoute(sink: sink("now"), filter: SinkFilter(teams: ["TOR"])),
+                SinkRoute(sink: sink("later"), filter: SinkFilter(kinds: [.goal], teams: ["TOR"]), delay: .seconds(30)),
+            ], ledger: Ledger(store: store), clock: clock)
+        router.start()
+        router.route(SampleEvent.make(.goal, team: "TOR"))
+        router.route(SampleEvent.make(.penalty, team: "TOR"))
+        router.passOver([SampleEvent.make(.periodStart, team: "TOR")])
+        await router.settle()
+        await router.shutdown()
+        #expect(times.withLock { $0["now"]?.count } == 2)
+        #expect(times.withLock { $0["later"] } == [.seconds(30)])
+        let ledger = Ledger(store: store)
+        #expect(try ledger.claimedIDs(gameID: 2025029999, sink: "later") == ["2025029999:goal:sample"])
+        #expect(Set(try ledger.claimedIDs(gameID: 2025029999, sink: "now")) == ["2025029999:goal:sample", "2025029999:penalty:sample", "2025029999:period_start:sample"])
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FaceoffKit
+
+/// Webhook delivery against a loopback receiver, with a real store for the outbox.
+@Suite struct WebhookSinkTests {
+    static let secret = "whsec_" + Data("faceoff-test-signing-key-32-byte".utf8).base64EncodedString()
+    static let fast = WebhookSink.RetrySchedule(delays: [.milliseconds(50), .milliseconds(100)], jitter: 0, idleCheck: .milliseconds(100))
+
+    struct Setup {
+        let server: LoopbackHTTPServer
+        let directory: URL
+        let store: Store
+
+        init(_ handler: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply) throws {
+            server = try LoopbackHTTPServer(handler: handler)
+            directory = try TestPaths.temporaryDirectory()
+            store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
+        }
+
+        func sink(path: String = "/hook", expiry: Duration = .seconds(3600), owner: String = Outbox.processOwner) -> WebhookSink {
+            var config = SinkConfig(type: .webhook)
+            config.name = "hook"
+            config.url = server.baseURL + path
+            config.secret = WebhookSinkTests.secret
+            config.headers = ["Authorization": "Bearer t0ken"]
+            config.expiry = expiry
+            return WebhookSink(
+                config: config, renderer: RendererTests.renderer, http: CurlHTTPClient(), outbox: Outbox(store: store, owner: owner),
+                schedule: WebhookSinkTests.fast)
+        }
+
+        func close() {
+            server.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    static func events(_ count: Int) -> [GameEvent] {
+        (0..<count).map { SampleEvent.make(.goal, team: "TOR", key: "\(100 + $0)") }
+    }
+
+    /// Runs the sink's outbox worker until nothing is owed (or a deadline passes).
+    static func deliver(_ sink: WebhookSink, within timeout: Duration = .seconds(20)) async -> Bool {
+        let worker = Task { await sink.run() }
+        let settled = await sink.settle(timeout: timeout)
+        worker.cancel()
+        await worker.value
+        return settled
+    }
+
+    @Test func everyRequestIsSignedAndCarriesTheEventID() async throws {
+        let setup = try Setup { _ in .response(status: 204) }
+        defer { setup.close() }
+        let sink = setup.sink()
+        let events = Self.events(3)
+        for event in events { #expect(sink.enqueue(event, at: Date()) == .queued) }
+        // Claimed with the outbox row: a second enqueue is a duplicate.
+        #expect(sink.enqueue(events[0], at: Date()) == .duplicate)
+        #expect(await Self.deliver(sink))
+        let requests = setup.server.requests
+        #expect(requests.map { $0.headers["webhook-id"] } == events.map(\.id))
+        let signer = try #require(WebhookSigner(secret: Self.secret))
+        for request in requests {
+            let timestamp = try #require(Int(request.headers["webhook-timestamp"] ?? ""))
+            #expect(abs(Double(timestamp) - Date().timeIntervalSince1970) < 60)
+            #expect(signer.verify(id: request.headers["webhook-id"]!, timestamp: timestamp, body: request.body, header: request.headers["webhook-signature"] ?? ""))
+            // A changed body no longer verifies.
+            #expect(!signer.verify(id: request.headers["webhook-id"]!, timestamp: timestamp, body: request.body + [32], header: request.headers["webhook-signature"] ?? ""))
+            #expect(request.headers["authorization"] == "Bearer t0ken")
+            #expect(request.headers["content-type"] == "application/json")
+            #expect(request.method == "POST")
+        }
+        #expect(try Outbox(store: setup.store).pending().isEmpty)
+    }
+
+    /// A known Standard Webhooks vector, so our signature is the standard's and not just
+    /// self-consistent (the CLI tests also check it with the standardwebhooks package).
+    @Test func theSignatureMatchesTheStandard() throws {
+        let signer = try #require(WebhookSigner(secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"))
+        let body = Array(#"{"test": 2432232314}"#.utf8)
+        #expect(signer.signature(id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: 1614265330, body: body) == "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
+    }
+
+    @Test func aReceiverDownForAWhileGetsEverythingAfterwardsInOrderOnce() async throws {
+        let count = Mutex(0)
+        let setup = try Setup { _ in
+            let n = count.withLock { value -> Int in
+                value += 1
+                return value
+            }
+            return n <= 5 ? .response(status: 503, body: Array("try later".utf8)) : .response(status: 200)
+        }
+        defer { setup.close() }
+        let sink = setup.sink()
+        let events = Self.events(4)
+        for event in events { _ = sink.enqueue(event, at: Date()) }
+        #expect(await Self.deliver(sink))
+        let requests = setup.server.requests
+        #expect(requests.count == 5 + events.count)
+        // The head was retried and nothing overtook it.
+        #expect(requests.prefix(5).allSatisfy { $0.headers["webhook-id"] == events[0].id })
+        #expect(requests.dropFirst(5).map { $0.headers["webhook-id"] } == events.map(\.id))
+    }
+
+    @Test func retryAfterIsHonoured() async throws {
+        let count = Mutex(0)
+        let setup = try Setup { _ in
+            count.withLock { $0 += 1; return $0 } == 1 ? .response(status: 429, headers: [("Retry-After", "2")]) : .response(status: 200)
+        }
+        defer { setup.close() }
+        let sink = setup.sink()
+        _ = sink.enqueue(Self.events(1)[0], at: Date())
+        let clock = ContinuousClock()
+        let started = clock.now
+        #expect(await Self.deliver(sink))
+        #expect(setup.server.requests.count == 2)
+        #expect(clock.now - started >= .seconds(2))
+    }
+
+    @Test func goneDisablesTheSinkForThatURL() async throws {
+        let setup = try Setup { request in request.path == "/gone" ? .response(status: 410) : .response(status: 200) }
+        defer { setup.close() }
+        let sink = setup.sink(path: "/gone")
+        for event in Self.events(3) { _ = sink.enqueue(event, at: Date()) }
+        await sink.run()  // returns once disabled
+        #expect(sink.disabledReason?.contains("410") == true)
+        #expect(setup.server.requests.count == 1)
+        #expect(try Outbox(store: setup.store).pending().isEmpty)
+        // Remembered across restarts; a new URL enables it again.
+        #expect(setup.sink(path: "/gone").disabledReason != nil)
+        #expect(setup.sink(path: "/gone").enqueue(SampleEvent.make(.final, team: "TOR"), at: Date()).isFailure)
+        #expect(setup.sink(path: "/moved").disabledReason == nil)
+    }
+
+    @Test func clientErrorsAndRedirectsAreNotRetried() async throws {
+        let setup = try Setup { request in
+            switch request.path {
+            case "/bad": .response(status: 400, headers: [("Content-Type", "text/plain")], body: Array("missing field".utf8))
+            case "/old": .response(status: 301, headers: [("Location", "/new")])
+            default: .response(status: 200)
+            }
+        }
+        defer { setup.close() }
+        for path in ["/bad", "/old"] {
+            let sink = setup.sink(path: path)
+            _ = sink.enqueue(SampleEvent.make(.goal, team: "TOR", key: path), at: Date())
+            #expect(await Self.deliver(sink))
+        }
+        #expect(setup.server.requests.map(\.path) == ["/bad", "/old"])
+        // The one-shot path (test-alert) says why.
+        let report = await setup.sink(path: "/bad").send(SampleEvent.make(.goal, team: "TOR"))
+        #expect(report.description.contains("400") && report.description.contains("missing field"))
+        #expect(!report.description.contains("t0ken"))
+    }
+
+    @Test func anAlertThatCannotBeDeliveredBeforeItsExpiryIsDropped() async throws {
+        let setup = try Setup { _ in .response(status: 503) }
+        defer { setup.close() }
+        let sink = setup.sink(expiry: .seconds(1))
+        _ = sink.enqueue(Self.events(1)[0], at: Date())
+        #expect(await Self.deliver(sink, within: .seconds(10)))
+        #expect(setup.server.requests.count >= 2)
+        #expect(try Outbox(store: setup.store).pending().isEmpty)
+    }
+
+    /// A process killed mid-delivery leaves its rows (and a lease) behind; the next start
+    /// delivers them.
+    @Test func whatAKilledProcessOwedIsDeliveredByTheNextOne() async throws {
+        let setup = try Setup { _ in .response(status: 200) }
+        defer { setup.close() }
+        let dead = setup.sink(owner: "999999999:gone")
+        let events = Self.events(2)
+        for event in events { _ = dead.enqueue(event, at: Date()) }
+        let outbox = Outbox(store: setup.store, owner: "999999999:gone")
+        let head = try #require(try outbox.head(sink: "hook"))
+        #expect(try outbox.lease(head, until: Date().addingTimeInterval(600), now: Date()))
+        // A live lease of another running process is respected; a dead one's is not.
+        #expect(!Outbox.isAlive("999999999:gone"))
+        #expect(Outbox.isAlive(Outbox.processOwner))
+        #expect(await Self.deliver(setup.sink()))
+        #expect(setup.server.requests.map { $0.headers["webhook-id"] } == events.map(\.id))
+    }
+
+    @Test func urlsInErrorsAreRedacted() {
+        #expect(WebhookSink.redact("https://discord.com/api/webhooks/123/SECRET") == "https://discord.com/…")
+        #expect(WebhookSink.redact("http://127.0.0.1:8123/") == "http://127.0.0.1:8123/")
+        #expect(WebhookSink.scrub("echo: Bearer abcdef123", secrets: ["Bearer abcdef123"]) == "echo: <redacted>")
+    }
+}
