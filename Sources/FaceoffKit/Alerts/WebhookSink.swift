@@ -130,6 +130,9 @@ public final class WebhookSink: DurableSink {
     public func run() async {
         guard let outbox else { return }
         let lease = Double(10 + 20)
+        // What a previous run left owed is tried at once on start: how long ago its last
+        // attempt failed is not a reason to wait now.
+        var resumed = false
         while !Task.isCancelled {
             if disabledReason != nil { return }
             let item: Outbox.Item?
@@ -150,11 +153,12 @@ public final class WebhookSink: DurableSink {
                 try? outbox.drop(item)
                 continue
             }
-            if item.nextAttemptAt > current {
+            if resumed, item.nextAttemptAt > current {
                 // The head waits, and so does everything behind it: order is kept.
                 await pause(.seconds(item.nextAttemptAt.timeIntervalSince(current)), wakeable: false)
                 continue
             }
+            resumed = true
             guard (try? outbox.lease(item, until: current.addingTimeInterval(lease), now: current)) == true else {
                 // Another process is delivering it.
                 await pause(.seconds(1), wakeable: false)

@@ -44,7 +44,7 @@ import Testing
         var overtime = SampleEvent.make(.periodStart, team: "TOR")
         overtime.period = 4
         overtime.periodType = "OT"
-        #expect(Self.renderer.text(overtime).title == "▶ Overtime (OT)")
+        #expect(Self.renderer.text(overtime).title == "▶ Overtime")
         var shootout = SampleEvent.make(.final, team: "TOR")
         shootout.details["ended_in"] = "SO"
         #expect(Self.renderer.text(shootout).title == "🏁 Final (SO)")

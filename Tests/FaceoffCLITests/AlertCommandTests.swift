@@ -1,0 +1,209 @@
+import FaceoffKit
+import Foundation
+import Synchronization
+import Testing
+
+/// A program started in the background: its stdout lines as they come, killed at the end.
+final class Background: @unchecked Sendable {
+    let process = Process()
+    private let lines = Mutex<[String]>([])
+    private let partial = Mutex(Data())
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else {
+                handle.readabilityHandler = nil
+                return
+            }
+            self.partial.withLock { buffer in
+                buffer.append(data)
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                    self.lines.withLock { $0.append(line) }
+                }
+            }
+        }
+        try process.run()
+    }
+
+    var output: [String] { lines.withLock { $0 } }
+
+    /// Waits (up to `timeout`) until `condition` holds for the lines so far.
+    func wait(timeout: TimeInterval = 60, until condition: ([String]) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition(output) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return condition(output)
+    }
+
+    func kill() { Glibc.kill(process.processIdentifier, SIGKILL) }
+}
+
+@Suite("alert delivery, the binary") struct AlertCommandTests {
+    static let demoGame = CLI.root.appendingPathComponent("Demo/demo-game.json").path
+    static let overtimeGame = CLI.root.appendingPathComponent("Tests/Fixtures/games/2025020201-TOR-at-MTL-overtime.json").path
+    static let shootoutGame = CLI.root.appendingPathComponent("Tests/Fixtures/games/2025020202-BOS-at-BUF-shootout.json").path
+    static let golden = CLI.root.appendingPathComponent("Tests/Fixtures/golden")
+    static let python: String = {
+        if let named = ProcessInfo.processInfo.environment["FACEOFF_TEST_PYTHON"], !named.isEmpty { return named }
+        return CLI.root.appendingPathComponent(".venv/bin/python").path
+    }()
+
+    /// Text and JSON lines of three replayed games, every kind they hold, against files kept in
+    /// Tests/Fixtures/golden. FACEOFF_UPDATE_GOLDEN=1 rewrites them (then read the diff).
+    @Test(arguments: [("demo", demoGame), ("overtime", overtimeGame), ("shootout", shootoutGame)])
+    func replayedGamesMatchTheirGoldenOutput(name: String, game: String) throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let validator = try SchemaValidator(file: CLI.root.appendingPathComponent("docs/json/event.schema.json"))
+        for format in ["text", "jsonl"] {
+            let result = try cli.run(["replay", game, "--speed", "0", "--format", format])
+            #expect(result.status == 0, "\(result.stderr)")
+            let file = Self.golden.appendingPathComponent("replay-\(name).\(format == "text" ? "txt" : "jsonl")")
+            if ProcessInfo.processInfo.environment["FACEOFF_UPDATE_GOLDEN"] == "1" {
+                try result.stdout.write(to: file, atomically: true, encoding: .utf8)
+            }
+            #expect(result.stdout == (try String(contentsOf: file, encoding: .utf8)), "\(file.lastPathComponent) differs")
+            if format == "jsonl" {
+                for line in result.stdout.split(separator: "\n") {
+                    let document = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+                    #expect(validator.problems(in: document).isEmpty, "\(validator.problems(in: document))")
+                }
+            }
+        }
+    }
+
+    struct Receiver {
+        let process: Background
+        let url: String
+        let log: URL
+        let control: URL
+
+        init(directory: URL, secret: String) throws {
+            log = directory.appendingPathComponent("received.jsonl")
+            control = directory.appendingPathComponent("status")
+            process = try Background(
+                AlertCommandTests.python,
+                [CLI.root.appendingPathComponent("Tests/tools/webhook_receiver.py").path, log.path, secret, "--control", control.path],
+                environment: ["PATH": "/usr/bin:/bin"])
+            guard process.wait(timeout: 30, until: { !$0.isEmpty }) else { throw POSIXError(.ETIMEDOUT) }
+            url = process.output[0]
+        }
+
+        func answer(_ status: Int) throws { try "\(status)".write(to: control, atomically: true, encoding: .utf8) }
+
+        var entries: [[String: Any]] {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+
+        /// The ids the receiver accepted (2xx), in order.
+        var accepted: [String] { entries.filter { ($0["status"] as? Int ?? 500) < 300 }.compactMap { $0["id"] as? String } }
+    }
+
+    static let secret = "whsec_" + Data("faceoff-cli-test-signing-key-01".utf8).base64EncodedString()
+
+    func writeConfig(_ cli: CLI, _ text: String) throws {
+        try FileManager.default.createDirectory(at: cli.configFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: cli.configFile, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: cli.configFile.path)
+    }
+
+    @Test func testAlertSignsWhatTheStandardWebhooksPackageVerifies() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let receiver = try Receiver(directory: cli.home, secret: Self.secret)
+        defer { receiver.process.kill() }
+        try writeConfig(cli, """
+            teams = ["TOR"]
+            [[sink]]
+            type = "webhook"
+            name = "home"
+            url = "\(receiver.url)/hook"
+            secret = "\(Self.secret)"
+            headers = { Authorization = "Bearer abc123xyz" }
+            [[sink]]
+            type = "webhook"
+            name = "chat"
+            preset = "discord"
+            url = "\(receiver.url)/discord"
+            """)
+        let result = try cli.run(["test-alert", "--kind", "final"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("✓ home (webhook): delivered (HTTP 200)"))
+        #expect(result.stderr.contains("✓ chat (webhook): delivered"))
+        let entries = receiver.entries
+        try #require(entries.count == 2)
+        #expect(entries[0]["verified"] as? Bool == true)
+        #expect(entries[0]["authorization"] as? String == "Bearer abc123xyz")
+        #expect((entries[0]["id"] as? String)?.contains(":final:test-") == true)
+        // A second try is a new event id: receivers that deduplicate still show it.
+        #expect(try cli.run(["test-alert", "--sink", "home"]).status == 0)
+        #expect(receiver.accepted.count == 3)
+        #expect(Set(receiver.accepted).count == 2)  // the first test went to both sinks with one id
+
+        let unknown = try cli.run(["test-alert", "--sink", "hmoe"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("did you mean 'home'"))
+        try receiver.answer(500)
+        let failing = try cli.run(["test-alert", "--sink", "home"])
+        #expect(failing.status == 1)
+        #expect(failing.stderr.contains("✗ home (webhook): failed"))
+        #expect(!failing.stderr.contains("/hook"))  // the URL is shown redacted
+    }
+
+    /// `faceoff watch` of a live (replayed) game with a webhook receiver that is down; killed
+    /// mid-game; started again with the receiver up: every alert arrives once, in order.
+    @Test func aKilledWatchDeliversWhatItOwedOnceInOrderAfterARestart() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let game = CLI.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play").path
+        let replay = try Background(
+            CLI.binary.path, ["replay", "--serve", "127.0.0.1:0", game, "--speed", "300"], environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
+        defer { replay.kill() }
+        try #require(replay.wait(timeout: 30) { !$0.isEmpty })
+        let base = replay.output[0]
+        let receiver = try Receiver(directory: cli.home, secret: Self.secret)
+        defer { receiver.process.kill() }
+        try receiver.answer(503)
+        try writeConfig(cli, """
+            teams = ["TOR"]
+            [watch]
+            poll = "2s"
+            [[sink]]
+            type = "webhook"
+            name = "home"
+            url = "\(receiver.url)/hook"
+            secret = "\(Self.secret)"
+            """)
+        let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1", "FACEOFF_API_BASE": base]
+        let first = try Background(CLI.binary.path, ["watch", "2025020100", "--format", "jsonl"], environment: environment)
+        #expect(first.wait(timeout: 60) { $0.count >= 4 })
+        first.kill()
+        let seenBefore = first.output
+        try receiver.answer(200)
+        let second = try cli.run(["watch", "2025020100", "--format", "jsonl"], environment: ["FACEOFF_API_BASE": base])
+        #expect(second.status == 0, "\(second.stderr)")
+        let printed = (seenBefore + second.stdout.split(separator: "\n").map(String.init)).compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
+        }
+        #expect(printed.last?.hasSuffix(":final") == true)
+        // Each printed once, across the two processes...
+        #expect(Set(printed).count == printed.count)
+        // ...and delivered once each, in the order they happened, all signed.
+        #expect(receiver.accepted == printed)
+        #expect(receiver.entries.allSatisfy { $0["verified"] as? Bool == true })
+        #expect(receiver.entries.contains { $0["status"] as? Int == 503 })
+    }
+}
