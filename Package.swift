@@ -60,6 +60,8 @@ let package = Package(
         // bench/run.sh runs this in a release build; CI only compiles it.
         .executableTarget(name: "CalendarBench", dependencies: ["FaceoffKit"], path: "bench/CalendarBench"),
         .executableTarget(name: "LiveBench", dependencies: ["FaceoffKit"], path: "bench/LiveBench"),
+        .executableTarget(
+            name: "AlertBench", dependencies: ["FaceoffKit", .product(name: "Hummingbird", package: "hummingbird")], path: "bench/AlertBench"),
         .testTarget(
             name: "FaceoffKitTests",
             dependencies: ["FaceoffKit", .product(name: "PropertyBased", package: "swift-property-based")]

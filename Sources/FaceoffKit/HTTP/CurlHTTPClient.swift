@@ -100,7 +100,7 @@ private enum CurlTransfer {
     static func perform(_ request: HTTPRequest, cancelFlag: CancelFlag) throws -> HTTPResponse {
         if cancelFlag.isCancelled { throw CancellationError() }
         guard let handle = curl_easy_init() else {
-            throw HTTPError(.transport, url: request.url, detail: "curl_easy_init failed")
+            throw HTTPError(.transport, url: request.displayURL, detail: "curl_easy_init failed")
         }
         defer { curl_easy_cleanup(handle) }
 

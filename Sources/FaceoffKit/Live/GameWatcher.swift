@@ -141,8 +141,10 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     func nextPoll(_ snapshot: GameSnapshot) -> Duration {
         let start = scheduledStart ?? snapshot.startTime
         if snapshot.state?.isUpcoming ?? false {
-            // Once a minute before the start, but never past it.
-            guard let start, start > now() else { return max(settings.poll, .seconds(30)) }
+            // Once a minute before the start, but never past it; once the scheduled time has
+            // passed (puck drop runs late), at the live rate, so the start is seen at once.
+            guard let start else { return max(settings.poll, .seconds(30)) }
+            guard start > now() else { return settings.poll }
             return min(.seconds(60), max(settings.poll, .seconds(start.timeIntervalSince(now()))))
         }
         if snapshot.clock?.inIntermission == true, let left = snapshot.clock?.secondsRemaining, left > 90 {

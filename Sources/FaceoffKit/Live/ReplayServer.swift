@@ -42,6 +42,14 @@ public struct ReplayServer: Sendable {
         }
     }
 
+    /// When the feed of game `game` first shows its first `count` plays (benchmarks measure
+    /// alert latency from here).
+    public func visibleAt(game: Int, plays count: Int) -> Date {
+        let times = Self.timeline(games[game])
+        guard count > 1 else { return start }
+        return start.addingTimeInterval(Double(times[min(count, times.count) - 1]) / speed)
+    }
+
     /// The feed of `replay` as it stands at `date`.
     public func feed(_ replay: ReplayFeed, at date: Date) -> PlayByPlay {
         let elapsed = date.timeIntervalSince(start) * speed

@@ -184,4 +184,20 @@ import Testing
         feed.clock = GameClock(timeRemaining: "12:00", secondsRemaining: 720, running: true, inIntermission: false)
         #expect(watcher.nextPoll(GameSnapshot(feed)) == .seconds(5))
     }
+
+    @Test func aLateStartIsPolledAtTheLiveRate() {
+        let now = Date()
+        func watcher(start: Date?) -> GameWatcher<TestClock> {
+            GameWatcher(
+                gameID: 1, scheduledStart: start, client: NHLClient(http: CurlHTTPClient(), cache: nil), ledger: nil,
+                settings: .init(poll: .seconds(5)), clock: TestClock(), now: { now }, router: AlertRouter(routes: [], ledger: nil, clock: TestClock()))
+        }
+        var feed = PlayByPlay()
+        feed.gameState = .pre
+        // Before the start: once a minute, never past it.
+        #expect(watcher(start: now.addingTimeInterval(600)).nextPoll(GameSnapshot(feed)) == .seconds(60))
+        #expect(watcher(start: now.addingTimeInterval(20)).nextPoll(GameSnapshot(feed)) == .seconds(20))
+        // Past the scheduled time and still not started (puck drop runs late): every poll.
+        #expect(watcher(start: now.addingTimeInterval(-120)).nextPoll(GameSnapshot(feed)) == .seconds(5))
+    }
 }

@@ -1,0 +1,142 @@
+import FaceoffKit
+import Foundation
+import Hummingbird
+import Synchronization
+
+// Alert latency end to end, and the per-event cost of rendering and fan-out. Run it with
+// bench/run.sh, in a release build.
+//
+//   AlertBench [--speed 60] [--poll 2] [FILE]      (default: the demo game built into the binary)
+//
+// A game is served by ReplayServer as if live; a GameWatcher polls it and delivers through
+// the AlertRouter to a WebhookSink (outbox in a real SQLite store, signed POSTs) aimed at a
+// Hummingbird receiver on 127.0.0.1. Latency is each event's arrival at the receiver minus
+// the moment the served feed first showed the play that caused it.
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+@MainActor func option(_ name: String, _ fallback: Double) -> Double {
+    guard let index = arguments.firstIndex(of: name), arguments.indices.contains(index + 1) else { return fallback }
+    defer { arguments.removeSubrange(index...(index + 1)) }
+    return Double(arguments[index + 1]) ?? fallback
+}
+let speed = option("--speed", 60)
+let poll = option("--poll", 2)
+let gameData: Data
+if let path = arguments.first, let data = FileManager.default.contents(atPath: path) { gameData = data } else { gameData = Data(DemoData.game!.utf8) }
+let game = try JSONDecoder().decode(PlayByPlay.self, from: gameData)
+let replay = ReplayFeed(game)
+let gameID = game.id ?? 0
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+}
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+}
+
+// Which play made each event: the detector run over every prefix of the feed.
+var cause: [String: Int] = [:]
+do {
+    var detector = EventDetector()
+    for count in 1...replay.count {
+        for event in detector.process(GameSnapshot(replay.prefix(count))).events where cause[event.id] == nil { cause[event.id] = count }
+    }
+}
+
+// The receiver.
+let arrivals = Mutex<[(id: String, at: Date)]>([])
+let router = Router()
+router.post("/hook") { request, _ -> HTTPResponse.Status in
+    if let id = request.headers.first(where: { $0.name.canonicalName == "webhook-id" })?.value { arrivals.withLock { $0.append((id, Date())) } }
+    return .noContent
+}
+let receiverPort = Mutex(0)
+let receiver = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), onServerRunning: { channel in
+    receiverPort.withLock { $0 = channel.localAddress?.port ?? 0 }
+})
+let receiverTask = Task { try await receiver.runService() }
+while receiverPort.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(20)) }
+
+// The live API.
+let server = ReplayServer(games: [game], speed: speed, startDelay: 3)
+let base = Mutex<String?>(nil)
+let serverTask = Task { try await server.run(host: "127.0.0.1", port: 0) { url in base.withLock { $0 = url } } }
+while base.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
+
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faceoff-alertbench-\(UUID().uuidString)")
+defer { try? FileManager.default.removeItem(at: directory) }
+let store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
+let renderer = Renderer(templates: try TemplateSet(overrides: nil), followed: [GameSnapshot(game).home.abbrev])
+var sinkConfig = SinkConfig(type: .webhook)
+sinkConfig.name = "bench"
+sinkConfig.url = "http://127.0.0.1:\(receiverPort.withLock { $0 })/hook"
+sinkConfig.secret = "whsec_" + Data("alert-bench-signing-key-0123456".utf8).base64EncodedString()
+let webhook = WebhookSink(config: sinkConfig, renderer: renderer, http: CurlHTTPClient(), outbox: Outbox(store: store))
+let snapshot = GameSnapshot(game)
+let alerts = AlertRouter(
+    routes: [SinkRoute(sink: webhook, filter: SinkFilter(teams: [snapshot.away.abbrev, snapshot.home.abbrev]))], ledger: Ledger(store: store),
+    clock: ContinuousClock())
+alerts.start()
+let client = NHLClient(base: base.withLock { $0 }!, http: CurlHTTPClient(), cache: nil)
+let watcher = GameWatcher(
+    gameID: gameID, scheduledStart: nil, client: client, ledger: Ledger(store: store), settings: .init(poll: .milliseconds(Int(poll * 1000))),
+    clock: ContinuousClock(), router: alerts)
+var usage = rusage()
+let wall = ContinuousClock.now
+try await watcher.run()
+await alerts.settle()
+_ = await alerts.settleDurable(timeout: .seconds(30))
+let elapsed = ContinuousClock.now - wall
+await alerts.shutdown()
+
+let got = arrivals.withLock { $0 }
+let latencies = got.compactMap { arrival -> Double? in
+    guard let count = cause[arrival.id] else { return nil }
+    return arrival.at.timeIntervalSince(server.visibleAt(game: 0, plays: count)) * 1000
+}
+if ProcessInfo.processInfo.environment["ALERTBENCH_DEBUG"] != nil {
+    for arrival in got {
+        let count = cause[arrival.id] ?? 0
+        print(arrival.id, count, String(format: "visible +%.1f s, arrived +%.1f s", server.visibleAt(game: 0, plays: count).timeIntervalSince(server.start), arrival.at.timeIntervalSince(server.start)))
+    }
+}
+getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+print("game \(gameID): \(replay.count) plays, \(cause.count) events, replayed at \(Int(speed))x in \(Int(milliseconds(elapsed) / 1000)) s, poll \(poll) s")
+print("  delivered \(got.count) of \(cause.count); ids unique: \(Set(got.map(\.id)).count == got.count)")
+print(String(format: "  visible in feed -> at receiver: median %.0f ms, p95 %.0f ms, max %.0f ms (target: poll + 250 = %.0f ms)",
+             percentile(latencies, 0.5), percentile(latencies, 0.95), latencies.max() ?? 0, poll * 1000 + 250))
+
+// Per-event cost: rendering (title, body, a webhook body) and fan-out through the router.
+struct NullSink: Sink {
+    let name: String
+    func send(_ event: GameEvent) async -> Delivery { .delivered("") }
+}
+let samples = GameEvent.Kind.allCases.map { SampleEvent.make($0, team: "TOR") }
+var renderTimes: [Double] = []
+for _ in 0..<5 {
+    let start = ContinuousClock.now
+    for _ in 0..<200 {
+        for event in samples {
+            _ = renderer.text(event)
+            _ = try renderer.webhookBody(event, preset: .discord)
+        }
+    }
+    renderTimes.append(milliseconds(ContinuousClock.now - start) / Double(200 * samples.count))
+}
+var fanoutTimes: [Double] = []
+for _ in 0..<5 {
+    let fan = AlertRouter(
+        routes: (0..<3).map { SinkRoute(sink: NullSink(name: "null\($0)"), filter: SinkFilter(teams: ["TOR"])) }, ledger: nil, clock: ContinuousClock())
+    fan.start()
+    let start = ContinuousClock.now
+    for _ in 0..<1000 { for event in samples { fan.route(event) } }
+    await fan.settle()
+    fanoutTimes.append(milliseconds(ContinuousClock.now - start) / Double(1000 * samples.count))
+    await fan.shutdown()
+}
+print(String(format: "  per event: render title+body+webhook body median %.1f µs; route to 3 sinks median %.1f µs",
+             percentile(renderTimes, 0.5) * 1000, percentile(fanoutTimes, 0.5) * 1000))
+serverTask.cancel()
+receiverTask.cancel()
+exit(0)
