@@ -24,3 +24,8 @@ echo "== Live engine: decode + detect per snapshot, release build =="
 games=(Demo/demo-game.json)
 for f in ../shared/nhl-api/fixtures/play-by-play_*.json; do [ -f "$f" ] && games+=("$f"); done
 .build/release/LiveBench --iterations 5 "${games[@]}"
+
+echo
+echo "== Alerts: feed visibility -> loopback webhook receiver, release build =="
+swift build -c release --product AlertBench
+.build/release/AlertBench --speed "${ALERT_SPEED:-60}" --poll "${ALERT_POLL:-5}" 2>/dev/null
