@@ -38,11 +38,11 @@ final class Background: @unchecked Sendable {
     var output: [String] { lines.withLock { $0 } }
 
     /// Waits (up to `timeout`) until `condition` holds for the lines so far.
-    func wait(timeout: TimeInterval = 60, until condition: ([String]) -> Bool) -> Bool {
+    func wait(timeout: TimeInterval = 60, until condition: ([String]) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition(output) { return true }
-            Thread.sleep(forTimeInterval: 0.05)
+            try? await Task.sleep(for: .milliseconds(50))
         }
         return condition(output)
     }
@@ -90,14 +90,14 @@ final class Background: @unchecked Sendable {
         let log: URL
         let control: URL
 
-        init(directory: URL, secret: String) throws {
+        init(directory: URL, secret: String) async throws {
             log = directory.appendingPathComponent("received.jsonl")
             control = directory.appendingPathComponent("status")
             process = try Background(
                 AlertCommandTests.python,
                 [CLI.root.appendingPathComponent("Tests/tools/webhook_receiver.py").path, log.path, secret, "--control", control.path],
                 environment: ["PATH": "/usr/bin:/bin"])
-            guard process.wait(timeout: 30, until: { !$0.isEmpty }) else { throw POSIXError(.ETIMEDOUT) }
+            guard await process.wait(timeout: 30, until: { !$0.isEmpty }) else { throw POSIXError(.ETIMEDOUT) }
             url = process.output[0]
         }
 
@@ -120,10 +120,10 @@ final class Background: @unchecked Sendable {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: cli.configFile.path)
     }
 
-    @Test func testAlertSignsWhatTheStandardWebhooksPackageVerifies() throws {
+    @Test func testAlertSignsWhatTheStandardWebhooksPackageVerifies() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let receiver = try Receiver(directory: cli.home, secret: Self.secret)
+        let receiver = try await Receiver(directory: cli.home, secret: Self.secret)
         defer { receiver.process.kill() }
         try writeConfig(cli, """
             teams = ["TOR"]
@@ -165,16 +165,16 @@ final class Background: @unchecked Sendable {
 
     /// `faceoff watch` of a live (replayed) game with a webhook receiver that is down; killed
     /// mid-game; started again with the receiver up: every alert arrives once, in order.
-    @Test func aKilledWatchDeliversWhatItOwedOnceInOrderAfterARestart() throws {
+    @Test func aKilledWatchDeliversWhatItOwedOnceInOrderAfterARestart() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         let game = CLI.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play").path
         let replay = try Background(
             CLI.binary.path, ["replay", "--serve", "127.0.0.1:0", game, "--speed", "300"], environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
         defer { replay.kill() }
-        try #require(replay.wait(timeout: 30) { !$0.isEmpty })
+        try #require(await replay.wait(timeout: 30) { !$0.isEmpty })
         let base = replay.output[0]
-        let receiver = try Receiver(directory: cli.home, secret: Self.secret)
+        let receiver = try await Receiver(directory: cli.home, secret: Self.secret)
         defer { receiver.process.kill() }
         try receiver.answer(503)
         try writeConfig(cli, """
@@ -189,11 +189,11 @@ final class Background: @unchecked Sendable {
             """)
         let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1", "FACEOFF_API_BASE": base]
         let first = try Background(CLI.binary.path, ["watch", "2025020100", "--format", "jsonl"], environment: environment)
-        #expect(first.wait(timeout: 60) { $0.count >= 4 })
+        #expect(await first.wait(timeout: 60) { $0.count >= 4 })
         first.kill()
         let seenBefore = first.output
         try receiver.answer(200)
-        let second = try cli.run(["watch", "2025020100", "--format", "jsonl"], environment: ["FACEOFF_API_BASE": base])
+        let second = try await cli.runDetached(["watch", "2025020100", "--format", "jsonl"], environment: ["FACEOFF_API_BASE": base])
         #expect(second.status == 0, "\(second.stderr)")
         let printed = (seenBefore + second.stdout.split(separator: "\n").map(String.init)).compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String

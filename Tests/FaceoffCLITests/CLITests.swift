@@ -47,6 +47,16 @@ struct CLI {
         return try Self.execute(Self.binary.path, arguments, environment: environment)
     }
 
+    /// `run` on a thread of its own: a long run must not hold one of the few threads async
+    /// tests share.
+    func runDetached(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result { try self.run(arguments, environment: extra) })
+            }
+        }
+    }
+
     /// Runs a program to its end and collects its output and status.
     static func execute(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Result {
         let process = Process()
@@ -58,6 +68,10 @@ struct CLI {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
+        // Not waitUntilExit: on Linux it spins a run loop at full CPU until the child ends,
+        // which starves every other test of a core.
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
         // Read both pipes while the process runs so a full pipe can't block it.
         let group = DispatchGroup()
@@ -67,7 +81,7 @@ struct CLI {
         DispatchQueue.global().async { stdout = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         group.enter()
         DispatchQueue.global().async { stderr = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        process.waitUntilExit()
+        exited.wait()
         group.wait()
         return Result(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),

@@ -5,7 +5,7 @@ import Synchronization
 final class WakeSignal: Sendable {
     private struct State {
         var fired = false
-        var waiter: (token: Int, continuation: CheckedContinuation<Void, Never>)?
+        var waiter: (token: Int, continuation: CheckedContinuation<Bool, Never>)?
         var cancelled: Int?
         var nextToken = 0
     }
@@ -13,7 +13,7 @@ final class WakeSignal: Sendable {
     private let state = Mutex(State())
 
     func fire() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
             guard let waiter = state.waiter else {
                 state.fired = true
                 return nil
@@ -21,39 +21,45 @@ final class WakeSignal: Sendable {
             state.waiter = nil
             return waiter.continuation
         }
-        waiter?.resume()
+        waiter?.resume(returning: true)
     }
 
-    /// Returns when fired, when `timeout` passes, or when the task is cancelled.
-    func wait(timeout: Duration) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await Task.sleep(for: timeout) }
+    /// Returns when fired (true), when `timeout` passes or the task is cancelled (false).
+    @discardableResult
+    func wait(timeout: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
             group.addTask { await self.next() }
-            await group.next()
+            let fired = await group.next() ?? false
             group.cancelAll()
+            return fired
         }
     }
 
-    private func next() async {
+    /// True when it was fired, false when cancelled.
+    private func next() async -> Bool {
         let token = state.withLock { state -> Int in
             state.nextToken += 1
             return state.nextToken
         }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let now = state.withLock { state -> Bool? in
                     if state.fired {
                         state.fired = false
                         return true
                     }
-                    if state.cancelled == token { return true }
+                    if state.cancelled == token { return false }
                     state.waiter = (token, continuation)
-                    return false
+                    return nil
                 }
-                if now { continuation.resume() }
+                if let now { continuation.resume(returning: now) }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
                 guard let waiter = state.waiter, waiter.token == token else {
                     state.cancelled = token
                     return nil
@@ -61,7 +67,7 @@ final class WakeSignal: Sendable {
                 state.waiter = nil
                 return waiter.continuation
             }
-            waiter?.resume()
+            waiter?.resume(returning: false)
         }
     }
 }

@@ -276,10 +276,12 @@ func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
     let output = Pipe()
     process.standardInput = input
     process.standardOutput = output
+    let exited = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in exited.signal() }
     try process.run()
     input.fileHandleForWriting.write(Data(bytes))
     try input.fileHandleForWriting.close()
     let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    exited.wait()
     return Array(data)
 }
