@@ -29,11 +29,12 @@ struct GlobalOptions: ParsableArguments {
         return try Session(Session.Options(configPath: config, apiBase: apiBase, offline: offline))
     }
 
-    func bootstrapLogging() {
+    /// - Parameter standard: the level without `-v` or `LOG_LEVEL` (`run` logs what it does).
+    func bootstrapLogging(standard: Logger.Level = .warning) {
         let environment = ProcessInfo.processInfo.environment
         let level: Logger.Level =
-            verbose ? .debug : environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .warning
-        LoggingBootstrap.once(level: level)
+            verbose ? .debug : environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? standard
+        LoggingBootstrap.once(level: level, journal: environment["JOURNAL_STREAM"].map { !$0.isEmpty } ?? false)
     }
 
     static let flags: Set<String> = ["--offline", "--json", "--no-color", "-v", "--verbose"]
@@ -88,15 +89,49 @@ enum LoggingBootstrap {
     nonisolated(unsafe) private static var done = false
     private static let lock = NSLock()
 
-    static func once(level: Logger.Level) {
+    /// - Parameter journal: stderr goes to the systemd journal, which stamps the time itself
+    ///   and reads a `<N>` syslog priority at the start of each line.
+    static func once(level: Logger.Level, journal: Bool = false) {
         lock.withLock {
             guard !done else { return }
             done = true
             LoggingSystem.bootstrap { label in
+                if journal { return JournalLogHandler(label: label, logLevel: level) }
                 var handler = StreamLogHandler.standardError(label: label)
                 handler.logLevel = level
                 return handler
             }
         }
+    }
+}
+
+/// One line per message on stderr, "<priority>label: message key=value ...", as journald
+/// shows best: no timestamp of our own, the level as a syslog priority.
+struct JournalLogHandler: LogHandler {
+    let label: String
+    var logLevel: Logger.Level
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let priority: Int
+        let message = event.message
+        let explicit = event.metadata
+        switch event.level {
+        case .trace, .debug: priority = 7
+        case .info: priority = 6
+        case .notice: priority = 5
+        case .warning: priority = 4
+        case .error: priority = 3
+        case .critical: priority = 2
+        }
+        let all = metadata.merging(explicit ?? [:]) { $1 }
+        let facts = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let text = "<\(priority)>\(label): \(message)\(facts.isEmpty ? "" : " " + facts)\n"
+        FileHandle.standardError.write(Data(text.utf8))
     }
 }

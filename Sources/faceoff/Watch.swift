@@ -48,10 +48,14 @@ extension Faceoff {
                 session: session, format: format, noColor: global.noColor, configured: true, store: store, teams: gameTeams.union(teams))
             let output = alerts.terminal
 
+            let status = LiveStatus(store: store)
             func watch(_ gameID: Int, start: Date?) async throws {
                 let watcher = GameWatcher(
                     gameID: gameID, scheduledStart: start, client: client, ledger: Ledger(store: store), settings: settings,
-                    clock: ContinuousClock(), router: alerts.router, onSnapshot: { snapshot, _ in output.snapshot(snapshot) })
+                    clock: ContinuousClock(), router: alerts.router, onSnapshot: { snapshot, _ in
+                        output.snapshot(snapshot)
+                        try? status.record(snapshot, at: Date())
+                    })
                 try await watcher.run()
             }
 
@@ -146,6 +150,12 @@ extension Faceoff {
         @Option(help: ArgumentHelp("Serve the games as a live API on host:port (loopback; port 0 picks one).", valueName: "address"))
         var serve: String?
 
+        @Option(help: ArgumentHelp("With --serve: seconds until the games start.", valueName: "seconds"))
+        var startIn: Double = 5
+
+        @Option(help: ArgumentHelp("With --serve: intermission length in game seconds (the NHL's is 1080).", valueName: "seconds"))
+        var intermission: Int = ReplayServer.intermission
+
         func validate() throws {
             guard speed >= 0 else { throw ValidationError("--speed must be 0 or more") }
             if let fromPeriod, !(1...10).contains(fromPeriod) { throw ValidationError("--from-period must be a period of the game (1, 2, 3, 4...)") }
@@ -181,7 +191,7 @@ extension Faceoff {
                 }
             }
             if let serve, let address = ListenAddress(serve) {
-                let server = ReplayServer(games: feeds, speed: speed)
+                let server = ReplayServer(games: feeds, speed: speed, startDelay: max(0, startIn), intermission: max(0, intermission))
                 try await server.run(host: address.host, port: address.port) { base in
                     FileHandle.standardOutput.write(Data("\(base)\n".utf8))
                 }

@@ -16,10 +16,17 @@ public struct SinkRoute: Sendable {
     }
 }
 
+/// Where a watcher hands its events: a router, or the daemon's switch between the router of
+/// the config before a reload and the one after.
+public protocol EventRouting: Sendable {
+    func route(_ event: GameEvent)
+    func passOver(_ events: [GameEvent])
+}
+
 /// Fans each event out to the sinks that want it, each through a lane of its own: a sink's
 /// delay, its ledger claim and its delivery happen in that lane, so a slow or failing sink
 /// never delays another. Order is kept within a lane.
-public final class AlertRouter<C: Clock>: Sendable where C.Duration == Duration {
+public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duration == Duration {
     struct Item: Sendable {
         let event: GameEvent
         let due: C.Instant

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 
 /// The choices that shape a feed: `[calendar]` in the config, overridden by command-line flags.
@@ -53,6 +54,42 @@ public enum FeedKind: Sendable, Equatable {
     }
 }
 
+/// Final scores known from a watched game's play-by-play, laid over schedules that may still
+/// call the game live for a while: a feed shows the final as soon as the watcher saw it.
+public final class ScheduleOverlay: Sendable {
+    public struct Final: Sendable, Equatable {
+        public var away: Int
+        public var home: Int
+        public var lastPeriodType: PeriodType?
+        public init(away: Int, home: Int, lastPeriodType: PeriodType?) {
+            self.away = away
+            self.home = home
+            self.lastPeriodType = lastPeriodType
+        }
+    }
+
+    private let finals = Mutex<[Int: Final]>([:])
+
+    public init() {}
+
+    public func set(_ gameID: Int, _ final: Final) { finals.withLock { $0[gameID] = final } }
+
+    func apply(_ schedule: ClubSchedule) -> ClubSchedule {
+        let known = finals.withLock { $0 }
+        guard !known.isEmpty, var games = schedule.games else { return schedule }
+        for index in games.indices {
+            guard let id = games[index].id, let final = known[id], !(games[index].gameState?.isFinal ?? false) else { continue }
+            games[index].gameState = .off
+            games[index].awayTeam?.score = final.away
+            games[index].homeTeam?.score = final.home
+            if games[index].gameOutcome == nil { games[index].gameOutcome = GameOutcome(lastPeriodType: final.lastPeriodType, otPeriods: nil) }
+        }
+        var copy = schedule
+        copy.games = games
+        return copy
+    }
+}
+
 /// Builds feeds from the schedules (through the cache) and the stored calendar state.
 public struct CalendarService: Sendable {
     let client: NHLClient
@@ -61,11 +98,14 @@ public struct CalendarService: Sendable {
     let options: CalendarOptions
     let now: @Sendable () -> Date
     let logger: Logger
+    /// Finals the daemon saw in the play-by-play before the schedule shows them.
+    let overlay: ScheduleOverlay?
 
     public init(
         client: NHLClient, state: CalendarState?, templates: TemplateSet, options: CalendarOptions,
-        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.calendar")
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.calendar"), overlay: ScheduleOverlay? = nil
     ) {
+        self.overlay = overlay
         self.client = client
         self.state = state
         self.templates = templates
@@ -87,7 +127,7 @@ public struct CalendarService: Sendable {
             }
             for _ in 0..<6 { startNext() }
             while let (team, fetched) = try await group.next() {
-                schedules.append((team, fetched.value))
+                schedules.append((team, overlay?.apply(fetched.value) ?? fetched.value))
                 if let note = fetched.staleness { notes.append("\(team): \(note)") }
                 startNext()
             }

@@ -29,13 +29,13 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     let clock: C
     let now: @Sendable () -> Date
     let logger: Logger
-    let router: AlertRouter<C>
+    let router: any EventRouting
     let onSnapshot: @Sendable (GameSnapshot, [GameEvent]) async -> Void
 
     public init(
         gameID: Int, scheduledStart: Date?, client: NHLClient, ledger: Ledger?, settings: Settings, clock: C,
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.watch"),
-        router: AlertRouter<C>,
+        router: any EventRouting,
         onSnapshot: @escaping @Sendable (GameSnapshot, [GameEvent]) async -> Void = { _, _ in }
     ) {
         self.gameID = gameID

@@ -15,14 +15,17 @@ public struct ReplayServer: Sendable {
     let speed: Double
     let launched: Date
     let startDelay: TimeInterval
+    /// Game seconds between periods.
+    let intermissionLength: Int
     let logger: Logger
     /// The time the served games follow (the wall clock, unless a test drives it).
     let now: @Sendable () -> Date
 
     public init(
-        games: [PlayByPlay], speed: Double, startDelay: TimeInterval = 5, now: @escaping @Sendable () -> Date = { Date() },
-        logger: Logger = Logger(label: "faceoff.replay")
+        games: [PlayByPlay], speed: Double, startDelay: TimeInterval = 5, intermission: Int = ReplayServer.intermission,
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.replay")
     ) {
+        intermissionLength = intermission
         self.games = games.map(ReplayFeed.init)
         self.speed = max(speed, 0.01)
         launched = now()
@@ -35,17 +38,17 @@ public struct ReplayServer: Sendable {
     public var start: Date { launched.addingTimeInterval(startDelay) }
 
     /// Seconds of game-plus-intermission time at which each play happens.
-    static func timeline(_ replay: ReplayFeed) -> [Int] {
+    func timeline(_ replay: ReplayFeed) -> [Int] {
         replay.plays.indices.map { index in
             let period = replay.plays[index].periodDescriptor?.number ?? 1
-            return replay.gameSeconds(index) + (period - 1) * intermission
+            return replay.gameSeconds(index) + (period - 1) * intermissionLength
         }
     }
 
     /// When the feed of game `game` first shows its first `count` plays (benchmarks measure
     /// alert latency from here).
     public func visibleAt(game: Int, plays count: Int) -> Date {
-        let times = Self.timeline(games[game])
+        let times = timeline(games[game])
         guard count > 1 else { return start }
         return start.addingTimeInterval(Double(times[min(count, times.count) - 1]) / speed)
     }
@@ -53,7 +56,7 @@ public struct ReplayServer: Sendable {
     /// The feed of `replay` as it stands at `date`.
     public func feed(_ replay: ReplayFeed, at date: Date) -> PlayByPlay {
         let elapsed = date.timeIntervalSince(start) * speed
-        let times = Self.timeline(replay)
+        let times = timeline(replay)
         var copy: PlayByPlay
         if elapsed < 0 {
             copy = replay.prefix(0)
@@ -63,7 +66,7 @@ public struct ReplayServer: Sendable {
             copy = replay.prefix(max(1, count))
             if count < replay.count, copy.clock?.inIntermission == true, let end = times.prefix(count).last {
                 // Real seconds left, so a watcher sleeping through it wakes in time.
-                let left = max(0, Int((Double(Self.intermission) - (elapsed - Double(end))) / speed))
+                let left = max(0, Int((Double(intermissionLength) - (elapsed - Double(end))) / speed))
                 copy.clock = GameClock(timeRemaining: String(format: "%02d:%02d", left / 60, left % 60), secondsRemaining: left, running: false, inIntermission: true)
             }
         }

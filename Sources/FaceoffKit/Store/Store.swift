@@ -97,6 +97,23 @@ public final class Store: Sendable {
                 table.primaryKey(["sink", "url_hash"])
             }
         }
+        migrator.registerMigration("v5: live games") { db in
+            // The last snapshot of each watched game, for `faceoff status` (no network).
+            try db.create(table: "live_game") { table in
+                table.primaryKey("game_id", .integer)
+                table.column("away", .text).notNull()
+                table.column("home", .text).notNull()
+                table.column("away_score", .integer).notNull()
+                table.column("home_score", .integer).notNull()
+                table.column("period_label", .text)
+                table.column("clock", .text)
+                table.column("intermission", .boolean).notNull().defaults(to: false)
+                // The team on the power play, or with its net empty ("TOR PP", "MTL EN").
+                table.column("situation", .text)
+                table.column("state", .text).notNull()
+                table.column("updated_at", .double).notNull()
+            }
+        }
         return migrator
     }
 

@@ -1,0 +1,300 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// `faceoff run`: keeps a timeline of what comes next (schedule refreshes, pregame windows,
+/// live games), sleeps in between, watches games when they come, and rewrites the calendars
+/// after each refresh and each final. Generic over the clock, so tests drive it without
+/// sleeping.
+public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
+    public struct Dependencies: Sendable {
+        public var store: Store
+        public var http: any HTTPClient
+        public var clock: C
+        public var now: @Sendable () -> Date
+        public var logger: Logger
+        /// Reads the config (again on SIGHUP); throws its errors.
+        public var loadSession: @Sendable () throws -> Session
+        public var retrySchedule: WebhookSink.RetrySchedule = .standard
+
+        public init(
+            store: Store, http: any HTTPClient, clock: C, now: @escaping @Sendable () -> Date, logger: Logger,
+            loadSession: @escaping @Sendable () throws -> Session
+        ) {
+            self.store = store
+            self.http = http
+            self.clock = clock
+            self.now = now
+            self.logger = logger
+            self.loadSession = loadSession
+        }
+    }
+
+    /// What one config makes: the API client, the sinks behind a router, the calendars.
+    struct Parts: Sendable {
+        let session: Session
+        let client: NHLClient
+        let router: AlertRouter<C>
+        let publisher: CalendarPublisher
+        let feeds: [FeedKind]
+        /// Followed teams plus the teams of followed players.
+        var teams: [String]
+    }
+
+    /// A game on the timeline.
+    struct Planned: Sendable {
+        let id: Int
+        let start: Date?
+        let away: String
+        let home: String
+        let live: Bool
+        let over: Bool
+    }
+
+    struct Flags: Sendable {
+        var reload = false
+        var refresh = false
+        var finished: [Int] = []
+    }
+
+    let dependencies: Dependencies
+    let overlay = ScheduleOverlay()
+    let routing = RouterSwitch()
+    private let wake = WakeSignal()
+    private let flags = Mutex(Flags())
+    private let current = Mutex<Session?>(nil)
+    var logger: Logger { dependencies.logger }
+
+    public init(_ dependencies: Dependencies) {
+        self.dependencies = dependencies
+    }
+
+    /// Reads the config again (SIGHUP): a bad one is refused with its errors, the old one kept.
+    public func reload() {
+        flags.withLock { $0.reload = true }
+        wake.fire()
+    }
+
+    /// The session in effect (for the feed server).
+    public var session: Session? { current.withLock { $0 } }
+
+    func makeParts(_ session: Session) throws -> Parts {
+        let renderer = try session.renderer()
+        var setup = AlertSetup(session: session, renderer: renderer, store: dependencies.store, http: dependencies.http)
+        setup.retrySchedule = dependencies.retrySchedule
+        // No [[sink]]: desktop notifications, and every alert in the log.
+        var routes = setup.routes(fallback: [SinkConfig(type: .notify)])
+        if session.config.sinks.isEmpty {
+            routes.append(SinkRoute(sink: LogSink(renderer: renderer), filter: SinkFilter(teams: Set(session.config.teams)), delay: session.config.watch.delay))
+        }
+        let router = AlertRouter(routes: routes, ledger: Ledger(store: dependencies.store), clock: dependencies.clock, now: dependencies.now)
+        let client = NHLClient(base: session.config.apiBase, http: dependencies.http, cache: ResponseCache(store: dependencies.store), now: dependencies.now)
+        let service = CalendarService(
+            client: client, state: CalendarState(store: dependencies.store), templates: renderer.templates,
+            options: CalendarOptions(session.config.calendar), now: dependencies.now, overlay: overlay)
+        let publisher = CalendarPublisher(service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
+        var feeds: [FeedKind] = session.config.teams.map { .team($0) }
+        if session.config.teams.count > 1 { feeds.append(.favourites(session.config.teams)) }
+        return Parts(session: session, client: client, router: router, publisher: publisher, feeds: feeds, teams: session.config.teams)
+    }
+
+    public func run() async throws {
+        var parts = try makeParts(try dependencies.loadSession())
+        current.withLock { $0 = parts.session }
+        parts.router.start()
+        routing.set(parts.router)
+        housekeeping()
+        logger.info("started", metadata: [
+            "teams": "\(parts.session.config.teams.joined(separator: ","))", "players": "\(parts.session.config.players.count)",
+            "sinks": "\(parts.router.routes.map(\.sink.name).joined(separator: ","))",
+        ])
+
+        var watchers: [Int: Task<Void, Never>] = [:]
+        var done: Set<Int> = []
+        var games: [Int: Planned] = [:]
+        var nextRefresh = dependencies.clock.now
+        var lastWait = ""
+        defer {
+            for task in watchers.values { task.cancel() }
+        }
+        while !Task.isCancelled {
+            let flagged = flags.withLock { state -> Flags in
+                defer { state = Flags() }
+                return state
+            }
+            if flagged.reload, let next = reloaded(parts) {
+                let old = parts.router
+                parts = next
+                current.withLock { $0 = parts.session }
+                parts.router.start()
+                routing.set(parts.router)
+                Task {
+                    await old.settle()
+                    await old.shutdown()
+                }
+                nextRefresh = dependencies.clock.now
+            }
+            for id in flagged.finished {
+                done.insert(id)
+                watchers[id] = nil
+            }
+            if flagged.refresh || dependencies.clock.now >= nextRefresh {
+                if let planned = await refresh(&parts) {
+                    games = planned
+                    nextRefresh = dependencies.clock.now.advanced(by: parts.session.config.calendar.refresh)
+                } else {
+                    nextRefresh = dependencies.clock.now.advanced(by: .seconds(300))
+                    logger.warning("schedule refresh failed; trying again in 5 min (the calendars keep their last good version)")
+                }
+            }
+            // Games whose window has come get a watcher (one per game, however many followed teams play in it).
+            let date = dependencies.now()
+            let pregame = parts.session.config.watch.pregame
+            var nextWindow: (Date, Planned)?
+            for game in games.values.sorted(by: { ($0.start ?? .distantPast) < ($1.start ?? .distantPast) }) where !done.contains(game.id) && watchers[game.id] == nil && !game.over {
+                let window = game.start?.addingTimeInterval(-Double(pregame.components.seconds))
+                if game.live || window.map({ $0 <= date }) ?? true {
+                    watchers[game.id] = startWatcher(game, parts: parts)
+                } else if let window, nextWindow.map({ window < $0.0 }) ?? true {
+                    nextWindow = (window, game)
+                }
+            }
+            var wakeAt = nextRefresh
+            var reason = "the next schedule refresh"
+            if let (window, game) = nextWindow {
+                let instant = dependencies.clock.now.advanced(by: .seconds(max(0, window.timeIntervalSince(date))))
+                if instant < wakeAt {
+                    wakeAt = instant
+                    reason = "the pregame window of \(game.away) @ \(game.home) (\(game.id))"
+                }
+            }
+            let until = date.addingTimeInterval(Double(dependencies.clock.now.duration(to: wakeAt).components.seconds))
+            let line = "\(reason) \(Int(until.timeIntervalSince1970))"
+            if line != lastWait {
+                lastWait = line
+                logger.info("waiting", metadata: ["for": "\(reason)", "until": "\(until.formatted(.iso8601))", "watching": "\(watchers.keys.sorted())"])
+            }
+            await sleep(until: wakeAt)
+        }
+        // Stopping: watchers end (what they routed but no sink claimed yet is sent by the
+        // next start), the sinks stop, what webhooks owe stays in the outbox.
+        for task in watchers.values { task.cancel() }
+        for task in watchers.values { await task.value }
+        await parts.router.shutdown()
+        logger.info("stopped")
+    }
+
+    /// Sleeps until `deadline` or a wake (a final, a reload), whichever is first.
+    private func sleep(until deadline: C.Instant) async {
+        let clock = dependencies.clock
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await clock.sleep(until: deadline, tolerance: nil) }
+            group.addTask { [wake] in await wake.wait(timeout: .seconds(86_400 * 7)) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func reloaded(_ parts: Parts) -> Parts? {
+        do {
+            let next = try makeParts(try dependencies.loadSession())
+            logger.notice("config reloaded", metadata: ["teams": "\(next.session.config.teams.joined(separator: ","))", "sinks": "\(next.router.routes.map(\.sink.name).joined(separator: ","))"])
+            return next
+        } catch {
+            logger.error("config reload refused; keeping the previous config", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Fetches the schedules (conditional GETs), rewrites the calendars, and returns the
+    /// games to plan for; nil when no schedule could be had.
+    private func refresh(_ parts: inout Parts) async -> [Int: Planned]? {
+        let config = parts.session.config
+        var teams = config.teams
+        for player in config.players {
+            if let team = try? await parts.client.fetch(.player(player)).value.currentTeamAbbrev, !teams.contains(team) { teams.append(team) }
+        }
+        parts.teams = teams
+        var games: [Int: Planned] = [:]
+        var fetched = 0
+        let date = dependencies.now()
+        for team in teams {
+            do {
+                let schedule = try await parts.client.fetch(.clubSchedule(team), revalidate: true)
+                fetched += 1
+                for game in schedule.value.games ?? [] {
+                    guard let id = game.id, let away = game.awayTeam?.abbrev, let home = game.homeTeam?.abbrev else { continue }
+                    if let state = game.gameScheduleState, state.isCancelled || state.isPostponed { continue }
+                    let start = NHLTimestamp.parse(game.startTimeUTC)
+                    // Past games are done; the season's far future waits for later refreshes.
+                    let over = game.gameState?.isFinal ?? false
+                    if over || (start.map { $0 < date.addingTimeInterval(-12 * 3600) || $0 > date.addingTimeInterval(14 * 86400) } ?? false) { continue }
+                    games[id] = Planned(id: id, start: start, away: away, home: home, live: game.gameState?.isLive ?? false, over: over)
+                }
+            } catch {
+                logger.warning("schedule fetch failed", metadata: ["team": "\(team)", "error": "\(error)"])
+            }
+        }
+        guard fetched > 0 || teams.isEmpty else { return nil }
+        let reports = await parts.publisher.publish(parts.feeds)
+        for report in reports {
+            if let error = report.error {
+                logger.error("calendar not written; the last good file stays", metadata: ["feed": "\(report.feed)", "error": "\(error)"])
+            } else {
+                logger.info("calendar written", metadata: ["feed": "\(report.feed)", "events": "\(report.events)", "changed": "\(report.changed)", "path": "\(report.path)"])
+            }
+        }
+        return games
+    }
+
+    private func startWatcher(_ game: Planned, parts: Parts) -> Task<Void, Never> {
+        logger.info("watching game", metadata: ["game": "\(game.id)", "teams": "\(game.away) @ \(game.home)", "start": "\(game.start.map { $0.formatted(.iso8601) } ?? "?")"])
+        let status = LiveStatus(store: dependencies.store)
+        let now = dependencies.now
+        let overlay = overlay
+        let watcher = GameWatcher(
+            gameID: game.id, scheduledStart: game.start, client: parts.client, ledger: Ledger(store: dependencies.store),
+            settings: .init(parts.session.config.watch), clock: dependencies.clock, now: now, logger: logger, router: routing,
+            onSnapshot: { snapshot, _ in
+                try? status.record(snapshot, at: now())
+                if snapshot.isFinal {
+                    overlay.set(snapshot.gameId, .init(away: snapshot.away.score, home: snapshot.home.score, lastPeriodType: snapshot.outcome?.lastPeriodType))
+                }
+            })
+        return Task { [self] in
+            do {
+                try await watcher.run()
+                logger.info("game over; refreshing the schedule and calendars", metadata: ["game": "\(game.id)"])
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.notice("stopped watching", metadata: ["game": "\(game.id)", "reason": "\(error)"])
+            }
+            if Task.isCancelled { return }
+            flags.withLock {
+                $0.finished.append(game.id)
+                $0.refresh = true
+            }
+            wake.fire()
+        }
+    }
+
+    /// Housekeeping at start: cache entries, ledger rows and live games older than a season.
+    private func housekeeping() {
+        let cutoff = dependencies.now().addingTimeInterval(-400 * 86400)
+        let store = dependencies.store
+        let pruned = (try? ResponseCache(store: store).prune(fetchedBefore: cutoff)) ?? 0
+        try? Ledger(store: store).prune(before: cutoff)
+        try? LiveStatus(store: store).prune(before: cutoff)
+        logger.debug("housekeeping done", metadata: ["cache_entries_pruned": "\(pruned)"])
+    }
+}
+
+/// The router in effect: a reload swaps it without a watcher noticing.
+public final class RouterSwitch: EventRouting {
+    private let current = Mutex<(any EventRouting)?>(nil)
+    public init() {}
+    public func set(_ router: any EventRouting) { current.withLock { $0 = router } }
+    public func route(_ event: GameEvent) { current.withLock { $0 }?.route(event) }
+    public func passOver(_ events: [GameEvent]) { current.withLock { $0 }?.passOver(events) }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// One `faceoff run` per store: an exclusive `flock` on `run.lock` beside it, held for the
+/// life of the process (the kernel drops it when the process dies, however it dies).
+public final class RunLock: Sendable {
+    let descriptor: Int32
+    public let path: String
+
+    public struct Held: Error, CustomStringConvertible {
+        public let path: String
+        public let pid: String?
+        public var description: String {
+            "another `faceoff run` is already running for this store\(pid.map { " (pid \($0))" } ?? "") (lock \(path)); stop it first (systemctl --user stop faceoff), or give this one another XDG_STATE_HOME"
+        }
+    }
+
+    public init(directory: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        path = directory + "/run.lock"
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let pid = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            close(descriptor)
+            throw Held(path: path, pid: pid?.isEmpty == false ? pid : nil)
+        }
+        ftruncate(descriptor, 0)
+        let text = "\(getpid())\n"
+        _ = text.withCString { write(descriptor, $0, strlen($0)) }
+    }
+
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+}

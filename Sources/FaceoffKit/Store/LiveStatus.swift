@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+
+/// What `faceoff status` shows of a game being watched: written by every watcher (`run`,
+/// `watch`) on each snapshot, read without any network.
+public struct LiveStatus: Sendable {
+    public struct Game: Sendable, Equatable, Codable {
+        public var gameID: Int
+        public var away: String
+        public var home: String
+        public var awayScore: Int
+        public var homeScore: Int
+        public var periodLabel: String?
+        public var clock: String?
+        public var intermission: Bool
+        public var situation: String?
+        /// "live", "final" or "upcoming".
+        public var state: String
+        public var updatedAt: Date
+    }
+
+    let store: Store
+
+    public init(store: Store) { self.store = store }
+
+    public func record(_ snapshot: GameSnapshot, at date: Date) throws(StoreError) {
+        let game = Self.game(snapshot, at: date)
+        try store.write { db in
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO live_game
+                    (game_id, away, home, away_score, home_score, period_label, clock, intermission, situation, state, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [game.gameID, game.away, game.home, game.awayScore, game.homeScore, game.periodLabel, game.clock,
+                            game.intermission, game.situation, game.state, date.timeIntervalSince1970])
+        }
+    }
+
+    static func game(_ snapshot: GameSnapshot, at date: Date) -> Game {
+        var situation: [String] = []
+        if snapshot.isLive, let code = snapshot.currentSituation {
+            if code.awayPowerPlay { situation.append("\(snapshot.away.abbrev) PP") }
+            if code.homePowerPlay { situation.append("\(snapshot.home.abbrev) PP") }
+            if code.awayNetEmpty { situation.append("\(snapshot.away.abbrev) EN") }
+            if code.homeNetEmpty { situation.append("\(snapshot.home.abbrev) EN") }
+        }
+        let state = snapshot.isFinal ? "final" : snapshot.isLive ? "live" : "upcoming"
+        return Game(
+            gameID: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev, awayScore: snapshot.away.score,
+            homeScore: snapshot.home.score, periodLabel: snapshot.period?.label, clock: snapshot.clock?.timeRemaining,
+            intermission: snapshot.clock?.inIntermission ?? false, situation: situation.isEmpty ? nil : situation.joined(separator: " "),
+            state: state, updatedAt: date)
+    }
+
+    /// Games updated since `date`, newest first.
+    public func games(since date: Date) throws(StoreError) -> [Game] {
+        try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM live_game WHERE updated_at >= ? ORDER BY updated_at DESC", arguments: [date.timeIntervalSince1970]).map { row in
+                Game(
+                    gameID: row["game_id"], away: row["away"], home: row["home"], awayScore: row["away_score"], homeScore: row["home_score"],
+                    periodLabel: row["period_label"], clock: row["clock"], intermission: row["intermission"], situation: row["situation"],
+                    state: row["state"], updatedAt: Date(timeIntervalSince1970: row["updated_at"]))
+            }
+        }
+    }
+
+    public func prune(before date: Date) throws(StoreError) {
+        try store.write { db in try db.execute(sql: "DELETE FROM live_game WHERE updated_at < ?", arguments: [date.timeIntervalSince1970]) }
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import FaceoffKit
+import Foundation
+import Logging
+import ServiceLifecycle
+
+extension Faceoff {
+    struct RunCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "run",
+            abstract: "Run unattended: keep the calendars current and send every game's alerts.",
+            discussion: """
+                Refreshes the followed teams' schedules (every [calendar] refresh, 6 h, and after
+                each final) and rewrites their calendars; sleeps until the pregame window of the
+                next game of a followed team (or of a followed player's team) and watches it; sends
+                alerts to the [[sink]]s (with none: desktop notifications, and each alert in the
+                log). Serves the feeds too when [serve] enabled = true.
+
+                One `run` per store (a second refuses to start). SIGTERM or Ctrl-C stops it
+                within 5 s; what webhooks still owe stays queued for the next start. SIGHUP
+                reloads the config and templates without dropping a game being watched; a bad
+                config is refused and the old one kept. Logs go to stderr (the journal under
+                systemd); contrib/systemd has a user unit.
+
+                Examples:
+                  faceoff run
+                  systemctl --user enable --now faceoff
+                  systemctl --user reload faceoff       # after editing config.toml
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            global.bootstrapLogging(standard: .info)
+            let session = try global.session()
+            _ = try session.renderer()  // template errors now, not at the first goal
+            let logger = Logger(label: "faceoff.run")
+            let lock: RunLock
+            do { lock = try RunLock(directory: session.paths.stateHome) } catch let held as RunLock.Held {
+                throw RuntimeError(message: held.description)
+            }
+            let store = try session.openStore()
+            if let warning = ConfigLoader.permissionWarning(path: session.configPath, config: session.config) { logger.warning("\(warning)") }
+            let global = global
+            let daemon = Daemon(Daemon<ContinuousClock>.Dependencies(
+                store: store, http: CurlHTTPClient(), clock: ContinuousClock(), now: { Date() }, logger: logger,
+                loadSession: { try global.session() }))
+
+            // SIGHUP: reload. Ignored as a signal, seen by a dispatch source.
+            signal(SIGHUP, SIG_IGN)
+            let hangup = DispatchSource.makeSignalSource(signal: SIGHUP)
+            hangup.setEventHandler { daemon.reload() }
+            hangup.resume()
+
+            var services: [any Service] = [DaemonService(daemon: daemon)]
+            if session.config.serve.enabled {
+                services.append(try FeedService(session: session, store: store, logger: logger))
+            }
+            let group = ServiceGroup(configuration: .init(
+                services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            try await group.run()
+            hangup.cancel()
+            withExtendedLifetime(lock) {}
+        }
+    }
+}
+
+struct DaemonService: Service {
+    let daemon: Daemon<ContinuousClock>
+    func run() async throws {
+        try await cancelWhenGracefulShutdown { try await daemon.run() }
+    }
+}
+
+/// `[serve] enabled = true`: the same server as `faceoff serve`, for the life of `run`.
+struct FeedService: Service {
+    let server: FeedServer
+    let logger: Logger
+
+    init(session: Session, store: Store, logger: Logger) throws {
+        guard let address = ListenAddress(session.config.serve.listen) else { throw UsageError(message: "[serve] listen must be host:port") }
+        let service = CalendarService(
+            client: session.nhlClient(store: store), state: CalendarState(store: store), templates: try session.templates(),
+            options: CalendarOptions(session.config.calendar))
+        let publisher = CalendarPublisher(service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
+        var feeds: [FeedKind] = session.config.teams.map { .team($0) }
+        if !session.config.teams.isEmpty { feeds.append(.favourites(session.config.teams)) }
+        feeds.append(.all)
+        server = FeedServer(
+            publisher: publisher, feeds: feeds,
+            settings: FeedServer.Settings(host: address.host, port: address.port, token: session.config.serve.token, publicURL: session.config.serve.publicURL))
+        self.logger = logger
+    }
+
+    func run() async throws {
+        let logger = logger
+        try await cancelWhenGracefulShutdown {
+            try await server.run { base in logger.info("serving the feeds", metadata: ["url": "\(base)"]) }
+        }
+    }
+}
