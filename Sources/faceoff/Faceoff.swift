@@ -29,7 +29,7 @@ struct Faceoff: AsyncParsableCommand {
         version: FaceoffInfo.version,
         subcommands: [
             TeamsCommand.self, ScheduleCommand.self, NextCommand.self, RecentCommand.self, StandingsCommand.self,
-            RosterCommand.self, PlayerCommand.self, CalendarCommand.self, ServeCommand.self, WatchCommand.self, ReplayCommand.self, DemoCommand.self, RunCommand.self, TestAlertCommand.self, Follow.self, Unfollow.self, ConfigCommand.self, API.self,
+            RosterCommand.self, PlayerCommand.self, CalendarCommand.self, ServeCommand.self, WatchCommand.self, ReplayCommand.self, DemoCommand.self, RunCommand.self, StatusCommand.self, DoctorCommand.self, TestAlertCommand.self, Follow.self, Unfollow.self, ConfigCommand.self, API.self,
         ]
     )
 

@@ -1,0 +1,138 @@
+import ArgumentParser
+import FaceoffKit
+import Foundation
+
+extension Faceoff {
+    struct DoctorCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "doctor",
+            abstract: "Check the setup and say how to fix what is wrong. Exit 1 if anything is.",
+            discussion: """
+                Checks the config and templates, the time zone data, the store and the calendar
+                directory, the NHL API (and its latency), notify-send and a notification daemon,
+                each webhook (reachable; a signed test alert only with --send) and the systemd
+                user unit.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(help: "Send a signed test alert to each webhook.")
+        var send = false
+
+        enum Mark: String { case ok = "✓", warn = "!", fail = "✗" }
+
+        func report(_ mark: Mark, _ what: String, _ detail: String) {
+            print("\(mark.rawValue) \(what): \(detail)")
+        }
+
+        func run() async throws {
+            var failed = false
+            func check(_ mark: Mark, _ what: String, _ detail: String) {
+                if mark == .fail { failed = true }
+                report(mark, what, detail)
+            }
+            let session: Session
+            do {
+                session = try global.session()
+            } catch {
+                check(.fail, "config", "\(error)")
+                throw ExitCode(1)
+            }
+            check(.ok, "config", "\(session.displayConfigPath) (\(session.config.teams.count) teams, \(session.config.sinks.count) sinks)")
+            do {
+                let renderer = try session.renderer()
+                let problems = renderer.check()
+                if problems.isEmpty { check(.ok, "templates", renderer.templates.overridden.isEmpty ? "built in" : "yours: \(renderer.templates.overridden.sorted().joined(separator: ", "))") } else {
+                    check(.fail, "templates", problems.map(\.description).joined(separator: "; ") + " (fix the file in ~/.config/faceoff/templates/)")
+                }
+            } catch {
+                check(.fail, "templates", "\(error)")
+            }
+            if let warning = ConfigLoader.permissionWarning(path: session.configPath, config: session.config) { check(.warn, "config permissions", warning) }
+
+            // Time zone data: named zones need tzdata.
+            if FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/America/Toronto"), TimeZone(identifier: "America/Toronto") != nil {
+                check(.ok, "time zones", "\(session.config.timeZone.identifier)")
+            } else {
+                check(.fail, "time zones", "no time zone data; install it: sudo apt-get install tzdata")
+            }
+
+            do {
+                let store = try session.openStore()
+                try LiveStatus(store: store).prune(before: .distantPast)
+                check(.ok, "store", ConfigLoader.displayPath(store.path, paths: session.paths))
+            } catch {
+                check(.fail, "store", "\(error) (check the permissions and free space of ~/.local/state/faceoff)")
+            }
+
+            let directory = session.calendarDirectory
+            let probe = directory + "/.faceoff-doctor-\(getpid())"
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                try AtomicFile.write("probe", to: probe)
+                try FileManager.default.removeItem(atPath: probe)
+                check(.ok, "calendar directory", ConfigLoader.displayPath(directory, paths: session.paths))
+            } catch {
+                check(.fail, "calendar directory", "\(directory) is not writable: \(error.localizedDescription) (set [calendar] dir or fix its permissions)")
+            }
+
+            let http = CurlHTTPClient()
+            let started = ContinuousClock.now
+            do {
+                _ = try await http.send(HTTPRequest(url: session.config.apiBase + "schedule/now", retry: nil, connectTimeout: .seconds(5), totalTimeout: .seconds(10)))
+                let elapsed = ContinuousClock.now - started
+                check(.ok, "NHL API", "\(session.config.apiBase) answered in \(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000) ms")
+            } catch {
+                check(.fail, "NHL API", "\(error) (no network? `--offline` uses the cache; `--api-base` points elsewhere)")
+            }
+
+            let environment = ProcessInfo.processInfo.environment
+            if let problem = NotifySendSink.unavailable(environment) {
+                check(.warn, "desktop notifications", problem)
+            } else if let answer = try? await ProcessRunner.run(
+                "dbus-send", ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.Notifications"],
+                environment: environment, timeout: .seconds(5)), answer.status == 0 {
+                if answer.stdout.contains("boolean true") {
+                    check(.ok, "desktop notifications", "notify-send and a notification daemon on the session bus")
+                } else {
+                    check(.warn, "desktop notifications", "no notification daemon owns org.freedesktop.Notifications on the session bus (start your desktop's, or dunst/mako)")
+                }
+            } else {
+                check(.ok, "desktop notifications", "notify-send and a session bus (dbus-send is not installed to ask for a daemon)")
+            }
+
+            let renderer = try? session.renderer()
+            for sink in session.config.sinks where sink.type == .webhook {
+                guard let url = sink.url, let renderer else { continue }
+                let webhook = WebhookSink(config: sink, renderer: renderer, http: http, outbox: nil)
+                if send {
+                    let delivery = await webhook.send(SampleEvent.make(.goal, team: session.config.teams.first ?? "TOR", key: "doctor-\(Int(Date().timeIntervalSince1970))"))
+                    check(delivery.isFailure ? .fail : .ok, "webhook \(sink.displayName)", "\(webhook.displayURL): test alert \(delivery)")
+                    continue
+                }
+                // Reachable: any HTTP answer to a HEAD will do (many receivers refuse HEAD).
+                var probe = HTTPRequest(url: url, method: .head, followRedirects: false, retry: nil, connectTimeout: .seconds(5), totalTimeout: .seconds(10))
+                probe.displayURL = webhook.displayURL
+                do {
+                    _ = try await http.send(probe)
+                    check(.ok, "webhook \(sink.displayName)", "\(webhook.displayURL) reachable (--send sends a signed test alert)")
+                } catch let error as HTTPError where error.status != nil {
+                    check(.ok, "webhook \(sink.displayName)", "\(webhook.displayURL) reachable (answered HEAD with \(error.status!)); --send sends a signed test alert")
+                } catch {
+                    check(.fail, "webhook \(sink.displayName)", "\(error)")
+                }
+            }
+
+            let unit = session.paths.home + "/.config/systemd/user/faceoff.service"
+            if !FileManager.default.fileExists(atPath: unit) {
+                check(.warn, "systemd unit", "not installed; `make -C contrib install` (or contrib/install.sh) installs faceoff and its user unit")
+            } else if let answer = try? await ProcessRunner.run("systemctl", ["--user", "is-enabled", "faceoff.service"], environment: environment, timeout: .seconds(5)) {
+                let state = answer.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                check(state == "enabled" ? .ok : .warn, "systemd unit", state == "enabled" ? "installed and enabled" : "installed but \(state.isEmpty ? "not enabled" : state): systemctl --user enable --now faceoff")
+            } else {
+                check(.warn, "systemd unit", "installed; systemctl is not available to say whether it is enabled")
+            }
+            if failed { throw ExitCode(1) }
+        }
+    }
+}
