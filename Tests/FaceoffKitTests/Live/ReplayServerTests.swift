@@ -21,7 +21,7 @@ import Testing
         #expect(during.gameState == .live)
         #expect((during.plays ?? []).allSatisfy { ReplayFeed.seconds($0.timeInPeriod) ?? 0 <= 600 && $0.periodDescriptor?.number == 1 })
         // Just after the first period's end: the intermission clock runs at the same speed.
-        let times = ReplayServer.timeline(replay)
+        let times = server.timeline(replay)
         let endOfFirst = try #require(replay.plays.firstIndex { $0.typeDescKey == .periodEnd })
         let intermission = server.feed(replay, at: server.start.addingTimeInterval(Double(times[endOfFirst] + 120) / 60))
         #expect(intermission.clock?.inIntermission == true)

@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FaceoffKit
+
+/// The daemon on a test clock against a loopback API: what it asks for, and when.
+@Suite struct DaemonTests {
+    static let launch = Date(timeIntervalSince1970: 1_764_000_000)  // 2025-11-24T16:00:00Z
+
+    static func schedule(gameAt start: Date) -> String {
+        let iso = start.formatted(.iso8601)
+        return """
+            {"currentSeason": 20252026, "games": [
+              {"id": 2025020500, "season": 20252026, "gameType": 2, "gameDate": "2025-11-20", "startTimeUTC": "2025-11-20T00:00:00Z",
+               "gameState": "OFF", "awayTeam": {"abbrev": "BOS", "score": 1}, "homeTeam": {"abbrev": "TOR", "score": 2}},
+              {"id": 2025020600, "season": 20252026, "gameType": 2, "gameDate": "\(iso.prefix(10))", "startTimeUTC": "\(iso)",
+               "gameState": "FUT", "gameScheduleState": "OK", "awayTeam": {"abbrev": "TOR"}, "homeTeam": {"abbrev": "MTL"}}
+            ]}
+            """
+    }
+
+    @Test func betweenPregameWindowsOnlyTheScheduleIsAskedFor() async throws {
+        let gameStart = Self.launch.addingTimeInterval(3 * 86400)
+        let body = Array(Self.schedule(gameAt: gameStart).utf8)
+        let server = try LoopbackHTTPServer { request in
+            if request.path.hasPrefix("/v1/club-schedule-season/TOR/now") { return .response(status: 200, headers: [("Content-Type", "application/json"), ("ETag", "\"s1\"")], body: body) }
+            if request.path.hasPrefix("/v1/standings/") { return .json("{\"standings\": []}") }
+            return .response(status: 404)
+        }
+        defer { server.stop() }
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("config.toml")
+        try "teams = [\"TOR\"]\n[[sink]]\ntype = \"stdout\"\nformat = \"jsonl\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let environment = ["HOME": directory.path, "PATH": "/usr/bin:/bin"]
+        let store = try Store(path: directory.appendingPathComponent("state/faceoff.sqlite").path)
+        let clock = TestClock()
+        let now: @Sendable () -> Date = { Self.launch.addingTimeInterval(Double(clock.now.offset.components.seconds)) }
+        let base = server.baseURL + "/v1/"
+        let daemon = Daemon(Daemon<TestClock>.Dependencies(
+            store: store, http: CurlHTTPClient(), clock: clock, now: now, logger: .init(label: "test"),
+            loadSession: { try Session(.init(configPath: config.path, apiBase: base, environment: environment)) }))
+        let task = Task { try await daemon.run() }
+        // Let it run until the clock (which jumps from one wake to the next) is a day on.
+        while clock.now.offset < .seconds(26 * 3600) { try await Task.sleep(for: .milliseconds(5)) }
+        task.cancel()
+        _ = await task.result
+        let paths = server.requests.map(\.path)
+        #expect(!paths.isEmpty)
+        // Nothing but the schedule (every 6 h) and the records for the calendar.
+        #expect(paths.allSatisfy { $0.hasPrefix("/v1/club-schedule-season/TOR/now") || $0.hasPrefix("/v1/standings/") }, "\(paths)")
+        // One at the start and one every 6 h of (test) time, however far the clock ran on.
+        let hours = Int(clock.now.offset.components.seconds / 3600)
+        let refreshes = paths.filter { $0.hasPrefix("/v1/club-schedule-season/") }.count
+        #expect(refreshes >= 5 && refreshes <= hours / 6 + 1, "\(refreshes) schedule requests in \(hours) h")
+        // Conditional GETs after the first.
+        #expect(server.requests.filter { $0.path.hasPrefix("/v1/club-schedule-season/") }.dropFirst().allSatisfy { $0.headers["if-none-match"] == "\"s1\"" })
+        // The calendar was written.
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(".local/share/faceoff/calendars/TOR.ics").path))
+        // And the sleeps were long: a handful of wakes, no polling loop.
+        #expect(clock.sleeps.count < 20, "\(clock.sleeps.count) sleeps")
+    }
+
+    @Test func thePregameWindowStartsTheWatcher() async throws {
+        let gameStart = Self.launch.addingTimeInterval(2 * 3600)
+        let body = Array(Self.schedule(gameAt: gameStart).utf8)
+        let clock = TestClock()
+        let firstPoll = Mutex<Duration?>(nil)
+        let server = try LoopbackHTTPServer { request in
+            if request.path.contains("/gamecenter/") { firstPoll.withLock { $0 = $0 ?? clock.now.offset } }
+            if request.path.hasPrefix("/v1/club-schedule-season/TOR/now") { return .response(status: 200, headers: [("Content-Type", "application/json")], body: body) }
+            if request.path.hasPrefix("/v1/standings/") { return .json("{\"standings\": []}") }
+            return .response(status: 404)
+        }
+        defer { server.stop() }
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("config.toml")
+        try "teams = [\"TOR\"]\n[watch]\npregame = \"30m\"\n[[sink]]\ntype = \"stdout\"\nformat = \"jsonl\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let environment = ["HOME": directory.path, "PATH": "/usr/bin:/bin"]
+        let store = try Store(path: directory.appendingPathComponent("state/faceoff.sqlite").path)
+        let now: @Sendable () -> Date = { Self.launch.addingTimeInterval(Double(clock.now.offset.components.seconds)) }
+        let base = server.baseURL + "/v1/"
+        let daemon = Daemon(Daemon<TestClock>.Dependencies(
+            store: store, http: CurlHTTPClient(), clock: clock, now: now, logger: .init(label: "test"),
+            loadSession: { try Session(.init(configPath: config.path, apiBase: base, environment: environment)) }))
+        let task = Task { try await daemon.run() }
+        while firstPoll.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(5)) }
+        let offset = try #require(firstPoll.withLock { $0 })
+        task.cancel()
+        _ = await task.result
+        // The daemon slept straight to the window (90 min in) and nothing polled the game
+        // before it. (The test clock jumps wherever any sleeper asks, so the request's own
+        // time can be later than the window.)
+        #expect(clock.sleeps.first == .seconds(90 * 60), "\(clock.sleeps.prefix(3))")
+        #expect(offset >= .seconds(90 * 60), "\(offset)")
+        #expect(server.requests.first { $0.path.contains("/gamecenter/") }?.path == "/v1/gamecenter/2025020600/play-by-play")
+    }
+}
