@@ -8,15 +8,27 @@ final class Background: @unchecked Sendable {
     let process = Process()
     private let lines = Mutex<[String]>([])
     private let partial = Mutex(Data())
+    private let errors = Mutex(Data())
+    private let exited = Mutex<Int32?>(nil)
 
     init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
         let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        process.standardError = err
         process.standardInput = FileHandle.nullDevice
+        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else {
+                handle.readabilityHandler = nil
+                return
+            }
+            self.errors.withLock { $0.append(data) }
+        }
+        process.terminationHandler = { [weak self] process in self?.exited.withLock { $0 = process.terminationStatus } }
         out.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard let self, !data.isEmpty else {
@@ -36,6 +48,20 @@ final class Background: @unchecked Sendable {
     }
 
     var output: [String] { lines.withLock { $0 } }
+    var stderr: String { String(decoding: errors.withLock { $0 }, as: UTF8.self) }
+    var status: Int32? { exited.withLock { $0 } }
+
+    /// Waits (up to `timeout`) for the process to end; its status, or nil if it did not.
+    func exit(within timeout: TimeInterval) async -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let status { return status }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return status
+    }
+
+    func signal(_ number: Int32) { Glibc.kill(process.processIdentifier, number) }
 
     /// Waits (up to `timeout`) until `condition` holds for the lines so far.
     func wait(timeout: TimeInterval = 60, until condition: ([String]) -> Bool) async -> Bool {

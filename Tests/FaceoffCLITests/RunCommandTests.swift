@@ -1,0 +1,140 @@
+import FaceoffKit
+import Foundation
+import Testing
+
+@Suite("faceoff run, the binary") struct RunCommandTests {
+    static let games = [
+        CLI.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play").path,  // BOS @ TOR
+        CLI.root.appendingPathComponent("Demo/demo-game.json").path,  // TOR @ MTL: two followed teams
+    ]
+
+    /// What the engine derives from each game, play by play: what must reach the receiver.
+    static func reference() throws -> [Int: [String]] {
+        var result: [Int: [String]] = [:]
+        for path in games {
+            let feed = try JSONDecoder().decode(PlayByPlay.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            let replay = ReplayFeed(feed)
+            var detector = EventDetector()
+            var ids: [String] = []
+            for count in 1...replay.count { ids += detector.process(GameSnapshot(replay.prefix(count))).events.map(\.id) }
+            result[feed.id ?? 0] = ids
+        }
+        return result
+    }
+
+    static func calendar(_ cli: CLI, _ team: String) -> String {
+        (try? String(contentsOf: cli.home.appendingPathComponent(".local/share/faceoff/calendars/\(team).ics"), encoding: .utf8)) ?? ""
+    }
+
+    /// Two replayed games (one between two followed teams), a power play spanning at least
+    /// two polls: the calendar is written before the games and shows the finals after; every
+    /// alert reaches the webhook once, even across a SIGKILL and a restart; SIGTERM ends it
+    /// within 5 s.
+    @Test func runWatchesDeliversSurvivesAKillAndStops() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        // 30x: a two-minute power play lasts 4 s, two polls of 2 s.
+        let replay = try Background(
+            CLI.binary.path, ["replay", "--serve", "127.0.0.1:0"] + Self.games + ["--speed", "30", "--intermission", "60", "--start-in", "10"],
+            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
+        defer { replay.kill() }
+        try #require(await replay.wait(timeout: 30) { !$0.isEmpty })
+        let base = replay.output[0]
+        let receiver = try await AlertCommandTests.Receiver(directory: cli.home, secret: AlertCommandTests.secret)
+        defer { receiver.process.kill() }
+        try AlertCommandTests().writeConfig(cli, """
+            teams = ["TOR", "MTL"]
+            [watch]
+            poll = "2s"
+            [[sink]]
+            type = "webhook"
+            name = "home"
+            url = "\(receiver.url)/hook"
+            secret = "\(AlertCommandTests.secret)"
+            [[sink]]
+            type = "stdout"
+            format = "jsonl"
+            """)
+        let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1", "FACEOFF_API_BASE": base]
+        let first = try Background(CLI.binary.path, ["run"], environment: environment)
+        defer { first.kill() }
+        // Before puck drop: both games in the calendar, no score yet.
+        #expect(await first.wait(timeout: 8) { _ in Self.calendar(cli, "TOR").contains("UID:") })
+        let before = Self.calendar(cli, "TOR")
+        #expect(before.contains("2025020100") && before.contains("2025029999"))
+        #expect(!before.contains(" W\r\n") && !before.contains("· W"))
+        // A second run on the same store refuses to start.
+        let second = try await cli.runDetached(["run"], environment: ["FACEOFF_API_BASE": base])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("already running"))
+
+        // Killed mid-game...
+        let reference = try Self.reference()
+        #expect(await first.wait(timeout: 120) { _ in receiver.accepted.count >= 20 })
+        first.kill()
+        // ...and started again: it picks the games up where the ledger says.
+        let again = try Background(CLI.binary.path, ["run"], environment: environment)
+        defer { again.kill() }
+        let finals = reference.keys.map { "\($0):final" }
+        #expect(await again.wait(timeout: 240) { _ in finals.allSatisfy(receiver.accepted.contains) })
+        // The calendar shows the finals within a poll.
+        #expect(await again.wait(timeout: 5) { _ in
+            let text = Self.calendar(cli, "TOR")
+            return text.contains("Maple Leafs 3–1 Bruins") && text.contains("Maple Leafs 5–3 Canadiens")
+        })
+        // SIGTERM: gone within 5 s.
+        let stopping = Date()
+        again.signal(SIGTERM)
+        let status = await again.exit(within: 10)
+        #expect(status != nil)
+        #expect(Date().timeIntervalSince(stopping) < 5)
+
+        // Every event of both games, exactly once, each game's in order, all signed.
+        let accepted = receiver.accepted
+        #expect(Set(accepted).count == accepted.count, "duplicates: \(accepted.count - Set(accepted).count)")
+        for (game, ids) in reference {
+            #expect(accepted.filter { $0.hasPrefix("\(game):") } == ids, "game \(game)")
+        }
+        #expect(receiver.entries.allSatisfy { $0["verified"] as? Bool == true })
+        // The power plays, pulled goalies, periods and goals are among them.
+        for kind in ["goal", "power_play_start", "power_play_end", "goalie_pulled", "period_end", "final"] {
+            #expect(accepted.contains { $0.contains(":\(kind)") }, "\(kind)")
+        }
+    }
+
+    @Test func aBadConfigOnReloadIsRefusedAndTheOldOneKept() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        try AlertCommandTests().writeConfig(cli, "teams = []\n")
+        let run = try Background(CLI.binary.path, ["run"], environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        defer { run.kill() }
+        #expect(await run.wait(timeout: 20) { _ in run.stderr.contains("waiting") })
+        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"\npoll = 1\n")
+        run.signal(SIGHUP)
+        #expect(await run.wait(timeout: 20) { _ in run.stderr.contains("config reload refused") })
+        #expect(run.status == nil)
+        try AlertCommandTests().writeConfig(cli, "teams = [\"MTL\"]\n")
+        run.signal(SIGHUP)
+        #expect(await run.wait(timeout: 20) { _ in run.stderr.contains("config reloaded") })
+        #expect(await run.wait(timeout: 20) { _ in Self.calendar(cli, "MTL").contains("UID:") })
+        run.signal(SIGINT)
+        #expect(await run.exit(within: 5) != nil)
+    }
+
+    @Test func statusReadsTheStoreAlone() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n")
+        let environment = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/", "FACEOFF_NOW": "2025-10-25T12:00:00Z"]
+        // Nothing cached yet: nothing to say, and no network asked.
+        #expect(try cli.run(["status"], environment: ["FACEOFF_API_BASE": "http://127.0.0.1:1/v1/"]).stdout == "No game scheduled\n")
+        // Once the schedule is in the cache: the next game.
+        #expect(try cli.run(["schedule"], environment: environment).status == 0)
+        let next = try cli.run(["status", "--json"], environment: environment)
+        #expect(next.status == 0, "\(next.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as? [String: Any])
+        #expect(document["state"] as? String == "next" || document["state"] as? String == "live")
+        let tmux = try cli.run(["status", "--tmux"], environment: environment)
+        #expect(tmux.stdout.contains("#[fg="))
+    }
+}
