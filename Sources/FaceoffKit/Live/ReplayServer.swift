@@ -94,13 +94,16 @@ public struct ReplayServer: Sendable {
         return game
     }
 
-    private func json(_ object: Any) -> Response {
+    private func json(_ object: Any, _ path: String) -> Response {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        // Benchmarks count requests and bytes from these lines (LOG_LEVEL=debug).
+        logger.debug("served", metadata: ["path": "\(path)", "bytes": "\(data.count)"])
         return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    private func encoded(_ feed: PlayByPlay) -> Response {
+    private func encoded(_ feed: PlayByPlay, _ path: String) -> Response {
         let data = (try? JSONEncoder().encode(feed)) ?? Data("{}".utf8)
+        logger.debug("served", metadata: ["path": "\(path)", "bytes": "\(data.count)"])
         return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
@@ -112,22 +115,22 @@ public struct ReplayServer: Sendable {
             guard let id = context.parameters.get("id").flatMap(Int.init), let replay = games.first(where: { $0.feed.id == id }),
                 ["play-by-play", "landing"].contains(context.parameters.get("resource") ?? "")
             else { return notFound }
-            return encoded(feed(replay, at: now()))
+            return encoded(feed(replay, at: now()), "gamecenter/\(id)")
         }
         router.get("/v1/score/:date") { _, _ in
             let now = now()
-            return json(["currentDate": String(start.formatted(.iso8601).prefix(10)), "games": games.map { scheduleGame($0, at: now) }])
+            return json(["currentDate": String(start.formatted(.iso8601).prefix(10)), "games": games.map { scheduleGame($0, at: now) }], "score")
         }
         router.get("/v1/schedule/:date") { _, _ in
             let now = now()
-            return json(["gameWeek": [["date": String(start.formatted(.iso8601).prefix(10)), "games": games.map { scheduleGame($0, at: now) }]]])
+            return json(["gameWeek": [["date": String(start.formatted(.iso8601).prefix(10)), "games": games.map { scheduleGame($0, at: now) }]]], "schedule")
         }
         router.get("/v1/club-schedule-season/:team/:season") { _, context in
             let team = context.parameters.get("team")?.uppercased() ?? ""
             let mine = games.filter { $0.feed.awayTeam?.abbrev == team || $0.feed.homeTeam?.abbrev == team }
             guard !mine.isEmpty else { return notFound }
             let now = now()
-            return json(["currentSeason": mine[0].feed.season ?? 20252026, "games": mine.map { scheduleGame($0, at: now) }])
+            return json(["currentSeason": mine[0].feed.season ?? 20252026, "games": mine.map { scheduleGame($0, at: now) }], "club-schedule-season/\(team)")
         }
         let app = Application(
             router: router,
