@@ -29,3 +29,7 @@ echo
 echo "== Alerts: feed visibility -> loopback webhook receiver, release build =="
 swift build -c release --product AlertBench
 .build/release/AlertBench --speed "${ALERT_SPEED:-60}" --poll "${ALERT_POLL:-5}" 2>/dev/null
+
+echo
+echo "== faceoff run over a replayed game, release build =="
+bench/daemon.sh "${DAEMON_SPEED:-60}" "${DAEMON_POLL:-2}"
