@@ -89,16 +89,23 @@ extension Faceoff {
             let environment = ProcessInfo.processInfo.environment
             if let problem = NotifySendSink.unavailable(environment) {
                 check(.warn, "desktop notifications", problem)
-            } else if let answer = try? await ProcessRunner.run(
-                "dbus-send", ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.Notifications"],
-                environment: environment, timeout: .seconds(5)), answer.status == 0 {
-                if answer.stdout.contains("boolean true") {
-                    check(.ok, "desktop notifications", "notify-send and a notification daemon on the session bus")
-                } else {
-                    check(.warn, "desktop notifications", "no notification daemon owns org.freedesktop.Notifications on the session bus (start your desktop's, or dunst/mako)")
-                }
             } else {
-                check(.ok, "desktop notifications", "notify-send and a session bus (dbus-send is not installed to ask for a daemon)")
+                do {
+                    let answer = try await ProcessRunner.run(
+                        "dbus-send",
+                        ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
+                         "string:org.freedesktop.Notifications"],
+                        environment: environment, timeout: .seconds(5))
+                    if answer.status != 0 {
+                        check(.warn, "desktop notifications", "the session bus did not answer: \(answer.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
+                    } else if answer.stdout.contains("boolean true") {
+                        check(.ok, "desktop notifications", "notify-send and a notification daemon on the session bus")
+                    } else {
+                        check(.warn, "desktop notifications", "no notification daemon owns org.freedesktop.Notifications on the session bus (start your desktop's, or dunst/mako)")
+                    }
+                } catch {
+                    check(.ok, "desktop notifications", "notify-send and a session bus (\(error); cannot ask whether a daemon runs)")
+                }
             }
 
             let renderer = try? session.renderer()

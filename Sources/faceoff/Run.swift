@@ -56,8 +56,12 @@ extension Faceoff {
             if session.config.serve.enabled {
                 services.append(try FeedService(session: session, store: store, logger: logger))
             }
-            let group = ServiceGroup(configuration: .init(
-                services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            var configuration = ServiceGroupConfiguration(
+                services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            // The promise is 5 s: past 4 s of graceful shutdown, cancel; past 1 s more, go.
+            configuration.maximumGracefulShutdownDuration = .seconds(4)
+            configuration.maximumCancellationDuration = .seconds(1)
+            let group = ServiceGroup(configuration: configuration)
             try await group.run()
             hangup.cancel()
             withExtendedLifetime(lock) {}

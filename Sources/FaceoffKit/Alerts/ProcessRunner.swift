@@ -79,16 +79,24 @@ public enum ProcessRunner {
             throw .cannotStart(program, String(cString: strerror(spawned)))
         }
         let child = pid
-        let timedOut = Mutex(false)
-        let finished = Mutex(false)
+        let state = ChildState()
         let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) {
-            guard !finished.withLock({ $0 }) else { return }
-            timedOut.withLock { $0 = true }
+            guard !state.finished.withLock({ $0 }) else { return }
+            state.timedOut.withLock { $0 = true }
             kill(-child, SIGKILL)
         }
         let (outRead, errRead) = (output[0], errors[0])
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
+        // Cancelled (shutting down): the program goes at once, not at its deadline.
+        return await withTaskCancellationHandler {
+            await wait(child, outRead, errRead, state: state)
+        } onCancel: {
+            if !state.finished.withLock({ $0 }) { kill(-child, SIGKILL) }
+        }
+    }
+
+    private static func wait(_ child: pid_t, _ outRead: Int32, _ errRead: Int32, state: ChildState) async -> Result {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
             // Blocking reads and waitpid, on threads of their own.
             DispatchQueue.global().async {
                 let group = DispatchGroup()
@@ -103,16 +111,22 @@ public enum ProcessRunner {
                 }
                 var status: Int32 = 0
                 while waitpid(child, &status, 0) < 0, errno == EINTR {}
-                finished.withLock { $0 = true }
+                state.finished.withLock { $0 = true }
                 group.wait()
                 let (out, err) = collected.withLock { $0 }
                 let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
                 continuation.resume(returning: Result(
                     status: exit, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
-                    timedOut: timedOut.withLock { $0 }))
+                    timedOut: state.timedOut.withLock { $0 }))
             }
         }
     }
+}
+
+/// What the deadline, the cancellation handler and the waiter share about one child.
+private final class ChildState: Sendable {
+    let finished = Mutex(false)
+    let timedOut = Mutex(false)
 }
 
 /// Reads a file descriptor to its end and closes it.

@@ -51,7 +51,9 @@ public final class WebhookSink: DurableSink {
         url = config.url ?? ""
         self.renderer = renderer
         self.http = http
-        self.outbox = outbox
+        // A lease owner of its own: two sinks (or a sink before and after a reload) of one
+        // process never take each other's rows.
+        self.outbox = outbox.map { Outbox(store: $0.store, owner: $0.owner + ":" + UUID().uuidString.prefix(6)) }
         signer = config.secret.flatMap(WebhookSigner.init(secret:))
         self.schedule = schedule
         self.now = now
@@ -85,6 +87,7 @@ public final class WebhookSink: DurableSink {
         case .delivered(let status): return .delivered("HTTP \(status)")
         case .retry(let why, _), .refused(let why): return .failed(why)
         case .gone(let why): return .failed(why)
+        case .cancelled: return .failed("cancelled")
         }
     }
 
@@ -133,6 +136,8 @@ public final class WebhookSink: DurableSink {
         // What a previous run left owed is tried at once on start: how long ago its last
         // attempt failed is not a reason to wait now.
         var resumed = false
+        // Rows the receiver took whose deletion failed (a full disk): never sent again.
+        var taken: Set<Int64> = []
         while !Task.isCancelled {
             if disabledReason != nil { return }
             let item: Outbox.Item?
@@ -143,6 +148,10 @@ public final class WebhookSink: DurableSink {
             }
             guard let item else {
                 await pause(schedule.idleCheck)
+                continue
+            }
+            if taken.contains(item.id) {
+                if (try? outbox.delivered(item)) == nil { await pause(schedule.idleCheck, wakeable: false) }
                 continue
             }
             let current = now()
@@ -168,8 +177,15 @@ public final class WebhookSink: DurableSink {
             let metadata: Logger.Metadata = ["sink": "\(name)", "event": "\(item.eventID)", "attempt": "\(item.attempts + 1)"]
             switch outcome {
             case .delivered(let status):
-                try? outbox.delivered(item)
                 logger.info("alert delivered", metadata: metadata.merging(["status": "\(status)"]) { $1 })
+                do { try outbox.delivered(item) } catch {
+                    taken.insert(item.id)
+                    logger.error("cannot record a delivery in the store; it will not be sent again", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+                }
+            case .cancelled:
+                // Stopping: the row stays, unleased and uncounted, for the next start.
+                try? outbox.release(item)
+                return
             case .retry(let why, let after):
                 let wait = max(after ?? .zero, schedule.delay(after: item.attempts + 1))
                 let at = now().addingTimeInterval(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
@@ -178,7 +194,8 @@ public final class WebhookSink: DurableSink {
                     try? outbox.drop(item)
                 } else {
                     logger.warning("delivery failed; will retry", metadata: metadata.merging(["error": "\(why)", "retry_in": "\(wait)"]) { $1 })
-                    try? outbox.retry(item, at: at, error: why)
+                    // Even if the store can't take the new time, never hammer the receiver.
+                    if (try? outbox.retry(item, at: at, error: why)) == nil { await pause(wait, wakeable: false) }
                 }
             case .refused(let why):
                 logger.error("receiver refused the alert; not retrying", metadata: metadata.merging(["error": "\(why)"]) { $1 })
@@ -204,6 +221,7 @@ public final class WebhookSink: DurableSink {
 
     enum Attempt: Sendable {
         case delivered(Int)
+        case cancelled
         case retry(String, after: Duration?)
         case refused(String)
         case gone(String)
@@ -235,7 +253,10 @@ public final class WebhookSink: DurableSink {
             case 408, 429, 500..<600: return .retry("\(displayURL) answered \(status)\(said)", after: error.retryAfter)
             default: return .refused("\(displayURL) answered \(status)\(said)")
             }
+        } catch is CancellationError {
+            return .cancelled
         } catch {
+            if Task.isCancelled { return .cancelled }
             return .retry("\(displayURL): \(error)", after: nil)
         }
     }

@@ -55,6 +55,9 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         var reload = false
         var refresh = false
         var finished: [Int] = []
+        /// Games that ended without a final (postponed, cancelled, not in the API), with the
+        /// start they had: watched again only if the schedule gives them a new one.
+        var abandoned: [(id: Int, start: Date?)] = []
     }
 
     let dependencies: Dependencies
@@ -111,6 +114,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
 
         var watchers: [Int: Task<Void, Never>] = [:]
         var done: Set<Int> = []
+        var abandoned: [Int: Date?] = [:]
         var games: [Int: Planned] = [:]
         var nextRefresh = dependencies.clock.now
         var lastWait = ""
@@ -126,16 +130,24 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
                 let old = parts.router
                 parts = next
                 current.withLock { $0 = parts.session }
-                parts.router.start()
+                // New events queue in the new router from now on; its lanes start once the old
+                // ones have handed over everything (delays included), so no sink sees an
+                // alert twice or out of order, and no two outbox workers share a sink.
                 routing.set(parts.router)
+                let fresh = parts.router
                 Task {
                     await old.settle()
                     await old.shutdown()
+                    fresh.start()
                 }
                 nextRefresh = dependencies.clock.now
             }
             for id in flagged.finished {
                 done.insert(id)
+                watchers[id] = nil
+            }
+            for (id, start) in flagged.abandoned {
+                abandoned[id] = start
                 watchers[id] = nil
             }
             if flagged.refresh || dependencies.clock.now >= nextRefresh {
@@ -151,11 +163,15 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
             let date = dependencies.now()
             let pregame = parts.session.config.watch.pregame
             var nextWindow: (Date, Planned)?
-            for game in games.values.sorted(by: { ($0.start ?? .distantPast) < ($1.start ?? .distantPast) }) where !done.contains(game.id) && watchers[game.id] == nil && !game.over {
-                let window = game.start?.addingTimeInterval(-Double(pregame.components.seconds))
-                if game.live || window.map({ $0 <= date }) ?? true {
+            for game in games.values.sorted(by: { ($0.start ?? .distantPast) < ($1.start ?? .distantPast) })
+            where !done.contains(game.id) && watchers[game.id] == nil && !game.over {
+                if let start = abandoned[game.id], start == game.start, !game.live { continue }
+                // A game with no start time waits for a refresh that gives it one.
+                guard let start = game.start else { continue }
+                let window = start.addingTimeInterval(-Double(pregame.components.seconds))
+                if game.live || window <= date {
                     watchers[game.id] = startWatcher(game, parts: parts)
-                } else if let window, nextWindow.map({ window < $0.0 }) ?? true {
+                } else if nextWindow.map({ window < $0.0 }) ?? true {
                     nextWindow = (window, game)
                 }
             }
@@ -262,17 +278,19 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
                 }
             })
         return Task { [self] in
+            var final = true
             do {
                 try await watcher.run()
                 logger.info("game over; refreshing the schedule and calendars", metadata: ["game": "\(game.id)"])
             } catch is CancellationError {
                 return
             } catch {
-                logger.notice("stopped watching", metadata: ["game": "\(game.id)", "reason": "\(error)"])
+                final = false
+                logger.notice("stopped watching; will watch it again if the schedule gives it a new start", metadata: ["game": "\(game.id)", "reason": "\(error)"])
             }
             if Task.isCancelled { return }
             flags.withLock {
-                $0.finished.append(game.id)
+                if final { $0.finished.append(game.id) } else { $0.abandoned.append((game.id, game.start)) }
                 $0.refresh = true
             }
             wake.fire()
@@ -295,6 +313,8 @@ public final class RouterSwitch: EventRouting {
     private let current = Mutex<(any EventRouting)?>(nil)
     public init() {}
     public func set(_ router: any EventRouting) { current.withLock { $0 = router } }
-    public func route(_ event: GameEvent) { current.withLock { $0 }?.route(event) }
-    public func passOver(_ events: [GameEvent]) { current.withLock { $0 }?.passOver(events) }
+    // Under the lock: an event is never handed to a router being swapped out (routing
+    // itself only queues, so it never blocks).
+    public func route(_ event: GameEvent) { current.withLock { $0?.route(event) } }
+    public func passOver(_ events: [GameEvent]) { current.withLock { $0?.passOver(events) } }
 }

@@ -33,8 +33,9 @@ public struct StatusLine: Sendable {
 
     public func report(style: Style = .plain) -> Report {
         let teams = Set(config.teams)
-        // A watcher writes every poll; a row not updated for 3 minutes is a watcher gone.
-        let live = ((try? LiveStatus(store: store).games(since: now.addingTimeInterval(-180))) ?? [])
+        // A watcher writes every poll (at most 5 minutes apart, in an intermission); a row
+        // older than 7 minutes is a watcher gone.
+        let live = ((try? LiveStatus(store: store).games(since: now.addingTimeInterval(-420))) ?? [])
             .filter { $0.state == "live" && (teams.isEmpty || teams.contains($0.away) || teams.contains($0.home)) }
         if let game = live.first {
             var parts = ["\(badge(game.away, style)) \(game.awayScore)–\(game.homeScore) \(badge(game.home, style))"]

@@ -88,6 +88,14 @@ public struct Outbox: Sendable {
         try store.write { db in try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [item.id]) }
     }
 
+    /// Hands the row back unattempted (this process is stopping).
+    public func release(_ item: Item) throws(StoreError) {
+        let owner = owner
+        try store.write { db in
+            try db.execute(sql: "UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?", arguments: [item.id, owner])
+        }
+    }
+
     /// Given up on: expired, refused for good, or its sink disabled.
     public func drop(_ item: Item) throws(StoreError) {
         try delivered(item)
@@ -137,7 +145,8 @@ public struct Outbox: Sendable {
     /// Whether the process named in a lease is still running (same pid, on this machine).
     static func isAlive(_ owner: String) -> Bool {
         guard let pid = owner.split(separator: ":").first.flatMap({ pid_t($0) }) else { return false }
-        if pid == getpid() { return owner == processOwner }
+        // This process (any of its sinks), not an earlier one that had the same pid.
+        if pid == getpid() { return owner == processOwner || owner.hasPrefix(processOwner + ":") }
         return kill(pid, 0) == 0 || errno == EPERM
     }
 }

@@ -190,4 +190,26 @@ import Testing
         #expect(WebhookSink.redact("http://127.0.0.1:8123/") == "http://127.0.0.1:8123/")
         #expect(WebhookSink.scrub("echo: Bearer abcdef123", secrets: ["Bearer abcdef123"]) == "echo: <redacted>")
     }
+
+    /// Stopping mid-attempt (SIGTERM): the row stays owed, not counted as a failed attempt,
+    /// and the next start delivers it.
+    @Test func aStopMidAttemptLeavesTheAlertOwed() async throws {
+        let calls = Mutex(0)
+        let setup = try Setup { _ in calls.withLock { $0 += 1; return $0 } == 1 ? .hang : .response(status: 200) }
+        defer { setup.close() }
+        let sink = setup.sink()
+        _ = sink.enqueue(Self.events(1)[0], at: Date())
+        let worker = Task { await sink.run() }
+        while setup.server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        let clock = ContinuousClock()
+        let stopping = clock.now
+        worker.cancel()
+        await worker.value
+        #expect(clock.now - stopping < .seconds(5))
+        let owed = try Outbox(store: setup.store).pending()
+        #expect(owed.count == 1)
+        #expect(owed.first?.attempts == 0)
+        #expect(await Self.deliver(setup.sink()))
+        #expect(try Outbox(store: setup.store).pending().isEmpty)
+    }
 }
