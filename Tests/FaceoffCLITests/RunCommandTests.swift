@@ -137,4 +137,20 @@ import Testing
         let tmux = try cli.run(["status", "--tmux"], environment: environment)
         #expect(tmux.stdout.contains("#[fg="))
     }
+
+    @Test func doctorSaysWhatIsWrongAndHowToFixIt() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n")
+        let good = try cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        #expect(good.status == 0, "\(good.stdout)")
+        for check in ["✓ config", "✓ templates", "✓ time zones", "✓ store", "✓ calendar directory", "✓ NHL API"] {
+            #expect(good.stdout.contains(check), "\(check)")
+        }
+        #expect(good.stdout.contains("systemd unit: not installed; `make -C contrib install`"))
+        let bad = try cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "http://127.0.0.1:1/v1/"])
+        #expect(bad.status == 1)
+        #expect(bad.stdout.contains("✗ NHL API"))
+        #expect(bad.stdout.contains("--offline"))
+    }
 }

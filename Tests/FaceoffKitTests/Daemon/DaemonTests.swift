@@ -62,7 +62,9 @@ import Testing
         #expect(clock.sleeps.count < 20, "\(clock.sleeps.count) sleeps")
     }
 
-    @Test func thePregameWindowStartsTheWatcher() async throws {
+    /// Followed by team, or only through a followed player whose team plays.
+    @Test(arguments: ["teams = [\"TOR\"]", "players = [8479318]"])
+    func thePregameWindowStartsTheWatcher(following: String) async throws {
         let gameStart = Self.launch.addingTimeInterval(2 * 3600)
         let body = Array(Self.schedule(gameAt: gameStart).utf8)
         let clock = TestClock()
@@ -71,13 +73,14 @@ import Testing
             if request.path.contains("/gamecenter/") { firstPoll.withLock { $0 = $0 ?? clock.now.offset } }
             if request.path.hasPrefix("/v1/club-schedule-season/TOR/now") { return .response(status: 200, headers: [("Content-Type", "application/json")], body: body) }
             if request.path.hasPrefix("/v1/standings/") { return .json("{\"standings\": []}") }
+            if request.path.hasPrefix("/v1/player/8479318/landing") { return .json("{\"playerId\": 8479318, \"currentTeamAbbrev\": \"TOR\"}") }
             return .response(status: 404)
         }
         defer { server.stop() }
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("config.toml")
-        try "teams = [\"TOR\"]\n[watch]\npregame = \"30m\"\n[[sink]]\ntype = \"stdout\"\nformat = \"jsonl\"\n".write(to: config, atomically: true, encoding: .utf8)
+        try "\(following)\n[watch]\npregame = \"30m\"\n[[sink]]\ntype = \"stdout\"\nformat = \"jsonl\"\n".write(to: config, atomically: true, encoding: .utf8)
         let environment = ["HOME": directory.path, "PATH": "/usr/bin:/bin"]
         let store = try Store(path: directory.appendingPathComponent("state/faceoff.sqlite").path)
         let now: @Sendable () -> Date = { Self.launch.addingTimeInterval(Double(clock.now.offset.components.seconds)) }
