@@ -94,6 +94,7 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                     if let skipped { logger.warning("snapshot ignored", metadata: metadata.merging(["why": "\(skipped)"]) { $1 }) }
                     events = found
                 }
+                if fresh { try? ledger?.markSeen(gameID: gameID, at: now()) }
                 fresh = false
                 for event in events { router.route(event) }
                 // The scoreboard waits out the delay too, or it would give the score away.

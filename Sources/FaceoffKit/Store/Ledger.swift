@@ -18,7 +18,19 @@ public struct Ledger: Sendable {
         }
     }
 
-    /// Whether any alert of this game was claimed already (by this or another process).
+    /// Records that a watcher has seen the game, before any alert of it is claimed: a restart
+    /// while its first alerts wait out a broadcast delay then sends them, instead of taking
+    /// the game for one first seen in progress.
+    public func markSeen(gameID: Int, at date: Date = Date()) throws(StoreError) {
+        try store.write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO ledger (event_id, sink, game_id, kind, claimed_at) VALUES (?, '', ?, 'seen', ?)",
+                arguments: ["\(gameID):seen", gameID, date.timeIntervalSince1970])
+        }
+    }
+
+    /// Whether any alert of this game was claimed already, or a watcher saw it (by this or
+    /// another process).
     public func hasEvents(gameID: Int) throws(StoreError) -> Bool {
         try store.read { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM ledger WHERE game_id = ?)", arguments: [gameID]) ?? false

@@ -200,4 +200,21 @@ import Testing
         // Past the scheduled time and still not started (puck drop runs late): every poll.
         #expect(watcher(start: now.addingTimeInterval(-120)).nextPoll(GameSnapshot(feed)) == .seconds(5))
     }
+
+    /// A game is marked seen at its first poll, before any alert is claimed: a restart while
+    /// the first alerts wait out a delay sends them rather than a "joined" summary.
+    @Test func theFirstPollMarksTheGameSeen() async throws {
+        let setup = try Setup(Feed(try Self.game(), step: 40))
+        defer { setup.close() }
+        let ledger = Ledger(store: setup.store)
+        #expect(try !ledger.hasEvents(gameID: 2025020100))
+        let client = NHLClient(base: setup.server.baseURL + "/v1/", http: CurlHTTPClient(clock: setup.clock), cache: ResponseCache(store: setup.store))
+        // A router with no sinks claims nothing: only the watcher's own mark can say "seen".
+        let watcher = GameWatcher(
+            gameID: 2025020100, scheduledStart: nil, client: client, ledger: ledger, settings: .init(poll: .seconds(5)), clock: setup.clock,
+            router: AlertRouter(routes: [], ledger: ledger, clock: setup.clock))
+        try await watcher.run()
+        #expect(try ledger.hasEvents(gameID: 2025020100))
+        #expect(try ledger.claimedIDs(gameID: 2025020100, sink: "stdout").isEmpty)
+    }
 }
