@@ -18,6 +18,10 @@ struct Faceoff: AsyncParsableCommand {
               faceoff standings --by wildcard
               faceoff player "Cole Caufield"
               faceoff follow --player "Cole Caufield"
+              faceoff test-alert              a sample alert through every sink
+              faceoff run                     the unattended service (calendars + alerts)
+              faceoff status --tmux           the live or next game, for a status line
+              faceoff doctor                  check the setup
               faceoff config show             the settings in effect, secrets hidden
               faceoff api standings/now       a raw API response, through the cache
               faceoff --offline api club-schedule-season/TOR/now
