@@ -20,27 +20,48 @@ import Testing
             """
     }
 
-    @Test func betweenPregameWindowsOnlyTheScheduleIsAskedFor() async throws {
-        let gameStart = Self.launch.addingTimeInterval(3 * 86400)
-        let body = Array(Self.schedule(gameAt: gameStart).utf8)
-        let server = try LoopbackHTTPServer { request in
-            if request.path.hasPrefix("/v1/club-schedule-season/TOR/now") { return .response(status: 200, headers: [("Content-Type", "application/json"), ("ETag", "\"s1\"")], body: body) }
-            if request.path.hasPrefix("/v1/standings/") { return .json("{\"standings\": []}") }
-            return .response(status: 404)
+    /// A daemon on a test clock against a loopback API that serves TOR's schedule (one game
+    /// at `gameStart`), empty standings and a player's landing; anything else is a 404.
+    final class Setup: Sendable {
+        let server: LoopbackHTTPServer
+        let directory: URL
+        let clock: TestClock
+        let daemon: Daemon<TestClock>
+
+        init(gameAt gameStart: Date, config text: String, clock: TestClock = TestClock(), onRequest: @escaping @Sendable (String) -> Void = { _ in }) throws {
+            let body = Array(DaemonTests.schedule(gameAt: gameStart).utf8)
+            server = try LoopbackHTTPServer { request in
+                onRequest(request.path)
+                if request.path.hasPrefix("/v1/club-schedule-season/TOR/now") {
+                    return .response(status: 200, headers: [("Content-Type", "application/json"), ("ETag", "\"s1\"")], body: body)
+                }
+                if request.path.hasPrefix("/v1/standings/") { return .json("{\"standings\": []}") }
+                if request.path.hasPrefix("/v1/player/8479318/landing") { return .json("{\"playerId\": 8479318, \"currentTeamAbbrev\": \"TOR\"}") }
+                return .response(status: 404)
+            }
+            directory = try TestPaths.temporaryDirectory()
+            let config = directory.appendingPathComponent("config.toml")
+            try text.write(to: config, atomically: true, encoding: .utf8)
+            let environment = ["HOME": directory.path, "PATH": "/usr/bin:/bin"]
+            let store = try Store(path: directory.appendingPathComponent("state/faceoff.sqlite").path)
+            self.clock = clock
+            let now: @Sendable () -> Date = { DaemonTests.launch.addingTimeInterval(Double(clock.now.offset.components.seconds)) }
+            let base = server.baseURL + "/v1/"
+            daemon = Daemon(Daemon<TestClock>.Dependencies(
+                store: store, http: CurlHTTPClient(), clock: clock, now: now, logger: .init(label: "test"),
+                loadSession: { try Session(.init(configPath: config.path, apiBase: base, environment: environment)) }))
         }
-        defer { server.stop() }
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let config = directory.appendingPathComponent("config.toml")
-        try "teams = [\"TOR\"]\n[[sink]]\ntype = \"stdout\"\nformat = \"jsonl\"\n".write(to: config, atomically: true, encoding: .utf8)
-        let environment = ["HOME": directory.path, "PATH": "/usr/bin:/bin"]
-        let store = try Store(path: directory.appendingPathComponent("state/faceoff.sqlite").path)
-        let clock = TestClock()
-        let now: @Sendable () -> Date = { Self.launch.addingTimeInterval(Double(clock.now.offset.components.seconds)) }
-        let base = server.baseURL + "/v1/"
-        let daemon = Daemon(Daemon<TestClock>.Dependencies(
-            store: store, http: CurlHTTPClient(), clock: clock, now: now, logger: .init(label: "test"),
-            loadSession: { try Session(.init(configPath: config.path, apiBase: base, environment: environment)) }))
+
+        func close() {
+            server.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    @Test func betweenPregameWindowsOnlyTheScheduleIsAskedFor() async throws {
+        let setup = try Setup(gameAt: Self.launch.addingTimeInterval(3 * 86400), config: "teams = [\"TOR\"]\n[[sink]]\ntype = \"stdout\"\nformat = \"jsonl\"\n")
+        defer { setup.close() }
+        let (server, clock, daemon, directory) = (setup.server, setup.clock, setup.daemon, setup.directory)
         let task = Task { try await daemon.run() }
         // Let it run until the clock (which jumps from one wake to the next) is a day on.
         while clock.now.offset < .seconds(26 * 3600) { try await Task.sleep(for: .milliseconds(5)) }
@@ -65,29 +86,13 @@ import Testing
     /// Followed by team, or only through a followed player whose team plays.
     @Test(arguments: ["teams = [\"TOR\"]", "players = [8479318]"])
     func thePregameWindowStartsTheWatcher(following: String) async throws {
-        let gameStart = Self.launch.addingTimeInterval(2 * 3600)
-        let body = Array(Self.schedule(gameAt: gameStart).utf8)
         let clock = TestClock()
         let firstPoll = Mutex<Duration?>(nil)
-        let server = try LoopbackHTTPServer { request in
-            if request.path.contains("/gamecenter/") { firstPoll.withLock { $0 = $0 ?? clock.now.offset } }
-            if request.path.hasPrefix("/v1/club-schedule-season/TOR/now") { return .response(status: 200, headers: [("Content-Type", "application/json")], body: body) }
-            if request.path.hasPrefix("/v1/standings/") { return .json("{\"standings\": []}") }
-            if request.path.hasPrefix("/v1/player/8479318/landing") { return .json("{\"playerId\": 8479318, \"currentTeamAbbrev\": \"TOR\"}") }
-            return .response(status: 404)
+        let setup = try Setup(gameAt: Self.launch.addingTimeInterval(2 * 3600), config: "\(following)\n[watch]\npregame = \"30m\"\n[[sink]]\ntype = \"stdout\"\nformat = \"jsonl\"\n", clock: clock) { path in
+            if path.contains("/gamecenter/") { firstPoll.withLock { $0 = $0 ?? clock.now.offset } }
         }
-        defer { server.stop() }
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let config = directory.appendingPathComponent("config.toml")
-        try "\(following)\n[watch]\npregame = \"30m\"\n[[sink]]\ntype = \"stdout\"\nformat = \"jsonl\"\n".write(to: config, atomically: true, encoding: .utf8)
-        let environment = ["HOME": directory.path, "PATH": "/usr/bin:/bin"]
-        let store = try Store(path: directory.appendingPathComponent("state/faceoff.sqlite").path)
-        let now: @Sendable () -> Date = { Self.launch.addingTimeInterval(Double(clock.now.offset.components.seconds)) }
-        let base = server.baseURL + "/v1/"
-        let daemon = Daemon(Daemon<TestClock>.Dependencies(
-            store: store, http: CurlHTTPClient(), clock: clock, now: now, logger: .init(label: "test"),
-            loadSession: { try Session(.init(configPath: config.path, apiBase: base, environment: environment)) }))
+        defer { setup.close() }
+        let (server, daemon) = (setup.server, setup.daemon)
         let task = Task { try await daemon.run() }
         while firstPoll.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(5)) }
         let offset = try #require(firstPoll.withLock { $0 })
