@@ -108,7 +108,10 @@ import Testing
     @Test func aBadConfigOnReloadIsRefusedAndTheOldOneKept() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        try AlertCommandTests().writeConfig(cli, "teams = []\n")
+        // A stdout sink, so no desktop notification (nor a logo fetch) can happen even where
+        // a session bus exists.
+        let sink = "[[sink]]\ntype = \"stdout\"\n"
+        try AlertCommandTests().writeConfig(cli, "teams = []\n" + sink)
         let run = try Background(CLI.binary.path, ["run"], environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
         defer { run.kill() }
         #expect(await run.wait(timeout: 20) { _ in run.stderr.contains("waiting") })
@@ -116,7 +119,7 @@ import Testing
         run.signal(SIGHUP)
         #expect(await run.wait(timeout: 20) { _ in run.stderr.contains("config reload refused") })
         #expect(run.status == nil)
-        try AlertCommandTests().writeConfig(cli, "teams = [\"MTL\"]\n")
+        try AlertCommandTests().writeConfig(cli, "teams = [\"MTL\"]\n" + sink)
         run.signal(SIGHUP)
         #expect(await run.wait(timeout: 20) { _ in run.stderr.contains("config reloaded") })
         #expect(await run.wait(timeout: 20) { _ in Self.calendar(cli, "MTL").contains("UID:") })
