@@ -39,13 +39,16 @@ extension Faceoff {
                 throw ExitCode(1)
             }
             check(.ok, "config", "\(session.displayConfigPath) (\(session.config.teams.count) teams, \(session.config.sinks.count) sinks)")
+            let renderer: Renderer?
             do {
-                let renderer = try session.renderer()
-                let problems = renderer.check()
-                if problems.isEmpty { check(.ok, "templates", renderer.templates.overridden.isEmpty ? "built in" : "yours: \(renderer.templates.overridden.sorted().joined(separator: ", "))") } else {
+                let loaded = try session.renderer()
+                renderer = loaded
+                let problems = loaded.check()
+                if problems.isEmpty { check(.ok, "templates", loaded.templates.overridden.isEmpty ? "built in" : "yours: \(loaded.templates.overridden.sorted().joined(separator: ", "))") } else {
                     check(.fail, "templates", problems.map(\.description).joined(separator: "; ") + " (fix the file in ~/.config/faceoff/templates/)")
                 }
             } catch {
+                renderer = nil
                 check(.fail, "templates", "\(error)")
             }
             if let warning = ConfigLoader.permissionWarning(path: session.configPath, config: session.config) { check(.warn, "config permissions", warning) }
@@ -108,7 +111,6 @@ extension Faceoff {
                 }
             }
 
-            let renderer = try? session.renderer()
             for sink in session.config.sinks where sink.type == .webhook {
                 guard let url = sink.url, let renderer else { continue }
                 let webhook = WebhookSink(config: sink, renderer: renderer, http: http, outbox: nil)

@@ -20,23 +20,23 @@ public struct Renderer: Sendable {
     }
 
     public func text(_ event: GameEvent) -> Text {
-        let values = AlertContext.values(event, followed: followed)
-        return Text(title: Self.oneLine(templates.render("alert-title", values)), body: Self.oneLine(templates.render("alert-body", values)))
+        text(AlertContext.values(event, followed: followed))
+    }
+
+    private func text(_ values: [String: Any]) -> Text {
+        Text(title: Self.oneLine(templates.render("alert-title", values)), body: Self.oneLine(templates.render("alert-body", values)))
     }
 
     public func line(_ event: GameEvent) -> String { text(event).line }
-
-    public func json(_ event: GameEvent) -> EventJSON {
-        EventJSON(event, text: text(event))
-    }
 
     public func isImportant(_ event: GameEvent) -> Bool { AlertContext.isImportant(event, followed: followed) }
 
     /// A webhook body from a preset (or the user's copy of it), checked to be JSON: a template
     /// that makes broken JSON is an error, never a request.
     public func webhookBody(_ event: GameEvent, preset: SinkConfig.Preset, url: String? = nil) throws(RenderError) -> [UInt8] {
-        let text = text(event)
+        // One context for the text and the body: building it is most of the cost.
         var values = AlertContext.values(event, followed: followed)
+        let text = text(values)
         values["title"] = text.title
         values["body"] = text.body
         values["event_json"] = EventJSON(event, text: text).encoded()
