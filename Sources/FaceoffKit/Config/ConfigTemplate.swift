@@ -53,20 +53,7 @@ public enum ConfigRenderer {
     public static let redacted = "\"<redacted>\""
 
     public static func render(_ config: Config, paths: Paths, redactSecrets: Bool = true) -> String {
-        func quote(_ text: String) -> String {
-            var escaped = ""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": escaped += "\\\""
-                case "\\": escaped += "\\\\"
-                case "\n": escaped += "\\n"
-                case "\t": escaped += "\\t"
-                case _ where scalar.value < 0x20: escaped += String(format: "\\u%04X", scalar.value)
-                default: escaped.unicodeScalars.append(scalar)
-                }
-            }
-            return "\"\(escaped)\""
-        }
+        func quote(_ text: String) -> String { "\"" + StringEscaping.quotedBody(text) + "\"" }
         func secret(_ text: String) -> String { redactSecrets && !text.isEmpty ? redacted : quote(text) }
         func list(_ items: [String]) -> String { "[" + items.map(quote).joined(separator: ", ") + "]" }
         func duration(_ value: Duration) -> String { quote(DurationText.format(value)) }
