@@ -159,4 +159,22 @@ import Testing
         #expect(bad.stdout.contains("✗ NHL API"))
         #expect(bad.stdout.contains("--offline"))
     }
+
+    /// `[serve] enabled = true`: the same feed server as `faceoff serve`, for the life of `run`.
+    @Test func runServesTheFeedsWhenAskedTo() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n[serve]\nenabled = true\nlisten = \"127.0.0.1:0\"\n[[sink]]\ntype = \"stdout\"\n")
+        let run = try Background(CLI.binary.path, ["run"], environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        defer { run.kill() }
+        #expect(await run.wait(timeout: 30) { _ in run.stderr.contains("serving the feeds") })
+        let url = try #require(run.stderr.split(separator: "\n").first { $0.contains("serving the feeds") }?
+            .split(separator: " ").first { $0.hasPrefix("url=") }.map { String($0.dropFirst(4)) })
+        let base = url.hasSuffix("/") ? url : url + "/"
+        let feed = try await CurlHTTPClient().send(HTTPRequest(url: base + "calendars/TOR.ics", retry: nil))
+        #expect(feed.status == 200)
+        #expect(String(decoding: feed.body, as: UTF8.self).hasPrefix("BEGIN:VCALENDAR"))
+        run.signal(SIGTERM)
+        #expect(await run.exit(within: 5) != nil)
+    }
 }
