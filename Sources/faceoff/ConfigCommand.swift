@@ -11,6 +11,7 @@ struct ConfigCommand: AsyncParsableCommand {
 
     struct Init: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "init",
             abstract: "Write a commented config file, following the teams given.",
             discussion: "Example: faceoff config init TOR MTL")
 
@@ -42,7 +43,7 @@ struct ConfigCommand: AsyncParsableCommand {
     }
 
     struct Path: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print where the config file is (whether or not it exists).")
+        static let configuration = CommandConfiguration(commandName: "path", abstract: "Print where the config file is (whether or not it exists).")
 
         @OptionGroup var global: GlobalOptions
 
@@ -54,6 +55,7 @@ struct ConfigCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Print the settings in effect, defaults included, with secrets redacted.")
 
         @OptionGroup var global: GlobalOptions
@@ -76,6 +78,7 @@ struct ConfigCommand: AsyncParsableCommand {
 
     struct Validate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract: "Check the config file; print every problem with its line. Exit 2 if any.")
 
         @OptionGroup var global: GlobalOptions

@@ -4,6 +4,7 @@ import Foundation
 
 struct Follow: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "follow",
         abstract: "Follow teams or players (edits config.toml, keeping your comments).",
         discussion: """
             Examples:

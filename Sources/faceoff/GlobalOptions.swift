@@ -44,6 +44,12 @@ struct GlobalOptions: ParsableArguments {
     /// schedule`, `faceoff config --json show`) to after the last one, where ArgumentParser
     /// looks for them.
     static func relocated(_ arguments: [String]) -> [String] {
+        // Most command lines have no global option at all: don't build the name set for them
+        // (`faceoff status --tmux` runs every few seconds in a status line).
+        func isGlobal(_ argument: String) -> Bool {
+            flags.contains(argument) || valued.contains(argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument)
+        }
+        guard arguments.contains(where: isGlobal) else { return arguments }
         var path: [String] = []
         var moved: [String] = []
         var index = 0

@@ -4,6 +4,7 @@ import Foundation
 
 struct Unfollow: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "unfollow",
         abstract: "Stop following teams or players (edits config.toml, keeping your comments).",
         discussion: "Examples: faceoff unfollow MTL; faceoff unfollow --player 8479318")
 
