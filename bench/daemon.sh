@@ -6,8 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 speed=${1:-30}
 poll=${2:-5}
-swift build -c release --product faceoff >/dev/null
-bin=$PWD/.build/release/faceoff
+# FACEOFF_BIN=path times a binary built some other way (e.g. with --static-swift-stdlib).
+if [ -z "${FACEOFF_BIN:-}" ]; then swift build -c release --product faceoff >/dev/null; fi
+bin=${FACEOFF_BIN:-$PWD/.build/release/faceoff}
 game=Tests/Fixtures/mirror/v1/gamecenter/2025020100/play-by-play
 home=$(mktemp -d)
 trap 'kill $replay_pid 2>/dev/null || true; rm -rf "$home"' EXIT

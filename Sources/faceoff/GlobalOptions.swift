@@ -31,6 +31,10 @@ struct GlobalOptions: ParsableArguments {
 
     /// - Parameter standard: the level without `-v` or `LOG_LEVEL` (`run` logs what it does).
     func bootstrapLogging(standard: Logger.Level = .warning) {
+        Self.bootstrapLogging(verbose: verbose, standard: standard)
+    }
+
+    static func bootstrapLogging(verbose: Bool, standard: Logger.Level = .warning) {
         let environment = ProcessInfo.processInfo.environment
         let level: Logger.Level =
             verbose ? .debug : environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? standard

@@ -30,16 +30,38 @@ extension Faceoff {
         }
 
         func run() async throws {
-            let session = try global.session()
+            try Self.show(session: try global.session(), tmux: tmux, json: global.json)
+        }
+
+        static func show(session: Session, tmux: Bool, json: Bool) throws {
             let store = try session.openStore()
             let report = StatusLine(store: store, config: session.config, now: session.now).report(style: tmux ? .tmux : .plain)
-            if global.json {
+            if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 encoder.dateEncodingStrategy = .iso8601
                 print(String(decoding: try encoder.encode(report), as: UTF8.self))
             } else {
                 print(report.text)
+            }
+        }
+
+        /// A status line runs this every few seconds, so the plain forms (`status`, `status
+        /// --tmux`, `status --json`, with or without `--no-color`) skip ArgumentParser, whose
+        /// reflection over the command tree is a third of the process's own time. Anything
+        /// else (other options, --help, a mistake) returns nil and goes the usual way.
+        static func runFast(_ arguments: [String]) -> Int32? {
+            guard arguments.first == "status" else { return nil }
+            let flags = arguments.dropFirst()
+            guard Set(flags).count == flags.count, flags.allSatisfy(["--tmux", "--json", "--no-color"].contains),
+                  !(flags.contains("--tmux") && flags.contains("--json"))
+            else { return nil }
+            do {
+                GlobalOptions.bootstrapLogging(verbose: false)
+                try show(session: try Session(Session.Options()), tmux: flags.contains("--tmux"), json: flags.contains("--json"))
+                return 0
+            } catch {
+                return Faceoff.report(error)
             }
         }
     }

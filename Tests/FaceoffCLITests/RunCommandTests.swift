@@ -142,6 +142,21 @@ import Testing
         #expect(document["state"] as? String == "next" || document["state"] as? String == "live")
         let tmux = try cli.run(["status", "--tmux"], environment: environment)
         #expect(tmux.stdout.contains("#[fg="))
+
+        // The plain command lines skip ArgumentParser; with any other option they don't. Both
+        // ways must print the same thing.
+        for flags in [[], ["--tmux"], ["--json"], ["--json", "--no-color"]] {
+            let fast = try cli.run(["status"] + flags, environment: environment)
+            let parsed = try cli.run(["status", "--offline"] + flags, environment: environment)
+            #expect(fast.status == 0 && parsed.status == 0, "\(fast.stderr) \(parsed.stderr)")
+            #expect(fast.stdout == parsed.stdout, "status \(flags)")
+        }
+        // ... and fail the same way.
+        let both = try cli.run(["status", "--tmux", "--json"], environment: environment)
+        #expect(both.status == 2 && both.stderr.contains("--tmux and --json"))
+        try "teams = [\"XXX\"]\n".write(to: cli.configFile, atomically: true, encoding: .utf8)
+        let broken = try cli.run(["status", "--tmux"], environment: environment)
+        #expect(broken.status == 2 && broken.stderr.contains("XXX"), "\(broken.stderr)")
     }
 
     @Test func doctorSaysWhatIsWrongAndHowToFixIt() throws {
