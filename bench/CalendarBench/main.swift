@@ -65,8 +65,9 @@ func publish(_ service: CalendarService, _ decoded: [(team: String, schedule: Cl
 /// All 33 feeds spread over the machine's cores, as CalendarPublisher does.
 func publishInParallel(_ service: CalendarService, _ decoded: [(team: String, schedule: ClubSchedule)], into directory: URL) throws {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    DispatchQueue.concurrentPerform(iterations: kinds.count) { index in
-        _ = try? publishOne(service, kinds[index], decoded, into: directory)
+    let order = CalendarPublisher.startOrder(kinds)
+    DispatchQueue.concurrentPerform(iterations: order.count) { index in
+        _ = try? publishOne(service, kinds[order[index]], decoded, into: directory)
     }
 }
 

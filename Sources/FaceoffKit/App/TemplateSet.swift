@@ -6,6 +6,8 @@ import Synchronization
 /// of the same name in the user's template directory when there is one.
 public struct TemplateSet: Sendable {
     private let templates: [String: MustacheTemplate]
+    /// The calendar templates again, for the fast renderer, when they stay within what it does.
+    private let flat: [String: FlatTemplate]
     /// Names whose text came from the user's directory.
     public let overridden: Set<String>
 
@@ -24,6 +26,7 @@ public struct TemplateSet: Sendable {
     /// column, not at the first goal.
     public init(overrides directory: String?) throws(TemplateError) {
         var templates: [String: MustacheTemplate] = [:]
+        var flat: [String: FlatTemplate] = [:]
         var overridden: Set<String> = []
         for (name, text) in Self.builtIn {
             var source = text
@@ -41,8 +44,10 @@ public struct TemplateSet: Sendable {
                 }
             }
             templates[name] = try Self.parse(source, file: file, contentType: name.hasPrefix("webhook-") ? "JSON" : "TEXT")
+            if name.hasPrefix("calendar-") { flat[name] = FlatTemplate(source) }
         }
         self.templates = templates
+        self.flat = flat
         self.overridden = overridden
     }
 
@@ -79,6 +84,16 @@ public struct TemplateSet: Sendable {
     public func render(_ name: String, _ context: [String: Any]) -> String {
         templates[name]?.render(TemplateContext(context)) ?? ""
     }
+
+    /// A calendar template with a flat context: the fast renderer when the template allows it,
+    /// else swift-mustache.
+    func renderCalendar(_ name: String, _ context: [String: FlatValue]) -> String {
+        if let template = flat[name] { return template.render(context) }
+        return renderFlat(name, context.mapValues(\.any))
+    }
+
+    /// Whether `renderCalendar` uses the fast renderer for this template.
+    func rendersFast(_ name: String) -> Bool { flat[name] != nil }
 
     /// `render` for flat contexts of strings, numbers and booleans, remembering results: a
     /// game's description is the same in its home team's, its visitor's and the league's feed,

@@ -33,15 +33,29 @@ public struct CalendarPublisher: Sendable {
         return (try CalendarBuilder.serialize(feed), feed, notes)
     }
 
+    /// The order to start building feeds in: the league's and the favourites' (the biggest)
+    /// first, so that no core is left building a big feed alone at the end.
+    public static func startOrder(_ kinds: [FeedKind]) -> [Int] {
+        func size(_ kind: FeedKind) -> Int {
+            switch kind {
+            case .all: Teams.abbreviations.count
+            case .favourites(let teams): teams.count
+            case .team: 1
+            }
+        }
+        return kinds.indices.sorted { (size(kinds[$1]), $0) < (size(kinds[$0]), $1) }
+    }
+
     /// Builds and writes the feeds, several at once (one per core), reports in `kinds` order.
     public func publish(_ kinds: [FeedKind]) async -> [Report] {
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let order = Self.startOrder(kinds)
         var reports: [Int: Report] = [:]
         await withTaskGroup(of: (Int, Report).self) { group in
             var next = 0
             func start() {
-                guard next < kinds.count else { return }
-                let index = next
+                guard next < order.count else { return }
+                let index = order[next]
                 next += 1
                 group.addTask { (index, await publishOne(kinds[index])) }
             }

@@ -160,9 +160,10 @@ public struct CalendarService: Sendable {
                 games.append((game, kind == .all ? nil : team))
             }
         }
-        // Sort small keys, not the (large) games themselves.
-        let keys = games.indices.map { ($0, games[$0].game.startTimeUTC ?? "~", games[$0].game.id ?? 0) }
-        games = keys.sorted { ($0.1, $0.2) < ($1.1, $1.2) }.map { games[$0.0] }
+        // Sort small keys, and read the (large) games in place through them: copying a game
+        // retains each of its strings.
+        let sorted = games.indices.map { ($0, games[$0].game.startTimeUTC ?? "~", games[$0].game.id ?? 0) }
+            .sorted { ($0.1, $0.2) < ($1.1, $1.2) }.map(\.0)
 
         let builder = GameEventBuilder(
             templates: templates, scores: options.scores, duration: options.duration,
@@ -170,17 +171,17 @@ public struct CalendarService: Sendable {
         let date = now()
         let wanted = Set(options.types.map(\.code))
         var unplaced: Set<Int> = []
-        let events: [(Int, CalendarEvent)] = games.compactMap { entry in
-            guard let id = entry.game.id, wanted.contains(entry.game.gameType?.rawValue ?? 0) else { return nil }
-            var perspective = entry.perspective
+        let events: [(Int, CalendarEvent)] = sorted.compactMap { index in
+            guard let id = games[index].game.id, wanted.contains(games[index].game.gameType?.rawValue ?? 0) else { return nil }
+            var perspective = games[index].perspective
             if perspective != nil, options.homeOnly || options.awayOnly {
                 // Seen from a followed team the filter keeps (for favourites, either side may be).
-                let sides = [entry.game.homeTeam?.abbrev, entry.game.awayTeam?.abbrev]
+                let sides = [games[index].game.homeTeam?.abbrev, games[index].game.awayTeam?.abbrev]
                 let wantedSide = options.homeOnly ? sides[0] : sides[1]
                 guard let team = wantedSide, order.contains(team) else { return nil }
                 perspective = team
             }
-            guard let event = builder.event(for: entry.game, perspective: perspective) else {
+            guard let event = builder.event(for: games[index].game, perspective: perspective) else {
                 unplaced.insert(id)
                 return nil
             }

@@ -34,12 +34,47 @@ struct GameEventBuilder {
         return hash.hex
     }
 
-    static func trimmed(_ line: Substring) -> Substring {
-        var start = line.startIndex
-        var end = line.endIndex
-        while start < end, line[start] == " " || line[start] == "\t" { start = line.index(after: start) }
-        while end > start, line[line.index(before: end)] == " " || line[line.index(before: end)] == "\t" { end = line.index(before: end) }
-        return line[start..<end]
+    /// A title on one line: runs of spaces, tabs and line breaks become one space, none at the
+    /// ends. (By bytes: splitting a String by Characters costs more than rendering it.)
+    static func collapsingWhitespace(_ text: String) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            if byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D {
+                pendingSpace = !output.isEmpty
+            } else {
+                if pendingSpace { output.append(0x20) }
+                pendingSpace = false
+                output.append(byte)
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Each line without leading or trailing spaces and tabs, and no blank lines.
+    static func withoutBlankLines(_ text: String) -> String {
+        var text = text
+        return text.withUTF8 { bytes in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count)
+            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+            var lineStart = 0
+            while lineStart < bytes.count {
+                var lineEnd = lineStart
+                while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+                var start = lineStart
+                var end = lineEnd
+                while start < end, isSpace(bytes[start]) { start += 1 }
+                while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+                if start < end {
+                    if !output.isEmpty { output.append(0x0A) }
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                }
+                lineStart = lineEnd + 1
+            }
+            return String(decoding: output, as: UTF8.self)
+        }
     }
 
     func event(for game: ScheduleGame, perspective: String?) -> CalendarEvent? {
@@ -53,31 +88,35 @@ struct GameEventBuilder {
         let usScore = summary.homeOrAway == "home" ? summary.home.score : summary.away.score
         let themScore = summary.homeOrAway == "home" ? summary.away.score : summary.home.score
 
-        var context: [String: Any] = [
-            "status": summary.status,
-            "tbd": summary.timeTBD && summary.status == "scheduled",
-            "postponed": summary.status == "postponed",
-            "cancelled": summary.status == "cancelled",
-            "live": summary.isLive,
-            "final": summary.isFinal,
-            "show_score": showScore,
-            "perspective": summary.team != nil,
-            "home": summary.homeOrAway == "home",
-            "away": away?.displayName ?? summary.away.abbrev,
-            "home_team": home?.displayName ?? summary.home.abbrev,
-            "away_score": summary.away.score ?? 0,
-            "home_score": summary.home.score ?? 0,
-            "ended_in": endedIn,
-            "preseason": summary.type == "preseason",
-            "playoffs": summary.type == "playoffs",
-        ]
+        // Mustache treats "" as true in a section; an absent key is what templates test for.
+        var context: [String: FlatValue] = Dictionary(minimumCapacity: 24)
+        func set(_ key: String, _ text: String?) { if let text, !text.isEmpty { context[key] = .text(text) } }
+        func set(_ key: String, _ flag: Bool) { context[key] = .flag(flag) }
+        func set(_ key: String, _ number: Int) { context[key] = .number(number) }
+        set("status", summary.status)
+        set("tbd", summary.timeTBD && summary.status == "scheduled")
+        set("postponed", summary.status == "postponed")
+        set("cancelled", summary.status == "cancelled")
+        set("live", summary.isLive)
+        set("final", summary.isFinal)
+        set("show_score", showScore)
+        set("perspective", summary.team != nil)
+        set("home", summary.homeOrAway == "home")
+        set("away", away?.displayName ?? summary.away.abbrev)
+        set("home_team", home?.displayName ?? summary.home.abbrev)
+        set("away_score", summary.away.score ?? 0)
+        set("home_score", summary.home.score ?? 0)
+        set("ended_in", endedIn)
+        set("preseason", summary.type == "preseason")
+        set("playoffs", summary.type == "playoffs")
         if summary.team != nil {
-            context["us"] = ours?.displayName ?? ""
-            context["them"] = theirs?.displayName ?? ""
-            context["us_score"] = usScore ?? 0
-            context["them_score"] = themScore ?? 0
-            if showScore, summary.isFinal, let result = summary.result { context["result"] = result }
+            set("us", ours?.displayName ?? "")
+            set("them", theirs?.displayName ?? "")
+            set("us_score", usScore ?? 0)
+            set("them_score", themScore ?? 0)
+            if showScore, summary.isFinal, let result = summary.result { set("result", result) }
         }
+        let title = Self.collapsingWhitespace(templates.renderCalendar("calendar-summary", context))
 
         let arena = summary.venue.flatMap(TeamFactsTable.arena(named:))
         let gameType = switch summary.type {
@@ -93,39 +132,27 @@ struct GameEventBuilder {
         }
         let link = game.gameCenterLink.map { $0.hasPrefix("http") ? $0 : "https://www.nhl.com" + $0 }
             ?? "https://www.nhl.com/gamecenter/\(summary.id)"
-        var details: [String: Any] = [
-            "away_full": away?.fullName ?? summary.away.abbrev,
-            "home_full": home?.fullName ?? summary.home.abbrev,
-            "away_abbrev": summary.away.abbrev,
-            "home_abbrev": summary.home.abbrev,
-            "game_type": gameType,
-            "tv_national": networks("national"),
-            "tv_home": networks("home"),
-            "tv_away": networks("away"),
-            "url": link,
-        ]
-        if let series = summary.series { details["series"] = series }
-        if let venue = summary.venue { details["venue"] = venue }
-        if let city = arena?.city { details["city"] = city }
+        context.removeAll(keepingCapacity: true)
+        set("away_full", away?.fullName ?? summary.away.abbrev)
+        set("home_full", home?.fullName ?? summary.home.abbrev)
+        set("away_abbrev", summary.away.abbrev)
+        set("home_abbrev", summary.home.abbrev)
+        set("game_type", gameType)
+        set("tv_national", networks("national"))
+        set("tv_home", networks("home"))
+        set("tv_away", networks("away"))
+        set("url", link)
+        set("series", summary.series)
+        set("venue", summary.venue)
+        set("city", arena?.city)
         if showScore, summary.isFinal {
-            details["final_line"] = "Final: \(summary.away.abbrev) \(summary.away.score ?? 0)–\(summary.home.score ?? 0) \(summary.home.abbrev)\(endedIn.isEmpty ? "" : " (\(endedIn))")"
+            set("final_line", "Final: \(summary.away.abbrev) \(summary.away.score ?? 0)–\(summary.home.score ?? 0) \(summary.home.abbrev)\(endedIn.isEmpty ? "" : " (\(endedIn))")")
         }
         if scores, summary.status == "scheduled" {
             let known = [summary.away.abbrev, summary.home.abbrev].compactMap { abbrev in records[abbrev].map { "\(abbrev) \($0)" } }
-            if !known.isEmpty { details["records"] = known.joined(separator: " · ") }
+            set("records", known.joined(separator: " · "))
         }
-
-        // Mustache treats "" as true in a section; an absent key is what templates test for.
-        context = context.filter { ($0.value as? String)?.isEmpty != true }
-        details = details.filter { ($0.value as? String)?.isEmpty != true }
-        let title = templates.renderFlat("calendar-summary", context)
-            .split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r\n" }).joined(separator: " ")
-        // Trimmed by hand: Foundation's trimmingCharacters goes through NSString on Linux.
-        let body = templates.renderFlat("calendar-description", details)
-            .split(separator: "\n")
-            .map(Self.trimmed)
-            .filter { !$0.isEmpty }
-            .joined(separator: "\n")
+        let body = Self.withoutBlankLines(templates.renderCalendar("calendar-description", context))
         let status: CalendarEvent.Status =
             switch summary.status {
             case "cancelled": .cancelled

@@ -71,6 +71,12 @@ func value(_ lines: [String]?, _ name: String) -> String? {
 }
 
 @Suite struct CalendarServiceTests {
+    @Test func theBiggestFeedsStartFirst() {
+        let kinds: [FeedKind] = [.team("TOR"), .team("MTL"), .favourites(["TOR", "MTL"]), .all, .team("BOS")]
+        #expect(CalendarPublisher.startOrder(kinds) == [3, 2, 0, 1, 4])
+        #expect(CalendarPublisher.startOrder([]) == [])
+    }
+
     @Test func aTeamFeedFromItsSide() async throws {
         let harness = try CalendarHarness()
         let reports = try await harness.publisher().publish([.team("TOR")])
