@@ -1,3 +1,43 @@
+/// The names a flat template can use, each with a slot in a `FlatContext`.
+struct FlatKeys: Sendable {
+    let names: [String]
+    let slots: [String: Int]
+
+    init(_ names: [String]) {
+        self.names = names
+        slots = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+    }
+}
+
+/// Values by slot: filling one is an array store, reading one an array load.
+struct FlatContext: Sendable {
+    let keys: FlatKeys
+    private(set) var values: [FlatValue?]
+
+    init(_ keys: FlatKeys) {
+        self.keys = keys
+        values = Array(repeating: nil, count: keys.names.count)
+    }
+
+    /// The context from named values (names the keys don't have are left out).
+    init(_ keys: FlatKeys, _ named: [String: FlatValue]) {
+        self.init(keys)
+        for (name, value) in named { if let slot = keys.slots[name] { values[slot] = value } }
+    }
+
+    subscript(slot: Int) -> FlatValue? {
+        get { values[slot] }
+        set { values[slot] = newValue }
+    }
+
+    /// The values by name, for swift-mustache.
+    var named: [String: Any] {
+        var result: [String: Any] = [:]
+        for (slot, value) in values.enumerated() { if let value { result[keys.names[slot]] = value.any } }
+        return result
+    }
+}
+
 /// A value in a flat template context.
 enum FlatValue: Sendable, Equatable {
     case text(String)
@@ -30,17 +70,18 @@ struct FlatTemplate: Sendable {
         case section(String, inverted: Bool, [Node])
     }
 
-    /// The template as a flat program: sections become a test and a jump past their end.
+    /// The template as a flat program: names become slots (nil: a name the context never has),
+    /// sections a test and a jump past their end.
     enum Step: Sendable {
         case text(String)
-        case value(String)
+        case value(Int?)
         /// Unless the section renders, continue at `end`.
-        case section(String, inverted: Bool, end: Int)
+        case section(Int?, inverted: Bool, end: Int)
     }
 
     let steps: [Step]
 
-    init?(_ source: String) {
+    init?(_ source: String, keys: FlatKeys) {
         var parser = Parser(source: Array(source.utf8))
         guard let nodes = parser.parse(until: nil) else { return nil }
         var steps: [Step] = []
@@ -48,12 +89,12 @@ struct FlatTemplate: Sendable {
             for node in nodes {
                 switch node {
                 case .text(let text): steps.append(.text(text))
-                case .value(let name): steps.append(.value(name))
+                case .value(let name): steps.append(.value(keys.slots[name]))
                 case .section(let name, let inverted, let children):
                     let index = steps.count
                     steps.append(.text(""))
                     emit(children)
-                    steps[index] = .section(name, inverted: inverted, end: steps.count)
+                    steps[index] = .section(keys.slots[name], inverted: inverted, end: steps.count)
                 }
             }
         }
@@ -61,7 +102,7 @@ struct FlatTemplate: Sendable {
         self.steps = steps
     }
 
-    func render(_ context: [String: FlatValue]) -> String {
+    func render(_ context: FlatContext) -> String {
         var output = ""
         output.reserveCapacity(256)
         var index = 0
@@ -69,18 +110,19 @@ struct FlatTemplate: Sendable {
             switch steps[index] {
             case .text(let text):
                 output += text
-            case .value(let name):
-                switch context[name] {
+            case .value(let slot):
+                guard let slot else { break }
+                switch context[slot] {
                 case .text(let text): output += text
                 case .number(let number): output += String(number)
                 case .flag(let flag): output += flag ? "true" : "false"
                 case .none: break
                 }
-            case .section(let name, let inverted, let end):
+            case .section(let slot, let inverted, let end):
                 // Inside a section, names still resolve to the context's values: the value a
                 // non-boolean section pushes (a string or a number) has no keys of its own.
                 let truthy: Bool =
-                    switch context[name] {
+                    switch slot.flatMap({ context[$0] }) {
                     case .flag(let flag): flag
                     case .none: false
                     default: true

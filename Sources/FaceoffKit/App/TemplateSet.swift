@@ -44,7 +44,7 @@ public struct TemplateSet: Sendable {
                 }
             }
             templates[name] = try Self.parse(source, file: file, contentType: name.hasPrefix("webhook-") ? "JSON" : "TEXT")
-            if name.hasPrefix("calendar-") { flat[name] = FlatTemplate(source) }
+            if name.hasPrefix("calendar-") { flat[name] = FlatTemplate(source, keys: GameEventBuilder.keys) }
         }
         self.templates = templates
         self.flat = flat
@@ -87,9 +87,9 @@ public struct TemplateSet: Sendable {
 
     /// A calendar template with a flat context: the fast renderer when the template allows it,
     /// else swift-mustache.
-    func renderCalendar(_ name: String, _ context: [String: FlatValue]) -> String {
+    func renderCalendar(_ name: String, _ context: FlatContext) -> String {
         if let template = flat[name] { return template.render(context) }
-        return renderFlat(name, context.mapValues(\.any))
+        return renderFlat(name, context.named)
     }
 
     /// Whether `renderCalendar` uses the fast renderer for this template.

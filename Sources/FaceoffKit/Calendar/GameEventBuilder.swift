@@ -10,6 +10,26 @@ struct GameEventBuilder {
     /// "W-L-OT" by abbreviation, for upcoming games' descriptions.
     let records: [String: String]
 
+    /// Every key the calendar templates can use (the title's and the description's; each
+    /// context fills only its own).
+    enum Key: Int, CaseIterable {
+        case status, tbd, postponed, cancelled, live, final, showScore, perspective, home, away, homeTeam, awayScore,
+            homeScore, endedIn, preseason, playoffs, us, them, usScore, themScore, result
+        case awayFull, homeFull, awayAbbrev, homeAbbrev, gameType, tvNational, tvHome, tvAway, url, series, venue, city,
+            finalLine, records
+
+        /// The template name: snake case.
+        var name: String {
+            var name = ""
+            for character in "\(self)" {
+                if character.isUppercase { name += "_" + character.lowercased() } else { name.append(character) }
+            }
+            return name
+        }
+    }
+
+    static let keys = FlatKeys(Key.allCases.map(\.name))
+
     /// The parts of an event that make SEQUENCE rise when they change (RFC 5545 §3.8.7.4).
     static func fingerprint(_ event: CalendarEvent) -> String {
         "\(Int(event.start.timeIntervalSince1970))|\(Int(event.end.timeIntervalSince1970))|\(event.status.rawValue)"
@@ -89,32 +109,32 @@ struct GameEventBuilder {
         let themScore = summary.homeOrAway == "home" ? summary.away.score : summary.home.score
 
         // Mustache treats "" as true in a section; an absent key is what templates test for.
-        var context: [String: FlatValue] = Dictionary(minimumCapacity: 24)
-        func set(_ key: String, _ text: String?) { if let text, !text.isEmpty { context[key] = .text(text) } }
-        func set(_ key: String, _ flag: Bool) { context[key] = .flag(flag) }
-        func set(_ key: String, _ number: Int) { context[key] = .number(number) }
-        set("status", summary.status)
-        set("tbd", summary.timeTBD && summary.status == "scheduled")
-        set("postponed", summary.status == "postponed")
-        set("cancelled", summary.status == "cancelled")
-        set("live", summary.isLive)
-        set("final", summary.isFinal)
-        set("show_score", showScore)
-        set("perspective", summary.team != nil)
-        set("home", summary.homeOrAway == "home")
-        set("away", away?.displayName ?? summary.away.abbrev)
-        set("home_team", home?.displayName ?? summary.home.abbrev)
-        set("away_score", summary.away.score ?? 0)
-        set("home_score", summary.home.score ?? 0)
-        set("ended_in", endedIn)
-        set("preseason", summary.type == "preseason")
-        set("playoffs", summary.type == "playoffs")
+        var context = FlatContext(Self.keys)
+        func set(_ key: Key, _ text: String?) { if let text, !text.isEmpty { context[key.rawValue] = .text(text) } }
+        func set(_ key: Key, _ flag: Bool) { context[key.rawValue] = .flag(flag) }
+        func set(_ key: Key, _ number: Int) { context[key.rawValue] = .number(number) }
+        set(.status, summary.status)
+        set(.tbd, summary.timeTBD && summary.status == "scheduled")
+        set(.postponed, summary.status == "postponed")
+        set(.cancelled, summary.status == "cancelled")
+        set(.live, summary.isLive)
+        set(.final, summary.isFinal)
+        set(.showScore, showScore)
+        set(.perspective, summary.team != nil)
+        set(.home, summary.homeOrAway == "home")
+        set(.away, away?.displayName ?? summary.away.abbrev)
+        set(.homeTeam, home?.displayName ?? summary.home.abbrev)
+        set(.awayScore, summary.away.score ?? 0)
+        set(.homeScore, summary.home.score ?? 0)
+        set(.endedIn, endedIn)
+        set(.preseason, summary.type == "preseason")
+        set(.playoffs, summary.type == "playoffs")
         if summary.team != nil {
-            set("us", ours?.displayName ?? "")
-            set("them", theirs?.displayName ?? "")
-            set("us_score", usScore ?? 0)
-            set("them_score", themScore ?? 0)
-            if showScore, summary.isFinal, let result = summary.result { set("result", result) }
+            set(.us, ours?.displayName ?? "")
+            set(.them, theirs?.displayName ?? "")
+            set(.usScore, usScore ?? 0)
+            set(.themScore, themScore ?? 0)
+            if showScore, summary.isFinal, let result = summary.result { set(.result, result) }
         }
         let title = Self.collapsingWhitespace(templates.renderCalendar("calendar-summary", context))
 
@@ -132,25 +152,25 @@ struct GameEventBuilder {
         }
         let link = game.gameCenterLink.map { $0.hasPrefix("http") ? $0 : "https://www.nhl.com" + $0 }
             ?? "https://www.nhl.com/gamecenter/\(summary.id)"
-        context.removeAll(keepingCapacity: true)
-        set("away_full", away?.fullName ?? summary.away.abbrev)
-        set("home_full", home?.fullName ?? summary.home.abbrev)
-        set("away_abbrev", summary.away.abbrev)
-        set("home_abbrev", summary.home.abbrev)
-        set("game_type", gameType)
-        set("tv_national", networks("national"))
-        set("tv_home", networks("home"))
-        set("tv_away", networks("away"))
-        set("url", link)
-        set("series", summary.series)
-        set("venue", summary.venue)
-        set("city", arena?.city)
+        context = FlatContext(Self.keys)
+        set(.awayFull, away?.fullName ?? summary.away.abbrev)
+        set(.homeFull, home?.fullName ?? summary.home.abbrev)
+        set(.awayAbbrev, summary.away.abbrev)
+        set(.homeAbbrev, summary.home.abbrev)
+        set(.gameType, gameType)
+        set(.tvNational, networks("national"))
+        set(.tvHome, networks("home"))
+        set(.tvAway, networks("away"))
+        set(.url, link)
+        set(.series, summary.series)
+        set(.venue, summary.venue)
+        set(.city, arena?.city)
         if showScore, summary.isFinal {
-            set("final_line", "Final: \(summary.away.abbrev) \(summary.away.score ?? 0)–\(summary.home.score ?? 0) \(summary.home.abbrev)\(endedIn.isEmpty ? "" : " (\(endedIn))")")
+            set(.finalLine, "Final: \(summary.away.abbrev) \(summary.away.score ?? 0)–\(summary.home.score ?? 0) \(summary.home.abbrev)\(endedIn.isEmpty ? "" : " (\(endedIn))")")
         }
         if scores, summary.status == "scheduled" {
             let known = [summary.away.abbrev, summary.home.abbrev].compactMap { abbrev in records[abbrev].map { "\(abbrev) \($0)" } }
-            set("records", known.joined(separator: " · "))
+            set(.records, known.joined(separator: " · "))
         }
         let body = Self.withoutBlankLines(templates.renderCalendar("calendar-description", context))
         let status: CalendarEvent.Status =

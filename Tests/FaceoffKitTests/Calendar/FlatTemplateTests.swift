@@ -56,7 +56,7 @@ import Testing
             #expect(keys.count > 8, "\(keys)")
             for _ in 0..<500 {
                 let context = Self.randomContext(keys: keys, using: &random)
-                let fast = clean(templates.renderCalendar(name, context))
+                let fast = clean(templates.renderCalendar(name, FlatContext(GameEventBuilder.keys, context)))
                 let general = clean(templates.render(name, context.mapValues(\.any)))
                 #expect(fast == general, "\(name) with \(context)")
                 if fast != general { return }
@@ -70,15 +70,18 @@ import Testing
             "{{{a}}}|{{&b}}|{{ c }}|{{! a comment }}|{{#b}}{{#c}}<{{b}}{{c}}>{{/c}}{{/b}}",
             "x{{#a}}{{#b}}{{d}}{{a}}{{/b}}{{^b}}-{{/b}}{{/a}}y{{^c}}{{^a}}!{{/a}}{{/c}}",
             "{{#c}}{{c}}{{/c}} and {{d}}{{#d}} ({{d}}){{/d}}",
+            // A name the context never has.
+            "{{e}}{{#e}}x{{/e}}{{^e}}y{{/e}}{{#a}}{{^e}}z{{/e}}{{/a}}",
         ]
+        let keys = FlatKeys(["a", "b", "c", "d"])
         var random = SplitMix(state: 7)
         for source in sources {
-            let fast = try #require(FlatTemplate(source), "\(source)")
+            let fast = try #require(FlatTemplate(source, keys: keys), "\(source)")
             let general = try TemplateSet.parse(source, file: "test")
             for _ in 0..<300 {
                 let context = Self.randomContext(keys: ["a", "b", "c", "d"], using: &random)
                 let expected = general.render(TemplateContext(context.mapValues(\.any)))
-                #expect(fast.render(context) == expected, "\(source) with \(context)")
+                #expect(fast.render(FlatContext(keys, context)) == expected, "\(source) with \(context)")
             }
         }
     }
@@ -88,7 +91,7 @@ import Testing
             "{{> partial}}", "{{#a}}{{.}}{{/a}}", "{{team.name}}", "{{uppercased(us)}}", "{{=<% %>=}}<% us %>", "{{% CONTENT_TYPE: TEXT}}{{us}}",
             "{{<parent}}{{/parent}}", "{{$block}}x{{/block}}", "{{#a}}open", "{{#a}}x{{/b}}", "{{/a}}", "{{us", "{{}}",
         ] {
-            #expect(FlatTemplate(source) == nil, "\(source)")
+            #expect(FlatTemplate(source, keys: GameEventBuilder.keys) == nil, "\(source)")
         }
         // A user's title template with a transform still works, through swift-mustache.
         let directory = try TestPaths.temporaryDirectory()
@@ -97,7 +100,17 @@ import Testing
         let templates = try TemplateSet(overrides: directory.path)
         #expect(!templates.rendersFast("calendar-summary"))
         #expect(templates.rendersFast("calendar-description"))
-        #expect(templates.renderCalendar("calendar-summary", ["us": .text("Leafs"), "them": .text("Habs")]) == "LEAFS v Habs")
+        let context = FlatContext(GameEventBuilder.keys, ["us": .text("Leafs"), "them": .text("Habs")])
+        #expect(templates.renderCalendar("calendar-summary", context) == "LEAFS v Habs")
+    }
+
+    @Test func theKeysAreTheDocumentedNames() {
+        // The names templates use (Templates/README.md and the templates' own comments).
+        #expect(GameEventBuilder.Key.showScore.name == "show_score")
+        #expect(GameEventBuilder.Key.tvNational.name == "tv_national")
+        #expect(GameEventBuilder.Key.status.name == "status")
+        let shipped = Set(Self.keys(of: TemplateSet.builtIn["calendar-summary"]!) + Self.keys(of: TemplateSet.builtIn["calendar-description"]!))
+        #expect(shipped.isSubset(of: Set(GameEventBuilder.keys.names)), "\(shipped.subtracting(GameEventBuilder.keys.names))")
     }
 
     @Test func titlesAndDescriptionsAreCleanedUp() {
