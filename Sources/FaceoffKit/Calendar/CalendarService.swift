@@ -146,24 +146,25 @@ public struct CalendarService: Sendable {
     /// by abbreviation: no network, so benchmarks and tests can time and drive it alone.
     public func build(_ kind: FeedKind, schedules: [(team: String, schedule: ClubSchedule)], records: [String: String]) throws -> CalendarFeed {
         let order = kind.teams
-        let schedules = schedules.sorted { (order.firstIndex(of: $0.team) ?? 0) < (order.firstIndex(of: $1.team) ?? 0) }
+        let position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let schedules = schedules.sorted { (position[$0.team] ?? 0) < (position[$1.team] ?? 0) }
 
         let season = schedules.compactMap(\.schedule.currentSeason).first.map(String.init)
             ?? (options.season == "current" ? CurrentSeason.id(at: now(), timeZone: .current) : options.season)
 
-        // Each game once, seen from the first team of `order` that plays in it.
-        var games: [(game: ScheduleGame, perspective: String?)] = []
+        // Each game once, seen from the first team of `order` that plays in it. Games are
+        // read in place, by position (copying one retains each of its strings).
+        let lists = schedules.map { $0.schedule.games ?? [] }
+        var games: [(list: Int, index: Int, perspective: String?)] = []
         var allIDs: Set<Int> = []
-        for (team, schedule) in schedules {
-            for game in schedule.games ?? [] {
-                guard let id = game.id, allIDs.insert(id).inserted else { continue }
-                games.append((game, kind == .all ? nil : team))
+        for (list, (team, _)) in schedules.enumerated() {
+            for index in lists[list].indices {
+                guard let id = lists[list][index].id, allIDs.insert(id).inserted else { continue }
+                games.append((list, index, kind == .all ? nil : team))
             }
         }
-        // Sort small keys, and read the (large) games in place through them: copying a game
-        // retains each of its strings.
-        let sorted = games.indices.map { ($0, games[$0].game.startTimeUTC ?? "~", games[$0].game.id ?? 0) }
-            .sorted { ($0.1, $0.2) < ($1.1, $1.2) }.map(\.0)
+        let keys = games.map { (lists[$0.list][$0.index].startTimeUTC ?? "~", lists[$0.list][$0.index].id ?? 0) }
+        games = games.indices.sorted { keys[$0] < keys[$1] }.map { games[$0] }
 
         let builder = GameEventBuilder(
             templates: templates, scores: options.scores, duration: options.duration,
@@ -171,17 +172,17 @@ public struct CalendarService: Sendable {
         let date = now()
         let wanted = Set(options.types.map(\.code))
         var unplaced: Set<Int> = []
-        let events: [(Int, CalendarEvent)] = sorted.compactMap { index in
-            guard let id = games[index].game.id, wanted.contains(games[index].game.gameType?.rawValue ?? 0) else { return nil }
-            var perspective = games[index].perspective
+        let events: [(Int, CalendarEvent)] = games.compactMap { entry in
+            guard let id = lists[entry.list][entry.index].id, wanted.contains(lists[entry.list][entry.index].gameType?.rawValue ?? 0) else { return nil }
+            var perspective = entry.perspective
             if perspective != nil, options.homeOnly || options.awayOnly {
                 // Seen from a followed team the filter keeps (for favourites, either side may be).
-                let sides = [games[index].game.homeTeam?.abbrev, games[index].game.awayTeam?.abbrev]
+                let sides = [lists[entry.list][entry.index].homeTeam?.abbrev, lists[entry.list][entry.index].awayTeam?.abbrev]
                 let wantedSide = options.homeOnly ? sides[0] : sides[1]
                 guard let team = wantedSide, order.contains(team) else { return nil }
                 perspective = team
             }
-            guard let event = builder.event(for: games[index].game, perspective: perspective) else {
+            guard let event = builder.event(for: lists[entry.list][entry.index], perspective: perspective) else {
                 unplaced.insert(id)
                 return nil
             }
