@@ -78,7 +78,9 @@ public enum CalendarBuilder {
     /// Text from the API with the control characters RFC 5545 forbids in TEXT removed (a NUL
     /// would also cut the C string short). Line breaks and tabs stay; libical escapes them.
     static func clean(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" || $0.value == 0x7F }) else { return text }
+        // By bytes: in UTF-8 these characters are single bytes that never occur inside another
+        // character's encoding.
+        guard text.utf8.contains(where: { $0 < 0x20 && $0 != 0x0A && $0 != 0x09 || $0 == 0x7F }) else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.filter { !($0.value < 0x20 && $0 != "\n" && $0 != "\t") && $0.value != 0x7F }))
     }
 

@@ -145,10 +145,12 @@ struct GameEventBuilder {
         case "playoffs": "Playoffs"
         default: "Special event"
         }
-        func networks(_ market: String) -> String {
-            summary.broadcasts.filter { $0.market == market }
-                .map { "\($0.network)\($0.country.map { " (\($0))" } ?? "")" }
-                .joined(separator: ", ")
+        // Networks by market, in one pass: "TSN4, RDS".
+        var tv: [String: String] = [:]
+        for broadcast in summary.broadcasts {
+            var name = broadcast.network
+            if let country = broadcast.country { name += " (\(country))" }
+            if let earlier = tv[broadcast.market] { tv[broadcast.market] = earlier + ", " + name } else { tv[broadcast.market] = name }
         }
         let link = game.gameCenterLink.map { $0.hasPrefix("http") ? $0 : "https://www.nhl.com" + $0 }
             ?? "https://www.nhl.com/gamecenter/\(summary.id)"
@@ -158,9 +160,9 @@ struct GameEventBuilder {
         set(.awayAbbrev, summary.away.abbrev)
         set(.homeAbbrev, summary.home.abbrev)
         set(.gameType, gameType)
-        set(.tvNational, networks("national"))
-        set(.tvHome, networks("home"))
-        set(.tvAway, networks("away"))
+        set(.tvNational, tv["national"])
+        set(.tvHome, tv["home"])
+        set(.tvAway, tv["away"])
         set(.url, link)
         set(.series, summary.series)
         set(.venue, summary.venue)

@@ -29,6 +29,12 @@ import Testing
         return lines.filter { !$0.isEmpty }
     }
 
+    @Test func controlCharactersAreRemovedFromText() {
+        #expect(CalendarBuilder.clean("A\u{0}B\u{7F}C\nD\tE\u{1B}F Montréal – 🏒\r") == "ABC\nD\tEF Montréal – 🏒")
+        let plain = "Maple Leafs vs Canadiens · Scotiabank Arena, Toronto"
+        #expect(CalendarBuilder.clean(plain) == plain)
+    }
+
     @Test func calendarPropertiesAreThere() throws {
         let text = try CalendarBuilder.serialize(Self.feed([Self.event()]))
         let lines = Self.unfold(text)

@@ -99,6 +99,11 @@ func value(_ lines: [String]?, _ name: String) -> String? {
         #expect(value(home, "LOCATION") == "Scotiabank Arena\\, Toronto\\, ON")
         #expect(value(home, "GEO") != nil)
         #expect(value(home, "DESCRIPTION")?.contains("Final: MTL 2–5 TOR") == true)
+        // Networks by market, in the API's order, with their country.
+        let description = try #require(value(home, "DESCRIPTION"))
+        #expect(description.contains("TV: SN (CA)\\, TVAS (CA)\\n"), "\(description)")
+        #expect(description.contains("TV (TOR market): SNO (CA)\\n"), "\(description)")
+        #expect(description.contains("TV (MTL market): TSN2 (CA)\\, RDS (CA)\\n"), "\(description)")
     }
 
     @Test func postponedGamesAreTentative() async throws {
