@@ -1,5 +1,6 @@
 import FaceoffKit
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -56,6 +57,16 @@ func publishOne(_ service: CalendarService, _ kind: FeedKind, _ decoded: [(team:
     return feed.events.count
 }
 
+/// The 32 schedules decoded on all cores (as `CalendarService` decodes its fetches concurrently).
+func decodeAllInParallel() -> [(team: String, schedule: ClubSchedule)] {
+    let slots = Mutex<[(team: String, schedule: ClubSchedule)?]>(Array(repeating: nil, count: schedules.count))
+    DispatchQueue.concurrentPerform(iterations: schedules.count) { index in
+        let decoded = try? JSONDecoder().decode(ClubSchedule.self, from: schedules[index].json)
+        slots.withLock { $0[index] = decoded.map { (schedules[index].team, $0) } }
+    }
+    return slots.withLock { $0.compactMap { $0 } }
+}
+
 /// All 33 feeds one after another; returns the number of events written.
 func publish(_ service: CalendarService, _ decoded: [(team: String, schedule: ClubSchedule)], into directory: URL) throws -> Int {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -95,6 +106,7 @@ var build: [Double] = []
 var buildWithState: [Double] = []
 var endToEnd: [Double] = []
 var parallel: [Double] = []
+var endToEndParallel: [Double] = []
 var cold: [Double] = []
 for iteration in 0..<iterations {
     var decoded: [(team: String, schedule: ClubSchedule)] = []
@@ -107,6 +119,11 @@ for iteration in 0..<iterations {
         _ = try publish(stateless, again, into: workspace.appendingPathComponent("e2e-\(iteration)"))
     })
     parallel.append(try time { try publishInParallel(stateless, decoded, into: workspace.appendingPathComponent("parallel-\(iteration)")) })
+    endToEndParallel.append(try time {
+        let again = decodeAllInParallel()
+        precondition(again.count == schedules.count, "a schedule did not decode")
+        try publishInParallel(stateless, again, into: workspace.appendingPathComponent("e2e-parallel-\(iteration)"))
+    })
     // A new process's first run: templates parsed, nothing rendered yet.
     let fresh = CalendarService(client: client, state: nil, templates: try TemplateSet(overrides: nil), options: options, now: { now })
     cold.append(try time { _ = try publish(fresh, decoded, into: workspace.appendingPathComponent("cold-\(iteration)")) })
@@ -122,4 +139,5 @@ print("  the same with calendar state (SQLite):      \(summary(buildWithState))"
 print("  the same, first run of a new process:       \(summary(cold))")
 print("  the same, feeds built in parallel (\(ProcessInfo.processInfo.activeProcessorCount) cores): \(summary(parallel))")
 print("end to end (decode + build + serialise + write): \(summary(endToEnd))")
+print("  the same, decoding and building spread over \(ProcessInfo.processInfo.activeProcessorCount) cores: \(summary(endToEndParallel))")
 print("peak resident memory: \(usage.ru_maxrss / 1024) MB")

@@ -83,6 +83,34 @@ import Testing
         #expect(clock.sleeps.count < 20, "\(clock.sleeps.count) sleeps")
     }
 
+    @Test func startingPrunesWhatIsOlderThanASeason() async throws {
+        let setup = try Setup(gameAt: Self.launch.addingTimeInterval(3 * 86400), config: "teams = [\"TOR\"]\n[[sink]]\ntype = \"stdout\"\nformat = \"jsonl\"\n")
+        defer { setup.close() }
+        // Another handle on the daemon's store, seeded before it starts.
+        let store = try Store(path: setup.directory.appendingPathComponent("state/faceoff.sqlite").path)
+        let cache = ResponseCache(store: store)
+        let ledger = Ledger(store: store)
+        let old = Self.launch.addingTimeInterval(-500 * 86400)
+        let recent = Self.launch.addingTimeInterval(-30 * 86400)
+        try cache.save(CachedResponse(url: "https://example.invalid/old", body: [1], validators: Validators(), fetchedAt: old, freshness: .revalidate))
+        try cache.save(CachedResponse(url: "https://example.invalid/recent", body: [2], validators: Validators(), fetchedAt: recent, freshness: .revalidate))
+        let oldGoal = GameEvent(kind: .goal, key: "1", gameId: 2024020001, away: "BOS", home: "TOR", score: .init(away: 0, home: 1))
+        let recentGoal = GameEvent(kind: .goal, key: "2", gameId: 2025020001, away: "BOS", home: "TOR", score: .init(away: 0, home: 1))
+        #expect(try ledger.claim(oldGoal, sink: "stdout", at: old))
+        #expect(try ledger.claim(recentGoal, sink: "stdout", at: recent))
+
+        let task = Task { try await setup.daemon.run() }
+        while !setup.server.requests.contains(where: { $0.path.hasPrefix("/v1/club-schedule-season/") }) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        task.cancel()
+        _ = await task.result
+        #expect(try cache.entry(for: "https://example.invalid/old") == nil)
+        #expect(try cache.entry(for: "https://example.invalid/recent") != nil)
+        #expect(try ledger.claimedIDs(gameID: 2024020001, sink: "stdout").isEmpty)
+        #expect(try ledger.claimedIDs(gameID: 2025020001, sink: "stdout") == ["2025020001:goal:2"])
+    }
+
     /// Followed by team, or only through a followed player whose team plays.
     @Test(arguments: ["teams = [\"TOR\"]", "players = [8479318]"])
     func thePregameWindowStartsTheWatcher(following: String) async throws {
