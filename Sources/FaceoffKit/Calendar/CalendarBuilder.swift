@@ -80,7 +80,10 @@ public enum CalendarBuilder {
     static func clean(_ text: String) -> String {
         // By bytes: in UTF-8 these characters are single bytes that never occur inside another
         // character's encoding.
-        guard text.utf8.contains(where: { $0 < 0x20 && $0 != 0x0A && $0 != 0x09 || $0 == 0x7F }) else { return text }
+        func isControl(_ byte: UInt8) -> Bool { byte < 0x20 && byte != 0x0A && byte != 0x09 || byte == 0x7F }
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(where: isControl) }
+            ?? text.utf8.contains(where: isControl)
+        guard found else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.filter { !($0.value < 0x20 && $0 != "\n" && $0 != "\t") && $0.value != 0x7F }))
     }
 
