@@ -21,11 +21,9 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // libcurl's header (libcurl4-openssl-dev) at build time; the library itself is loaded
+        // on the first request (Sources/CCurl/curl.c says why).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(
             name: "CLibical",
             pkgConfig: "libical",

@@ -103,6 +103,25 @@ struct CLI {
         #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
     }
 
+    @Test func libcurlIsLoadedOnlyForARequestAndItsAbsenceIsExplained() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        // A libcurl.so.4 that is not a library, found first.
+        let broken = cli.home.appendingPathComponent("broken-lib")
+        try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
+        try Data("not a library".utf8).write(to: broken.appendingPathComponent("libcurl.so.4"))
+        let environment = ["LD_LIBRARY_PATH": broken.path, "FACEOFF_API_BASE": "http://127.0.0.1:1/v1/"]
+        // What never goes online doesn't need it.
+        #expect(try cli.run(["config", "init", "TOR"], environment: environment).status == 0)
+        let status = try cli.run(["status"], environment: environment)
+        #expect(status.status == 0, "\(status.stderr)")
+        // A request says what is missing and how to get it, and is not retried.
+        let fetch = try cli.run(["api", "standings/now"], environment: environment)
+        #expect(fetch.status == 1)
+        #expect(fetch.stderr.contains("libcurl") && fetch.stderr.contains("apt-get install libcurl4"), "\(fetch.stderr)")
+        #expect(!fetch.stderr.contains("retrying"))
+    }
+
     @Test func usageErrorsExitTwo() throws {
         let cli = try CLI()
         defer { cli.cleanUp() }

@@ -17,7 +17,6 @@ public struct CurlHTTPClient<C: Clock>: HTTPClient where C.Duration == Duration 
     public init(clock: C, logger: Logger = Logger(label: "faceoff.http")) {
         self.clock = clock
         self.logger = logger
-        _ = CurlGlobal.initialized
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -83,7 +82,12 @@ final class CancelFlag: Sendable {
 }
 
 enum CurlGlobal {
-    static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
+    /// nil once libcurl is loaded and initialised; else what went wrong.
+    static let loadFailure: String? = {
+        var message = [CChar](repeating: 0, count: 512)
+        guard faceoff_curl_load(&message, message.count) != 0 else { return nil }
+        return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }()
     static let queue = DispatchQueue(label: "faceoff.curl", qos: .utility, attributes: .concurrent)
 }
 
@@ -99,19 +103,20 @@ private final class TransferState {
 private enum CurlTransfer {
     static func perform(_ request: HTTPRequest, cancelFlag: CancelFlag) throws -> HTTPResponse {
         if cancelFlag.isCancelled { throw CancellationError() }
-        guard let handle = curl_easy_init() else {
+        if let failure = CurlGlobal.loadFailure { throw HTTPError(.noHTTPLibrary, url: request.displayURL, detail: failure) }
+        guard let handle = faceoff_curl_easy_init() else {
             throw HTTPError(.transport, url: request.displayURL, detail: "curl_easy_init failed")
         }
-        defer { curl_easy_cleanup(handle) }
+        defer { faceoff_curl_easy_cleanup(handle) }
 
         let state = TransferState(cancelFlag: cancelFlag)
         let statePointer = Unmanaged.passUnretained(state).toOpaque()
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
 
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
-        defer { curl_slist_free_all(headerList) }
+        defer { faceoff_curl_slist_free_all(headerList) }
         for line in headerLines(for: request) {
-            headerList = curl_slist_append(headerList, line)
+            headerList = faceoff_curl_slist_append(headerList, line)
         }
 
         let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { errorPointer in
@@ -151,7 +156,7 @@ private enum CurlTransfer {
                         handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
                 }
             }
-            return withExtendedLifetime(state) { curl_easy_perform(handle) }
+            return withExtendedLifetime(state) { faceoff_curl_easy_perform(handle) }
         }
 
         let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

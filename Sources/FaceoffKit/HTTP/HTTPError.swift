@@ -12,6 +12,8 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case tooManyRedirects
         case invalidURL
         case transport
+        /// libcurl could not be loaded: nothing can be fetched until it is installed.
+        case noHTTPLibrary
     }
 
     public let kind: Kind
@@ -40,7 +42,7 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
             return true
         case .status(let code):
             return code == 408 || code == 429 || (500...599).contains(code)
-        case .tls, .notFound, .tooManyRedirects, .invalidURL:
+        case .tls, .notFound, .tooManyRedirects, .invalidURL, .noHTTPLibrary:
             return false
         }
     }
@@ -59,6 +61,7 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManyRedirects: what = "too many redirects"
         case .invalidURL: what = "the URL is not valid"
         case .transport: what = "the transfer failed"
+        case .noHTTPLibrary: what = "libcurl could not be loaded; install it with `sudo apt-get install libcurl4`"
         }
         return detail.isEmpty ? "\(url): \(what)" : "\(url): \(what) (\(detail))"
     }
