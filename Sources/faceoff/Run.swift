@@ -34,6 +34,9 @@ extension Faceoff {
             global.bootstrapLogging(standard: .info)
             let session = try global.session()
             _ = try session.renderer()  // template errors now, not at the first goal
+            // The service goes online all the time: without libcurl, fail now (systemd sees it)
+            // rather than run on and deliver nothing.
+            if let reason = CurlHTTPClient<ContinuousClock>.unavailableReason { throw RuntimeError(message: reason) }
             let logger = Logger(label: "faceoff.run")
             let lock: RunLock
             do { lock = try RunLock(directory: session.paths.stateHome) } catch let held as RunLock.Held {

@@ -120,6 +120,10 @@ struct CLI {
         #expect(fetch.status == 1)
         #expect(fetch.stderr.contains("libcurl") && fetch.stderr.contains("apt-get install libcurl4"), "\(fetch.stderr)")
         #expect(!fetch.stderr.contains("retrying"))
+        // The service, which needs it all the time, refuses to start.
+        let run = try cli.run(["run"], environment: environment)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("libcurl could not be loaded"), "\(run.stderr)")
     }
 
     @Test func usageErrorsExitTwo() throws {

@@ -246,7 +246,8 @@ public struct CalendarService: Sendable {
             }
             // A game still scheduled but without a start time: keep what the feed said, marked TBD.
             for id in unplaced {
-                guard let old = existing[id], var event = old.event else { continue }
+                guard let old = existing[id] else { continue }
+                var event = old.event
                 guard event.status != .tentative || !event.summary.hasPrefix("TBD: ") else {
                     rows.append(old)
                     continue
@@ -260,7 +261,7 @@ public struct CalendarService: Sendable {
             let handled = Set(rows.map(\.gameID))
             let gone = existing.filter { id, old in
                 !handled.contains(id) && old.season == season && !scheduled.contains(id)
-                    && Set(old.event?.teams ?? []).isDisjoint(with: teams) == false
+                    && Set(old.event.teams ?? []).isDisjoint(with: teams) == false
             }
             // Many games vanishing at once is the API misbehaving, not the NHL cancelling them.
             let known = existing.values.filter { $0.season == season && !$0.vanished }.count
@@ -274,13 +275,13 @@ public struct CalendarService: Sendable {
                     continue
                 }
                 // A game already played doesn't get cancelled after the fact: keep it as it was.
-                guard var event = old.event else { continue }
-                if event.end < date {
+                if old.event.end < date {
                     rows.append(old)
                     continue
                 }
                 // A game this feed showed that the schedule no longer has (a playoff game that
                 // wasn't needed) stays, cancelled, so clients remove it instead of keeping a ghost.
+                var event = old.event
                 event.status = .cancelled
                 event.summary = "CANCELLED: " + GameEventBuilder.withoutStatusPrefix(event.summary)
                 event.sequence = old.sequence + 1
@@ -294,7 +295,7 @@ public struct CalendarService: Sendable {
             }
             return rows
         }
-        return rows.filter { $0.season == season }.compactMap(\.event).sorted { ($0.start, $0.uid) < ($1.start, $1.uid) }
+        return rows.filter { $0.season == season }.map(\.event).sorted { ($0.start, $0.uid) < ($1.start, $1.uid) }
     }
 
     private func describe(_ kind: FeedKind, season: String, events: [CalendarEvent]) -> CalendarFeed {

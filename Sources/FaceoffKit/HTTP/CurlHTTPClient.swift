@@ -69,6 +69,13 @@ public struct CurlHTTPClient<C: Clock>: HTTPClient where C.Duration == Duration 
     }
 }
 
+extension CurlHTTPClient {
+    /// Why no request can be made (libcurl could not be loaded), or nil. Loads libcurl.
+    public static var unavailableReason: String? {
+        CurlGlobal.loadFailure.map { "libcurl could not be loaded (\($0)); install it with `sudo apt-get install libcurl4`" }
+    }
+}
+
 extension CurlHTTPClient where C == ContinuousClock {
     public init(logger: Logger = Logger(label: "faceoff.http")) {
         self.init(clock: ContinuousClock(), logger: logger)
