@@ -64,12 +64,6 @@ enum FlatValue: Sendable, Equatable {
 /// set delimiters, inheritance, pragmas) gets no `FlatTemplate` and is rendered by
 /// swift-mustache.
 struct FlatTemplate: Sendable {
-    indirect enum Node: Sendable {
-        case text(String)
-        case value(String)
-        case section(String, inverted: Bool, [Node])
-    }
-
     /// The template as a flat program: names become slots (nil: a name the context never has),
     /// sections a test and a jump past their end.
     enum Step: Sendable {
@@ -81,24 +75,36 @@ struct FlatTemplate: Sendable {
 
     let steps: [Step]
 
+    /// Nil for anything this renderer does not handle, or a malformed template.
     init?(_ source: String, keys: FlatKeys) {
-        var parser = Parser(source: Array(source.utf8))
-        guard let nodes = parser.parse(until: nil) else { return nil }
         var steps: [Step] = []
-        func emit(_ nodes: [Node]) {
-            for node in nodes {
-                switch node {
-                case .text(let text): steps.append(.text(text))
-                case .value(let name): steps.append(.value(keys.slots[name]))
-                case .section(let name, let inverted, let children):
-                    let index = steps.count
-                    steps.append(.text(""))
-                    emit(children)
-                    steps[index] = .section(keys.slots[name], inverted: inverted, end: steps.count)
-                }
+        // Sections not yet closed, with the place of their step (filled in at the close).
+        var open: [(name: String, inverted: Bool, step: Int)] = []
+        var rest = Substring(source)
+        while let tagStart = rest.range(of: "{{") {
+            if tagStart.lowerBound > rest.startIndex { steps.append(.text(String(rest[..<tagStart.lowerBound]))) }
+            let triple = rest[tagStart.upperBound...].hasPrefix("{")
+            let bodyStart = triple ? rest.index(after: tagStart.upperBound) : tagStart.upperBound
+            guard let tagEnd = rest[bodyStart...].range(of: triple ? "}}}" : "}}") else { return nil }
+            var tag = rest[bodyStart..<tagEnd.lowerBound]
+            rest = rest[tagEnd.upperBound...]
+            let sigil = triple ? nil : tag.first
+            if sigil == "!" { continue }
+            if let sigil, "#^/&".contains(sigil) { tag = tag.dropFirst() }
+            guard let name = Self.name(tag) else { return nil }
+            switch sigil {
+            case "#", "^":
+                open.append((name, sigil == "^", steps.count))
+                steps.append(.text(""))
+            case "/":
+                guard let section = open.popLast(), section.name == name else { return nil }
+                steps[section.step] = .section(keys.slots[name], inverted: section.inverted, end: steps.count)
+            default:
+                steps.append(.value(keys.slots[name]))
             }
         }
-        emit(nodes)
+        guard open.isEmpty else { return nil }
+        if !rest.isEmpty { steps.append(.text(String(rest))) }
         self.steps = steps
     }
 
@@ -137,80 +143,15 @@ struct FlatTemplate: Sendable {
         return output
     }
 
-    private struct Parser {
-        let source: [UInt8]
-        var position = 0
-        init(source: [UInt8]) { self.source = source }
-
-        /// Nodes up to `{{/name}}` (or the end when `name` is nil); nil for anything this
-        /// renderer does not handle, or a malformed template.
-        mutating func parse(until closing: String?) -> [Node]? {
-            var nodes: [Node] = []
-            var textStart = position
-            while position < source.count {
-                guard source[position] == UInt8(ascii: "{"), position + 1 < source.count, source[position + 1] == UInt8(ascii: "{") else {
-                    position += 1
-                    continue
-                }
-                if textStart < position { nodes.append(.text(String(decoding: source[textStart..<position], as: UTF8.self))) }
-                let triple = position + 2 < source.count && source[position + 2] == UInt8(ascii: "{")
-                let open = position + (triple ? 3 : 2)
-                let close = triple ? "}}}" : "}}"
-                guard let end = find(close, from: open) else { return nil }
-                var tag = Substring(String(decoding: source[open..<end], as: UTF8.self))
-                position = end + close.utf8.count
-                textStart = position
-                guard let sigil = tag.first else { return nil }
-                if triple {
-                    guard let name = Self.name(tag) else { return nil }
-                    nodes.append(.value(name))
-                    continue
-                }
-                switch sigil {
-                case "!":
-                    continue
-                case "#", "^", "/", "&":
-                    tag = tag.dropFirst()
-                default:
-                    break
-                }
-                guard let name = Self.name(tag) else { return nil }
-                switch sigil {
-                case "#", "^":
-                    guard let children = parse(until: name) else { return nil }
-                    nodes.append(.section(name, inverted: sigil == "^", children))
-                    textStart = position
-                case "/":
-                    return name == closing ? nodes : nil
-                default:
-                    nodes.append(.value(name))
-                }
-            }
-            guard closing == nil else { return nil }
-            if textStart < source.count { nodes.append(.text(String(decoding: source[textStart...], as: UTF8.self))) }
-            return nodes
-        }
-
-        private func find(_ needle: String, from start: Int) -> Int? {
-            let bytes = Array(needle.utf8)
-            var index = start
-            while index + bytes.count <= source.count {
-                if source[index] == bytes[0], Array(source[index..<index + bytes.count]) == bytes { return index }
-                index += 1
-            }
-            return nil
-        }
-
-        /// A plain key (letters, digits, `_`, `-`); nil for `.`, dotted names, transforms and
-        /// the other sigils (`>`, `<`, `$`, `=`, `%`).
-        private static func name(_ tag: Substring) -> String? {
-            let trimmed = tag.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
-            var name = Substring(trimmed)
-            while let last = name.last, last == " " || last == "\t" || last == "\n" || last == "\r" { name = name.dropLast() }
-            guard !name.isEmpty, name.unicodeScalars.allSatisfy({ scalar in
-                scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-"
-            }) else { return nil }
-            return String(name)
-        }
+    /// A plain key (letters, digits, `_`, `-`); nil for `.`, dotted names, transforms and
+    /// the other sigils (`>`, `<`, `$`, `=`, `%`).
+    private static func name(_ tag: Substring) -> String? {
+        let trimmed = tag.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+        var name = Substring(trimmed)
+        while let last = name.last, last == " " || last == "\t" || last == "\n" || last == "\r" { name = name.dropLast() }
+        guard !name.isEmpty, name.unicodeScalars.allSatisfy({ scalar in
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-"
+        }) else { return nil }
+        return String(name)
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Mustache
-import Synchronization
 
 /// The Mustache templates in effect: the ones built into the binary, each replaced by a file
 /// of the same name in the user's template directory when there is one.
@@ -89,38 +88,11 @@ public struct TemplateSet: Sendable {
     /// else swift-mustache.
     func renderCalendar(_ name: String, _ context: FlatContext) -> String {
         if let template = flat[name] { return template.render(context) }
-        return renderFlat(name, context.named)
+        return render(name, context.named)
     }
 
     /// Whether `renderCalendar` uses the fast renderer for this template.
     func rendersFast(_ name: String) -> Bool { flat[name] != nil }
-
-    /// `render` for flat contexts of strings, numbers and booleans, remembering results: a
-    /// game's description is the same in its home team's, its visitor's and the league's feed,
-    /// and rendering costs far more than building the key.
-    func renderFlat(_ name: String, _ context: [String: Any]) -> String {
-        var key = name
-        for (field, value) in context.sorted(by: { $0.key < $1.key }) {
-            key += "\u{1}"
-            key += field
-            // Typed, not "\(value)": interpolating an Any goes through dynamic casts.
-            switch value {
-            case let text as String: key += "=s" + text
-            case let flag as Bool: key += flag ? "=t" : "=f"
-            case let number as Int: key += "=i" + String(number)
-            default: key += "=?" + String(describing: value)
-            }
-        }
-        if let known = cache.withLock({ $0[key] }) { return known }
-        let text = render(name, context)
-        cache.withLock { entries in
-            if entries.count > 50_000 { entries.removeAll(keepingCapacity: true) }
-            entries[key] = text
-        }
-        return text
-    }
-
-    private let cache = RenderCache()
 }
 
 /// Escapes a value for the inside of a JSON string literal.
@@ -131,11 +103,6 @@ struct JSONContentType: MustacheContentType {
     }()
 
     func escapeText(_ text: String) -> String { StringEscaping.quotedBody(text) }
-}
-
-final class RenderCache: Sendable {
-    private let entries = Mutex<[String: String]>([:])
-    func withLock<T>(_ body: (inout [String: String]) -> T) -> T { entries.withLock { body(&$0) } }
 }
 
 /// Template values behind a class with an unconditional `MustacheParent` conformance: the
