@@ -50,21 +50,19 @@ struct GlobalOptions: ParsableArguments {
     static func relocated(_ arguments: [String]) -> [String] {
         // Most command lines have no global option at all: don't build the name set for them
         // (`faceoff status --tmux` runs every few seconds in a status line).
-        func isGlobal(_ argument: String) -> Bool {
-            flags.contains(argument) || valued.contains(argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument)
-        }
-        guard arguments.contains(where: isGlobal) else { return arguments }
+        /// `--config` of `--config=path`.
+        func name(_ argument: String) -> String { argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument }
+        guard arguments.contains(where: { flags.contains($0) || valued.contains(name($0)) }) else { return arguments }
         var path: [String] = []
         var moved: [String] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
             if SubcommandNames.all.contains(argument) {
                 path.append(argument)
             } else if flags.contains(argument) {
                 moved.append(argument)
-            } else if valued.contains(name) {
+            } else if valued.contains(name(argument)) {
                 moved.append(argument)
                 if !argument.contains("="), index + 1 < arguments.count {
                     moved.append(arguments[index + 1])

@@ -72,7 +72,7 @@ public struct CurlHTTPClient<C: Clock>: HTTPClient where C.Duration == Duration 
 extension CurlHTTPClient {
     /// Why no request can be made (libcurl could not be loaded), or nil. Loads libcurl.
     public static var unavailableReason: String? {
-        CurlGlobal.loadFailure.map { "libcurl could not be loaded (\($0)); install it with `sudo apt-get install libcurl4`" }
+        CurlGlobal.loadFailure.map { "\(HTTPError.noHTTPLibrary) (\($0))" }
     }
 }
 

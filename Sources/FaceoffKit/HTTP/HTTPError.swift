@@ -47,6 +47,8 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    static let noHTTPLibrary = "libcurl could not be loaded; install it with `sudo apt-get install libcurl4`"
+
     public var description: String {
         let what: String
         switch kind {
@@ -61,7 +63,7 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManyRedirects: what = "too many redirects"
         case .invalidURL: what = "the URL is not valid"
         case .transport: what = "the transfer failed"
-        case .noHTTPLibrary: what = "libcurl could not be loaded; install it with `sudo apt-get install libcurl4`"
+        case .noHTTPLibrary: what = Self.noHTTPLibrary
         }
         return detail.isEmpty ? "\(url): \(what)" : "\(url): \(what) (\(detail))"
     }
