@@ -127,6 +127,17 @@ final class Background: @unchecked Sendable {
             url = process.output[0]
         }
 
+        /// The config's `[[sink]]` for a signed webhook named "home" that posts here.
+        var homeSink: String {
+            """
+            [[sink]]
+            type = "webhook"
+            name = "home"
+            url = "\(url)/hook"
+            secret = "\(AlertCommandTests.secret)"
+            """
+        }
+
         func answer(_ status: Int) throws { try "\(status)".write(to: control, atomically: true, encoding: .utf8) }
 
         var entries: [[String: Any]] {
@@ -159,11 +170,7 @@ final class Background: @unchecked Sendable {
         defer { receiver.process.kill() }
         try writeConfig(cli, """
             teams = ["TOR"]
-            [[sink]]
-            type = "webhook"
-            name = "home"
-            url = "\(receiver.url)/hook"
-            secret = "\(Self.secret)"
+            \(receiver.homeSink)
             headers = { Authorization = "Bearer abc123xyz" }
             [[sink]]
             type = "webhook"
@@ -213,11 +220,7 @@ final class Background: @unchecked Sendable {
             teams = ["TOR"]
             [watch]
             poll = "2s"
-            [[sink]]
-            type = "webhook"
-            name = "home"
-            url = "\(receiver.url)/hook"
-            secret = "\(Self.secret)"
+            \(receiver.homeSink)
             """)
         let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1", "FACEOFF_API_BASE": base]
         let first = try Background(CLI.binary.path, ["watch", "2025020100", "--format", "jsonl"], environment: environment)

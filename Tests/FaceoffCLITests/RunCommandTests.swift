@@ -46,11 +46,7 @@ import Testing
             teams = ["TOR", "MTL"]
             [watch]
             poll = "2s"
-            [[sink]]
-            type = "webhook"
-            name = "home"
-            url = "\(receiver.url)/hook"
-            secret = "\(AlertCommandTests.secret)"
+            \(receiver.homeSink)
             [[sink]]
             type = "stdout"
             format = "jsonl"
