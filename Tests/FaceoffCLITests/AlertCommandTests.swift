@@ -10,6 +10,8 @@ final class Background: @unchecked Sendable {
     private let partial = Mutex(Data())
     private let errors = Mutex(Data())
     private let exited = Mutex<Int32?>(nil)
+    /// The end of stdout was read: `output` has every line the process wrote.
+    private let outputEnded = Mutex(false)
 
     init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
         process.executableURL = URL(fileURLWithPath: executable)
@@ -33,6 +35,7 @@ final class Background: @unchecked Sendable {
             let data = handle.availableData
             guard let self, !data.isEmpty else {
                 handle.readabilityHandler = nil
+                self?.outputEnded.withLock { $0 = true }
                 return
             }
             self.partial.withLock { buffer in
@@ -59,6 +62,18 @@ final class Background: @unchecked Sendable {
             try? await Task.sleep(for: .milliseconds(20))
         }
         return status
+    }
+
+    /// Waits (up to `timeout`) for the process to end and its stdout to be read to the end, so
+    /// that `output` is all it printed (a line written just before a kill may still be in the
+    /// pipe when the exit is seen).
+    func finished(within timeout: TimeInterval) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if status != nil, outputEnded.withLock({ $0 }) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
     }
 
     func signal(_ number: Int32) { Glibc.kill(process.processIdentifier, number) }
@@ -226,6 +241,7 @@ final class Background: @unchecked Sendable {
         let first = try Background(CLI.binary.path, ["watch", "2025020100", "--format", "jsonl"], environment: environment)
         #expect(await first.wait(timeout: 60) { $0.count >= 4 })
         first.kill()
+        #expect(await first.finished(within: 10))
         let seenBefore = first.output
         try receiver.answer(200)
         let second = try await cli.runDetached(["watch", "2025020100", "--format", "jsonl"], environment: ["FACEOFF_API_BASE": base])
