@@ -61,7 +61,7 @@ public struct StatusLine: Sendable {
         let cache = ResponseCache(store: store)
         var best: (id: Int, away: String, home: String, start: Date)?
         for team in config.teams {
-            guard let entry = try? cache.entry(for: config.apiBase + "club-schedule-season/\(team)/now"),
+            guard let entry = try? cache.entry(for: config.apiBase + Endpoint<ClubSchedule>.clubSchedule(team).path),
                 let schedule = try? JSONDecoder().decode(ClubSchedule.self, from: Data(entry.body))
             else { continue }
             for game in schedule.games ?? [] {
