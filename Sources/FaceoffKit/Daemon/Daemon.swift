@@ -241,7 +241,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
                 for game in schedule.value.games ?? [] {
                     guard let id = game.id, let away = game.awayTeam?.abbrev, let home = game.homeTeam?.abbrev else { continue }
                     if let state = game.gameScheduleState, state.isCancelled || state.isPostponed { continue }
-                    let start = NHLTimestamp.parse(game.startTimeUTC)
+                    let start = game.startTime
                     // Past games are done; the season's far future waits for later refreshes.
                     let over = game.gameState?.isFinal ?? false
                     if over || (start.map { $0 < date.addingTimeInterval(-12 * 3600) || $0 > date.addingTimeInterval(14 * 86400) } ?? false) { continue }

@@ -65,7 +65,7 @@ public struct StatusLine: Sendable {
                 let schedule = try? JSONDecoder().decode(ClubSchedule.self, from: Data(entry.body))
             else { continue }
             for game in schedule.games ?? [] {
-                guard let id = game.id, let start = NHLTimestamp.parse(game.startTimeUTC), start > now.addingTimeInterval(-4 * 3600),
+                guard let id = game.id, let start = game.startTime, start > now.addingTimeInterval(-4 * 3600),
                     !(game.gameState?.isFinal ?? false), let away = game.awayTeam?.abbrev, let home = game.homeTeam?.abbrev
                 else { continue }
                 if let state = game.gameScheduleState, state.isCancelled || state.isPostponed { continue }
