@@ -82,7 +82,7 @@ extension Faceoff {
             let http = CurlHTTPClient()
             let started = ContinuousClock.now
             do {
-                _ = try await http.send(HTTPRequest(url: session.config.apiBase + "schedule/now", retry: nil, connectTimeout: .seconds(5), totalTimeout: .seconds(10)))
+                _ = try await http.send(HTTPRequest(url: session.config.apiBase + Endpoint<LeagueSchedule>.schedule().path, retry: nil, connectTimeout: .seconds(5), totalTimeout: .seconds(10)))
                 let elapsed = ContinuousClock.now - started
                 check(.ok, "NHL API", "\(session.config.apiBase) answered in \(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000) ms")
             } catch {
