@@ -17,8 +17,12 @@ struct CLI {
         return url
     }()
 
-    /// The executable sits beside the test bundle in the build folder.
+    /// The executable sits beside the test bundle in the build folder. FACEOFF_TEST_BINARY
+    /// names another one, e.g. `.build/release/faceoff` to check how a release build is linked.
     static let binary: URL = {
+        if let path = ProcessInfo.processInfo.environment["FACEOFF_TEST_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         while directory.path != "/" {
             let candidate = directory.appendingPathComponent("faceoff")
