@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Regenerates Sources/faceoff/faceoff.order, the list that makes lld put the code `faceoff run`
+# and `faceoff status` execute next to each other (Package.swift says why). Run it after large
+# changes, then rebuild and check bench/daemon.sh. Needs valgrind. Not part of CI.
+#   bench/order.sh [SPEED] [POLL_SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+speed=${1:-30}
+poll=${2:-2}
+work=$(mktemp -d)
+swift build -c release --product faceoff -Xlinker -Map="$work/faceoff.map" >/dev/null
+# valgrind 3.19 (Debian 12) cannot read the DWARF 5 that Swift writes; it needs the symbols only.
+objcopy --strip-debug .build/release/faceoff "$work/faceoff"
+bin=$work/faceoff
+. bench/replay-env.sh
+start_replay "$bin" "$speed" "$poll" 20
+trap 'kill $replay_pid 2>/dev/null || true; rm -rf "$home" "$work"' EXIT
+profile=(valgrind --tool=callgrind --demangle=no)
+
+HOME=$home FACEOFF_API_BASE=$base "${profile[@]}" --callgrind-out-file="$work/callgrind.run" "$bin" run \
+  >"$home/alerts.jsonl" 2>"$home/run.log" &
+run_pid=$!
+until_final $run_pid
+wait $run_pid || true
+for form in "" --tmux --json; do
+  HOME=$home "${profile[@]}" --callgrind-out-file="$work/callgrind.status$form" "$bin" status $form \
+    >/dev/null 2>&1
+done
+[ -s "$work/callgrind.run" ] || { echo "order.sh: no profile of faceoff run" >&2; exit 1; }
+python3 bench/order.py "$bin" "$work/faceoff.map" "$work"/callgrind.* >Sources/faceoff/faceoff.order
+echo "wrote Sources/faceoff/faceoff.order: $(grep -vc '^#' Sources/faceoff/faceoff.order) symbols"
