@@ -14,9 +14,10 @@ start_replay "$bin" "$speed" "$poll" 5
 
 # Run until the final is out, then stop it; GNU time reports CPU and peak memory.
 HOME=$home FACEOFF_API_BASE=$base /usr/bin/time -v -o "$home/time" "$bin" run >"$home/alerts.jsonl" 2>"$home/run.log" &
-time_pid=$!
-until_final "$(pgrep -P $time_pid)"
-wait $time_pid || true
+run_pid=$!
+until_final $run_pid
+kill -TERM "$(pgrep -P $run_pid)"
+wait $run_pid || true
 
 polls=$(grep -c 'path=gamecenter/' "$home/replay.log" || true)
 requests=$(grep -c 'served' "$home/replay.log" || true)

@@ -8,6 +8,7 @@ LINK_MAP is lld's -Map of BINARY; each CALLGRIND_OUT is a callgrind profile of B
 running is named by one of its symbols, the shortest, so the file stays small: lld moves whole
 sections, and most Swift objects put a whole file's code in one section.
 """
+import os
 import re
 import sys
 from collections import Counter
@@ -25,14 +26,14 @@ def executed(path, binary):
         if name:
             table[number] = name
         if kind == "ob":
-            current = objects[number]
+            current = os.path.realpath(objects[number])
         elif kind == "fn" and current == binary:
             seen.add(re.sub(r"'\d+$", "", functions[number]))
     return seen
 
 
 def main():
-    binary, link_map, profiles = sys.argv[1], sys.argv[2], sys.argv[3:]
+    binary, link_map, profiles = os.path.realpath(sys.argv[1]), sys.argv[2], sys.argv[3:]
     hot = set()
     for profile in profiles:
         hot |= executed(profile, binary)

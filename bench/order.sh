@@ -7,25 +7,28 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 speed=${1:-30}
 poll=${2:-2}
+. bench/replay-env.sh
 work=$(mktemp -d)
-swift build -c release --product faceoff -Xlinker -Map="$work/faceoff.map" >/dev/null
+# lld's map must name C++ functions the way callgrind does (mangled) to match them.
+swift build -c release --product faceoff -Xlinker -Map="$work/faceoff.map" -Xlinker --no-demangle >/dev/null
 # valgrind 3.19 (Debian 12) cannot read the DWARF 5 that Swift writes; it needs the symbols only.
 objcopy --strip-debug .build/release/faceoff "$work/faceoff"
 bin=$work/faceoff
-. bench/replay-env.sh
 start_replay "$bin" "$speed" "$poll" 20
-trap 'kill $replay_pid 2>/dev/null || true; rm -rf "$home" "$work"' EXIT
 profile=(valgrind --tool=callgrind --demangle=no)
 
 HOME=$home FACEOFF_API_BASE=$base "${profile[@]}" --callgrind-out-file="$work/callgrind.run" "$bin" run \
   >"$home/alerts.jsonl" 2>"$home/run.log" &
 run_pid=$!
 until_final $run_pid
+kill -TERM $run_pid
 wait $run_pid || true
 for form in "" --tmux --json; do
   HOME=$home "${profile[@]}" --callgrind-out-file="$work/callgrind.status$form" "$bin" status $form \
     >/dev/null 2>&1
 done
 [ -s "$work/callgrind.run" ] || { echo "order.sh: no profile of faceoff run" >&2; exit 1; }
-python3 bench/order.py "$bin" "$work/faceoff.map" "$work"/callgrind.* >Sources/faceoff/faceoff.order
+python3 bench/order.py "$bin" "$work/faceoff.map" "$work"/callgrind.* >"$work/faceoff.order"
+mv "$work/faceoff.order" Sources/faceoff/faceoff.order
 echo "wrote Sources/faceoff/faceoff.order: $(grep -vc '^#' Sources/faceoff/faceoff.order) symbols"
+echo "SwiftPM does not relink when only this file changes: rm .build/release/faceoff, then build."
