@@ -93,8 +93,13 @@ enum CurlGlobal {
     static let loadFailure: String? = {
         var message = [CChar](repeating: 0, count: 512)
         guard faceoff_curl_load(&message, message.count) != 0 else { return nil }
-        return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text(of: message)
     }()
+
+    /// The text a C function wrote into `buffer`, up to its NUL.
+    static func text(of buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
     static let queue = DispatchQueue(label: "faceoff.curl", qos: .utility, attributes: .concurrent)
 }
 
@@ -166,7 +171,7 @@ private enum CurlTransfer {
             return withExtendedLifetime(state) { faceoff_curl_easy_perform(handle) }
         }
 
-        let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let detail = CurlGlobal.text(of: errorBuffer)
         var effectiveURL = request.url
         var urlPointer: UnsafeMutablePointer<CChar>? = nil
         if faceoff_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &urlPointer) == CURLE_OK, let urlPointer {
