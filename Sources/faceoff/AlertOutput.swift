@@ -17,11 +17,11 @@ struct AlertPlumbing {
     ///   - configured: deliver to the config's notify and webhook sinks too.
     ///   - store: the ledger and outbox; nil for the throwaway runs (replay, demo).
     ///   - teams: the games' teams, which the terminal and the sinks' default filters take.
-    init(session: Session, format: OutputFormat?, noColor: Bool, configured: Bool, store: Store?, teams: Set<String>) throws {
+    init(session: Session, format: OutputFormat?, configured: Bool, store: Store?, teams: Set<String>) throws {
         let renderer = try session.renderer()
         let stdoutConfig = session.config.sinks.first { $0.type == .stdout }
         let chosen: SinkConfig.Format = format.map { $0 == .jsonl ? .jsonl : .text } ?? stdoutConfig?.format ?? .text
-        let style = chosen == .text ? TerminalStyle.detect(noColorFlag: noColor) : .plain
+        let style = chosen == .text ? session.terminalStyle : .plain
         let terminal = StdoutSink(name: stdoutConfig?.displayName ?? "stdout", format: chosen, renderer: renderer, style: style,
                               scoreboard: chosen == .text && isatty(STDOUT_FILENO) == 1)
         self.terminal = terminal

@@ -108,7 +108,7 @@ extension Faceoff {
                 guard !session.config.teams.isEmpty else {
                     throw UsageError(message: "name a team (faceoff calendar TOR), use --all, or follow one (faceoff follow TOR)")
                 }
-                kinds = session.config.teams.map { .team($0) } + [.favourites(session.config.teams)]
+                kinds = FeedPlan(teams: session.config.teams).written
                 if output != nil, session.config.teams.count == 1 { kinds = [.team(session.config.teams[0])] }
             }
             if output != nil, kinds.count != 1 {

@@ -14,7 +14,7 @@ struct FanContext {
         let store = try openCacheStore(session)
         let time = LocalTime(timeZone: session.config.timeZone)
         service = FanService(client: session.nhlClient(store: store), time: time, now: session.now, followed: session.config.teams)
-        text = FanText(style: TerminalStyle.detect(noColorFlag: global.noColor), width: terminalWidth(), time: time)
+        text = FanText(style: session.terminalStyle, width: terminalWidth(), time: time)
         json = global.json
     }
 

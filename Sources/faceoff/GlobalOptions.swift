@@ -26,7 +26,7 @@ struct GlobalOptions: ParsableArguments {
     /// Reads the config and sets up logging; config errors become exit status 2.
     func session() throws -> Session {
         bootstrapLogging()
-        return try Session(Session.Options(configPath: config, apiBase: apiBase, offline: offline))
+        return try Session(Session.Options(configPath: config, apiBase: apiBase, offline: offline, noColor: noColor))
     }
 
     /// - Parameter standard: the level without `-v` or `LOG_LEVEL` (`run` logs what it does).

@@ -90,9 +90,7 @@ struct FeedService: Service {
             client: session.nhlClient(store: store), state: CalendarState(store: store), templates: try session.templates(),
             options: CalendarOptions(session.config.calendar))
         let publisher = CalendarPublisher(service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
-        var feeds: [FeedKind] = session.config.teams.map { .team($0) }
-        if !session.config.teams.isEmpty { feeds.append(.favourites(session.config.teams)) }
-        feeds.append(.all)
+        let feeds = FeedPlan(teams: session.config.teams).served
         server = FeedServer(
             publisher: publisher, feeds: feeds,
             settings: FeedServer.Settings(host: address.host, port: address.port, token: session.config.serve.token, publicURL: session.config.serve.publicURL))

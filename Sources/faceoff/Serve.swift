@@ -42,9 +42,7 @@ extension Faceoff {
                 options: try flags.options(session.config.calendar))
             let publisher = CalendarPublisher(
                 service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
-            var feeds: [FeedKind] = session.config.teams.map { .team($0) }
-            if !session.config.teams.isEmpty { feeds.append(.favourites(session.config.teams)) }
-            feeds.append(.all)
+            let feeds = FeedPlan(teams: session.config.teams).served
             let server = FeedServer(
                 publisher: publisher, feeds: feeds,
                 settings: FeedServer.Settings(

@@ -34,7 +34,9 @@ extension Faceoff {
         }
 
         static func show(session: Session, tmux: Bool, json: Bool) throws {
-            let store = try session.openStore()
+            // Read-only and never migrating: a status line must not wait on `run` or upgrade
+            // a store under it; a store that can't be read at all reads as nothing known yet.
+            let store = try? session.readStore()
             let report = StatusLine(store: store, config: session.config, now: session.now).report(style: tmux ? .tmux : .plain)
             if json {
                 let encoder = JSONEncoder()

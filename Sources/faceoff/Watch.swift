@@ -45,7 +45,7 @@ extension Faceoff {
             }
             let teams = try single == nil ? (target.map { [try Teams.resolve($0)] } ?? session.config.teams) : []
             let alerts = try AlertPlumbing(
-                session: session, format: format, noColor: global.noColor, configured: true, store: store, teams: gameTeams.union(teams))
+                session: session, format: format, configured: true, store: store, teams: gameTeams.union(teams))
             let output = alerts.terminal
 
             let status = LiveStatus(store: store)
@@ -81,15 +81,12 @@ extension Faceoff {
             // Game after game: the next (or current) game of any of the teams, watched to its end.
             var finished: Set<Int> = []
             while true {
-                var candidates: [GameSummary] = []
+                let now = Date()
+                var upcoming: [GameSummary] = []
                 for team in teams {
                     let schedule = try await client.fetch(.clubSchedule(team), revalidate: true).value
-                    candidates += (schedule.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
-                }
-                let now = Date()
-                let upcoming = candidates.filter { game in
-                    !finished.contains(game.id)
-                        && (game.isLive || (game.isUpcoming && (game.startDate ?? .distantPast) > now.addingTimeInterval(-6 * 3600)))
+                    upcoming += (schedule.games ?? []).filter { GameWindow.isCurrent($0, now: now) }
+                        .compactMap { GameSummary($0, team: team, time: time) }.filter { !finished.contains($0.id) }
                 }
                 guard let next = upcoming.min(by: { ($0.isLive ? .distantPast : $0.startDate ?? .distantFuture) < ($1.isLive ? .distantPast : $1.startDate ?? .distantFuture) }) else {
                     output.note("No upcoming games for \(teams.joined(separator: ", ")); checking again in 6 h.")
@@ -199,7 +196,7 @@ extension Faceoff {
             }
             let game = GameSnapshot(feeds[0])
             let alerts = try AlertPlumbing(
-                session: session, format: format, noColor: global.noColor, configured: sinks, store: nil, teams: [game.away.abbrev, game.home.abbrev])
+                session: session, format: format, configured: sinks, store: nil, teams: [game.away.abbrev, game.home.abbrev])
             try await ReplayRunner(replay: ReplayFeed(feeds[0]), speed: speed == 0 ? .infinity : speed, fromPeriod: fromPeriod, alerts: alerts).run()
         }
     }
@@ -228,7 +225,7 @@ extension Faceoff {
             }
             let snapshot = GameSnapshot(game)
             let alerts = try AlertPlumbing(
-                session: session, format: format, noColor: global.noColor, configured: sinks, store: nil, teams: [snapshot.away.abbrev, snapshot.home.abbrev])
+                session: session, format: format, configured: sinks, store: nil, teams: [snapshot.away.abbrev, snapshot.home.abbrev])
             let output = alerts.terminal
             try await ReplayRunner(replay: ReplayFeed(game), speed: max(1, speed), fromPeriod: nil, alerts: alerts).run()
 

@@ -178,6 +178,33 @@ final class Background: @unchecked Sendable {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: cli.configFile.path)
     }
 
+    /// A configured stdout sink on a terminal (util-linux `script` gives the command a pty):
+    /// coloured by default, plain with --no-color. `run`, `watch` and `test-alert` build that
+    /// sink the same way (AlertSetup), so one command stands for all.
+    @Test func noColorReachesAConfiguredStdoutSink() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        try writeConfig(cli, """
+            teams = ["TOR"]
+            [[sink]]
+            type = "stdout"
+            name = "terminal"
+            """)
+        let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "TERM": "xterm-256color"]
+        func onTerminal(_ arguments: [String]) throws -> String {
+            let command = ([CLI.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+            let result = try CLI.execute("/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            return result.stdout
+        }
+        let coloured = try onTerminal(["test-alert", "--sink", "terminal"])
+        #expect(coloured.contains("goal!"), "\(coloured)")
+        #expect(coloured.contains("\u{1B}["), "a terminal gets colour by default")
+        let plain = try onTerminal(["test-alert", "--sink", "terminal", "--no-color"])
+        #expect(plain.contains("goal!"), "\(plain)")
+        #expect(!plain.contains("\u{1B}["), "--no-color: \(plain.debugDescription)")
+    }
+
     @Test func testAlertSignsWhatTheStandardWebhooksPackageVerifies() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }

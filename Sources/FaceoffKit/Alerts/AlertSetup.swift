@@ -31,7 +31,7 @@ public struct AlertSetup: Sendable {
         case .stdout:
             if let terminal { return terminal }
             return StdoutSink(name: config.displayName, format: config.format, renderer: renderer,
-                              style: config.format == .text ? TerminalStyle.detect(noColorFlag: false) : .plain)
+                              style: config.format == .text ? session.terminalStyle : .plain)
         case .notify:
             return NotifySendSink(
                 name: config.displayName, renderer: renderer, urgency: config.urgency, environment: session.environment,

@@ -8,13 +8,16 @@ public struct Session: Sendable {
         public var configPath: String?
         public var apiBase: String?
         public var offline = false
+        /// `--no-color`.
+        public var noColor = false
         public var environment: [String: String]
 
-        public init(configPath: String? = nil, apiBase: String? = nil, offline: Bool = false,
+        public init(configPath: String? = nil, apiBase: String? = nil, offline: Bool = false, noColor: Bool = false,
                     environment: [String: String] = ProcessInfo.processInfo.environment) {
             self.configPath = configPath
             self.apiBase = apiBase
             self.offline = offline
+            self.noColor = noColor
             self.environment = environment
         }
     }
@@ -27,6 +30,8 @@ public struct Session: Sendable {
     public let configNamed: Bool
     public let config: Config
     public let mode: FetchMode
+    /// `--no-color` was given.
+    public let noColor: Bool
     /// The current time; `FACEOFF_NOW` (ISO 8601) pins it, for tests and demos.
     public let now: Date
     private let pinnedNow: Bool
@@ -47,6 +52,7 @@ public struct Session: Sendable {
         }
         self.config = config
         mode = options.offline ? .offline : .normal
+        noColor = options.noColor
         if let pinned = options.environment["FACEOFF_NOW"], !pinned.isEmpty {
             guard let date = try? Date(pinned, strategy: .iso8601) else {
                 throw ConfigErrors([ConfigError(file: "FACEOFF_NOW", line: nil, message: "'\(pinned)' is not an ISO 8601 time like 2025-10-25T18:00:00Z")])
@@ -81,10 +87,21 @@ public struct Session: Sendable {
         config.calendar.dir.map(paths.expand) ?? paths.calendarDirectory
     }
 
+    /// How text for stdout is styled: `--no-color`, NO_COLOR, TERM=dumb and a stdout that is
+    /// not a terminal all turn colour off. Every command's terminal text asks here.
+    public var terminalStyle: TerminalStyle {
+        TerminalStyle.detect(noColorFlag: noColor, environment: environment)
+    }
+
     public var displayConfigPath: String { ConfigLoader.displayPath(configPath, paths: paths) }
 
     public func openStore() throws(StoreError) -> Store {
         try Store(path: paths.storeFile)
+    }
+
+    /// The store read-only, for `faceoff status`: nil when none exists yet (see `Store.reader`).
+    public func readStore() throws(StoreError) -> Store? {
+        try Store.reader(path: paths.storeFile)
     }
 
     public func nhlClient(store: Store?, http: any HTTPClient = CurlHTTPClient()) -> NHLClient {

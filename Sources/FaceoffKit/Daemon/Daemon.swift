@@ -62,6 +62,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
 
     let dependencies: Dependencies
     let overlay = ScheduleOverlay()
+    let outage: Outage
     let routing = RouterSwitch()
     private let wake = WakeSignal()
     private let flags = Mutex(Flags())
@@ -70,6 +71,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
 
     public init(_ dependencies: Dependencies) {
         self.dependencies = dependencies
+        outage = Outage(logger: dependencies.logger, store: dependencies.store, now: dependencies.now)
     }
 
     /// Reads the config again (SIGHUP): a bad one is refused with its errors, the old one kept.
@@ -91,13 +93,12 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
             routes.append(SinkRoute(sink: LogSink(renderer: renderer), filter: SinkFilter(teams: Set(session.config.teams)), delay: session.config.watch.delay))
         }
         let router = AlertRouter(routes: routes, ledger: Ledger(store: dependencies.store), clock: dependencies.clock, now: dependencies.now)
-        let client = NHLClient(base: session.config.apiBase, http: dependencies.http, cache: ResponseCache(store: dependencies.store), now: dependencies.now)
+        let client = NHLClient(base: session.config.apiBase, http: OutageWatchingHTTPClient(dependencies.http, outage: outage), cache: ResponseCache(store: dependencies.store), now: dependencies.now)
         let service = CalendarService(
             client: client, state: CalendarState(store: dependencies.store), templates: renderer.templates,
             options: CalendarOptions(session.config.calendar), now: dependencies.now, overlay: overlay)
         let publisher = CalendarPublisher(service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
-        var feeds: [FeedKind] = session.config.teams.map { .team($0) }
-        if session.config.teams.count > 1 { feeds.append(.favourites(session.config.teams)) }
+        let feeds = FeedPlan(teams: session.config.teams).refreshed(in: session.calendarDirectory)
         return Parts(session: session, client: client, router: router, publisher: publisher, feeds: feeds, teams: session.config.teams)
     }
 
@@ -154,6 +155,10 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
                 if let planned = await refresh(&parts) {
                     games = planned
                     nextRefresh = dependencies.clock.now.advanced(by: parts.session.config.calendar.refresh)
+                } else if outage.start != nil {
+                    // Offline: the outage was logged once; look again soon, so that the
+                    // schedule is back within a poll or two of the network.
+                    nextRefresh = dependencies.clock.now.advanced(by: max(parts.session.config.watch.poll, .seconds(30)))
                 } else {
                     nextRefresh = dependencies.clock.now.advanced(by: .seconds(300))
                     logger.warning("schedule refresh failed; trying again in 5 min (the calendars keep their last good version)")
@@ -238,15 +243,13 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
             do {
                 let schedule = try await parts.client.fetch(.clubSchedule(team), revalidate: true)
                 fetched += 1
-                for game in schedule.value.games ?? [] {
+                // Past games are done; the season's far future waits for later refreshes.
+                for game in schedule.value.games ?? [] where GameWindow.isPlanned(game, now: date) {
                     guard let id = game.id, let away = game.awayTeam?.abbrev, let home = game.homeTeam?.abbrev else { continue }
-                    if let state = game.gameScheduleState, state.isCancelled || state.isPostponed { continue }
-                    let start = game.startTime
-                    // Past games are done; the season's far future waits for later refreshes.
-                    let over = game.gameState?.isFinal ?? false
-                    if over || (start.map { $0 < date.addingTimeInterval(-12 * 3600) || $0 > date.addingTimeInterval(14 * 86400) } ?? false) { continue }
-                    games[id] = Planned(id: id, start: start, away: away, home: home, live: game.gameState?.isLive ?? false, over: over)
+                    games[id] = Planned(id: id, start: game.startTime, away: away, home: home, live: game.gameState?.isLive ?? false, over: false)
                 }
+            } catch where Outage.isUnreachable(error) {
+                logger.debug("schedule fetch failed", metadata: ["team": "\(team)", "error": "\(error)"])
             } catch {
                 logger.warning("schedule fetch failed", metadata: ["team": "\(team)", "error": "\(error)"])
             }
@@ -271,6 +274,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         let watcher = GameWatcher(
             gameID: game.id, scheduledStart: game.start, client: parts.client, ledger: Ledger(store: dependencies.store),
             settings: .init(parts.session.config.watch), clock: dependencies.clock, now: now, logger: logger, router: routing,
+            outage: outage,
             onSnapshot: { snapshot, _ in
                 try? status.record(snapshot, at: now())
                 if snapshot.isFinal {

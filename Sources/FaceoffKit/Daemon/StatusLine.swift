@@ -18,24 +18,37 @@ public struct StatusLine: Sendable {
         public var intermission: Bool?
         public var situation: String?
         public var start: Date?
+        /// Set while `faceoff run` cannot reach the API: what is shown is as of then.
+        public var staleSince: Date?
         public var text: String
     }
 
-    let store: Store
+    /// nil: no store yet (nothing known).
+    let store: Store?
     let config: Config
     let now: Date
 
-    public init(store: Store, config: Config, now: Date) {
+    public init(store: Store?, config: Config, now: Date) {
         self.store = store
         self.config = config
         self.now = now
     }
 
     public func report(style: Style = .plain) -> Report {
+        var report = current(style: style)
+        if let since = DaemonState(store: store).date(.outageSince) {
+            report.staleSince = since
+            let time = LocalTime(timeZone: config.timeZone)
+            report.text += " · offline since \(time.time(since))"
+        }
+        return report
+    }
+
+    func current(style: Style) -> Report {
         let teams = Set(config.teams)
         // A watcher writes every poll (at most 5 minutes apart, in an intermission); a row
         // older than 7 minutes is a watcher gone.
-        let live = ((try? LiveStatus(store: store).games(since: now.addingTimeInterval(-420))) ?? [])
+        let live = (store.flatMap { try? LiveStatus(store: $0).games(since: now.addingTimeInterval(-420)) } ?? [])
             .filter { $0.state == "live" && (teams.isEmpty || teams.contains($0.away) || teams.contains($0.home)) }
         if let game = live.first {
             var parts = ["\(badge(game.away, style)) \(game.awayScore)–\(game.homeScore) \(badge(game.home, style))"]
@@ -58,17 +71,16 @@ public struct StatusLine: Sendable {
 
     /// The earliest game not over in the cached schedules of the followed teams.
     func nextGame() -> (id: Int, away: String, home: String, start: Date)? {
+        guard let store else { return nil }
         let cache = ResponseCache(store: store)
         var best: (id: Int, away: String, home: String, start: Date)?
         for team in config.teams {
             guard let entry = try? cache.entry(for: config.apiBase + Endpoint<ClubSchedule>.clubSchedule(team).path),
                 let schedule = try? JSONDecoder().decode(ClubSchedule.self, from: Data(entry.body))
             else { continue }
-            for game in schedule.games ?? [] {
-                guard let id = game.id, let start = game.startTime, start > now.addingTimeInterval(-4 * 3600),
-                    !(game.gameState?.isFinal ?? false), let away = game.awayTeam?.abbrev, let home = game.homeTeam?.abbrev
+            for game in schedule.games ?? [] where GameWindow.isCurrent(game, now: now) {
+                guard let id = game.id, let start = game.startTime, let away = game.awayTeam?.abbrev, let home = game.homeTeam?.abbrev
                 else { continue }
-                if let state = game.gameScheduleState, state.isCancelled || state.isPostponed { continue }
                 if best.map({ start < $0.start }) ?? true { best = (id, away, home, start) }
             }
         }

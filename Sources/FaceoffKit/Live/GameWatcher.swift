@@ -31,13 +31,16 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     let logger: Logger
     let router: any EventRouting
     let onSnapshot: @Sendable (GameSnapshot, [GameEvent]) async -> Void
+    /// Where an unreachable API is reported once (the daemon's); nil: every failed poll is logged.
+    let outage: Outage?
 
     public init(
         gameID: Int, scheduledStart: Date?, client: NHLClient, ledger: Ledger?, settings: Settings, clock: C,
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.watch"),
-        router: any EventRouting,
+        router: any EventRouting, outage: Outage? = nil,
         onSnapshot: @escaping @Sendable (GameSnapshot, [GameEvent]) async -> Void = { _, _ in }
     ) {
+        self.outage = outage
         self.gameID = gameID
         self.scheduledStart = scheduledStart
         self.client = client
@@ -112,7 +115,12 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
             } catch let error where !(error is CancellationError) {
                 failures += 1
                 interval = min(.seconds(60), settings.poll * (1 << min(failures, 4)))
-                logger.warning("poll failed; trying again", metadata: metadata.merging(["error": "\(error)", "retry_in": "\(interval)"]) { $1 })
+                let details = metadata.merging(["error": "\(error)", "retry_in": "\(interval)"]) { $1 }
+                if outage != nil, Outage.isUnreachable(error) {
+                    logger.debug("poll failed; trying again", metadata: details)
+                } else {
+                    logger.warning("poll failed; trying again", metadata: details)
+                }
             }
             // Show the snapshots that are due, then sleep until the next poll or the next one.
             let wake = clock.now.advanced(by: interval)

@@ -1,14 +1,27 @@
 import Foundation
 import GRDB
 
-/// Faceoff's SQLite database: the response cache now; later the ledger, the outbox and
-/// calendar state. WAL mode, so a `faceoff run` and a `faceoff watch` can share it.
+/// Faceoff's SQLite database: the response cache, calendar state, the alert ledger, the
+/// webhook outbox and the last snapshot of each live game. WAL mode, so `faceoff run`,
+/// `faceoff watch` and `faceoff status` share it: writers take turns, readers never wait.
+///
+/// Two ways to open it:
+/// - `Store(path:)`, for a process that writes: creates the file and brings its schema up to
+///   date. Migrating is one `BEGIN IMMEDIATE` transaction that reads which migrations are
+///   applied and applies the rest, so when several processes open a new store together
+///   exactly one migrates and the others wait for SQLite's write lock, then find nothing to do.
+/// - `Store.reader(path:)`, for `faceoff status`: read-only, never migrates, never creates
+///   the file, never waits for a writer. A store that is missing, mid-migration or written by
+///   a newer version is read as far as its tables go.
 public final class Store: Sendable {
     public let path: String
-    let pool: DatabasePool
+    let pool: any DatabaseWriter
+    /// False for a reader: writes fail (SQLite refuses them) instead of touching the file.
+    public let writable: Bool
 
     public init(path: String) throws(StoreError) {
         self.path = path
+        writable = true
         let directory = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -19,16 +32,75 @@ public final class Store: Sendable {
         configuration.busyMode = .timeout(5)
         configuration.label = "faceoff"
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(pool)
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrate(pool)
+            self.pool = pool
+        } catch let newer as StoreError.Newer {
+            throw StoreError(path: path, reason: newer.description, advice: nil)
         } catch {
             throw StoreError(path: path, reason: Self.describe(error))
         }
     }
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: response cache") { db in
+    private init(reading path: String, queue: DatabaseQueue) {
+        self.path = path
+        pool = queue
+        writable = false
+    }
+
+    /// The store opened read-only, or nil when there is none yet. Never blocks on a writer
+    /// (WAL readers don't) and gives up at once on the rare lock a reader can meet (another
+    /// process recovering the WAL), so a status line is never late.
+    public static func reader(path: String) throws(StoreError) -> Store? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(0.2)
+        configuration.label = "faceoff-reader"
+        do {
+            return Store(reading: path, queue: try DatabaseQueue(path: path, configuration: configuration))
+        } catch {
+            throw StoreError(path: path, reason: Self.describe(error))
+        }
+    }
+
+    /// Applies the migrations this store lacks, atomically across processes. The fast path
+    /// (everything applied) is a read and takes no lock.
+    static func migrate(_ writer: some DatabaseWriter) throws {
+        let known = Set(migrations.map(\.0))
+        let applied = try writer.read { db in try Self.appliedIdentifiers(db) }
+        if !applied.isSubset(of: known) { throw newerSchema(applied.subtracting(known)) }
+        if known.isSubset(of: applied) { return }
+        try writer.writeWithoutTransaction { db in
+            // IMMEDIATE takes the write lock before the check, so no other process can apply a
+            // migration between this one reading the list and applying what it lacks.
+            try db.inTransaction(.immediate) {
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+                let applied = try Self.appliedIdentifiers(db)
+                if !applied.isSubset(of: known) { throw newerSchema(applied.subtracting(known)) }
+                for (identifier, body) in migrations where !applied.contains(identifier) {
+                    try body(db)
+                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [identifier])
+                }
+                return .commit
+            }
+        }
+    }
+
+    /// The identifiers recorded in the store (GRDB's table, so stores migrated by
+    /// `DatabaseMigrator` before read the same); none for a new file.
+    static func appliedIdentifiers(_ db: Database) throws -> Set<String> {
+        guard try db.tableExists("grdb_migrations") else { return [] }
+        return Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+    }
+
+    private static func newerSchema(_ unknown: Set<String>) -> StoreError.Newer {
+        StoreError.Newer(migrations: unknown.sorted())
+    }
+
+    /// The schema's history, oldest first. Append; never edit or reorder a step that shipped.
+    static let migrations: [(String, @Sendable (Database) throws -> Void)] = [
+        ("v1: response cache", { db in
             try db.create(table: "response_cache") { table in
                 table.primaryKey("url", .text)
                 table.column("body", .blob).notNull()
@@ -38,8 +110,8 @@ public final class Store: Sendable {
                 // Seconds the body stays fresh after fetched_at; NULL means forever.
                 table.column("max_age", .double)
             }
-        }
-        migrator.registerMigration("v2: calendar state") { db in
+        }),
+        ("v2: calendar state", { db in
             // One row per game per feed: what was last written, so SEQUENCE and LAST-MODIFIED
             // rise only on real changes and a game that leaves the schedule stays, cancelled.
             try db.create(table: "calendar_event") { table in
@@ -54,8 +126,8 @@ public final class Store: Sendable {
                 table.column("event", .blob).notNull()
                 table.primaryKey(["feed", "game_id"])
             }
-        }
-        migrator.registerMigration("v3: alert ledger") { db in
+        }),
+        ("v3: alert ledger", { db in
             // Which event went to which sink: claiming a row is what makes an alert go out once,
             // across restarts and across processes sharing the store.
             try db.create(table: "ledger") { table in
@@ -67,8 +139,8 @@ public final class Store: Sendable {
                 table.primaryKey(["event_id", "sink"])
             }
             try db.create(index: "ledger_game", on: "ledger", columns: ["game_id"])
-        }
-        migrator.registerMigration("v4: webhook outbox") { db in
+        }),
+        ("v4: webhook outbox", { db in
             // Webhook deliveries, written in the same transaction as their ledger claim and
             // deleted once the receiver took them: what is here after a crash is still owed.
             try db.create(table: "outbox") { table in
@@ -96,8 +168,8 @@ public final class Store: Sendable {
                 table.column("disabled_at", .double).notNull()
                 table.primaryKey(["sink", "url_hash"])
             }
-        }
-        migrator.registerMigration("v5: live games") { db in
+        }),
+        ("v5: live games", { db in
             // The last snapshot of each watched game, for `faceoff status` (no network).
             try db.create(table: "live_game") { table in
                 table.primaryKey("game_id", .integer)
@@ -113,13 +185,20 @@ public final class Store: Sendable {
                 table.column("state", .text).notNull()
                 table.column("updated_at", .double).notNull()
             }
-        }
-        return migrator
-    }
+        }),
+        ("v6: daemon state", { db in
+            // Facts `faceoff run` keeps for `faceoff status`: when the API stopped answering.
+            try db.create(table: "daemon_state") { table in
+                table.primaryKey("key", .text)
+                table.column("value", .double).notNull()
+            }
+        }),
+    ]
 
-    /// The migrations this store has applied, oldest first.
+    /// The migrations this store has applied, oldest first (those this version knows).
     public func appliedMigrations() throws -> [String] {
-        try pool.read { db in try Self.migrator.appliedMigrations(db) }
+        let applied = try pool.read { db in try Self.appliedIdentifiers(db) }
+        return Self.migrations.map(\.0).filter(applied.contains)
     }
 
     func journalMode() throws(StoreError) -> String? {
@@ -148,8 +227,24 @@ public final class Store: Sendable {
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     public let path: String
     public let reason: String
+    /// What to do about it, when the reason doesn't say.
+    public let advice: String?
+
+    public init(path: String, reason: String, advice: String? = "Check that the directory exists and is writable, or point XDG_STATE_HOME elsewhere.") {
+        self.path = path
+        self.reason = reason
+        self.advice = advice
+    }
+
+    /// The store has migrations this version doesn't know: a newer Faceoff wrote it.
+    struct Newer: Error, CustomStringConvertible {
+        let migrations: [String]
+        var description: String {
+            "a newer version of Faceoff has upgraded it (\(migrations.joined(separator: ", "))); run that version, or move the store aside to start a new one with this one"
+        }
+    }
 
     public var description: String {
-        "cannot use the store at \(path): \(reason). Check that the directory exists and is writable, or point XDG_STATE_HOME elsewhere."
+        "cannot use the store at \(path): \(reason).\(advice.map { " " + $0 } ?? "")"
     }
 }

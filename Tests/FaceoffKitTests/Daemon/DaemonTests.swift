@@ -79,6 +79,8 @@ import Testing
         #expect(server.requests.filter { $0.path.hasPrefix("/v1/club-schedule-season/") }.dropFirst().allSatisfy { $0.headers["if-none-match"] == "\"s1\"" })
         // The calendar was written.
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(".local/share/faceoff/calendars/TOR.ics").path))
+        // favourites.ics too, with one team followed, as `faceoff calendar` writes it (FeedPlan).
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(".local/share/faceoff/calendars/favourites.ics").path))
         // And the sleeps were long: a handful of wakes, no polling loop.
         #expect(clock.sleeps.count < 20, "\(clock.sleeps.count) sleeps")
     }

@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import Synchronization
 import Testing
 
 @testable import FaceoffKit
@@ -10,7 +12,7 @@ import Testing
         let path = directory.appendingPathComponent("state/faceoff/faceoff.sqlite").path
         let store = try Store(path: path)
         #expect(FileManager.default.fileExists(atPath: path))
-        let all = ["v1: response cache", "v2: calendar state", "v3: alert ledger", "v4: webhook outbox", "v5: live games"]
+        let all = ["v1: response cache", "v2: calendar state", "v3: alert ledger", "v4: webhook outbox", "v5: live games", "v6: daemon state"]
         #expect(try store.appliedMigrations() == all)
         // Opening again is fine and migrates nothing twice.
         #expect(try Store(path: path).appliedMigrations() == all)
@@ -38,6 +40,104 @@ import Testing
             #expect(error.description.contains(path))
             #expect(error.description.contains("writable"))
         }
+    }
+
+    /// Opens `count` stores on `path` at once, each on its own thread and connection (SQLite
+    /// locks between connections of one process as between processes); the errors.
+    static func openTogether(_ path: String, count: Int) -> [String] {
+        let errors = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: count) { _ in
+            do { _ = try Store(path: path) } catch { errors.withLock { $0.append("\(error)") } }
+        }
+        return errors.withLock { $0 }
+    }
+
+    @Test func tenWritersOpeningANewStoreTogetherAllSucceed() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for round in 0..<20 {
+            let path = directory.appendingPathComponent("round\(round).sqlite").path
+            #expect(Self.openTogether(path, count: 10) == [], "round \(round)")
+            #expect(try Store(path: path).appliedMigrations() == Store.migrations.map(\.0))
+        }
+    }
+
+    @Test func writersUpgradingAnOlderStoreTogetherAllSucceed() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for round in 0..<10 {
+            let path = directory.appendingPathComponent("round\(round).sqlite").path
+            try Self.makeStore(path, upTo: Store.migrations.count - 1)
+            #expect(Self.openTogether(path, count: 10) == [], "round \(round)")
+            #expect(try Store(path: path).appliedMigrations() == Store.migrations.map(\.0))
+        }
+    }
+
+    /// A store as an earlier version left it: the first `count` migrations, recorded as GRDB's
+    /// migrator recorded them.
+    static func makeStore(_ path: String, upTo count: Int) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.inTransaction {
+                try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+                for (identifier, body) in Store.migrations.prefix(count) {
+                    try body(db)
+                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [identifier])
+                }
+                return .commit
+            }
+        }
+    }
+
+    @Test func aStoreFromANewerVersionIsRefusedPlainlyAndStillRead() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("f.sqlite").path
+        let store = try Store(path: path)
+        try store.write { db in
+            try db.execute(sql: """
+                INSERT INTO live_game (game_id, away, home, away_score, home_score, state, updated_at)
+                VALUES (7, 'TOR', 'MTL', 1, 0, 'live', 1000)
+                """)
+            try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99: from the future')")
+        }
+        do {
+            _ = try Store(path: path)
+            Issue.record("a writer opened a store of a newer schema")
+        } catch {
+            #expect(error.description.contains("newer version of Faceoff"))
+            #expect(error.description.contains("v99: from the future"))
+            #expect(!error.description.contains("writable"))
+        }
+        let reader = try #require(try Store.reader(path: path))
+        #expect(try LiveStatus(store: reader).games(since: .distantPast).map(\.gameID) == [7])
+    }
+
+    @Test func theReaderNeverCreatesNorWritesNorMigrates() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("f.sqlite").path
+        #expect(try Store.reader(path: path) == nil)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        // An older store is read as it is, not upgraded.
+        try Self.makeStore(path, upTo: 2)
+        let reader = try #require(try Store.reader(path: path))
+        #expect(try reader.appliedMigrations() == Array(Store.migrations.map(\.0).prefix(2)))
+        #expect(throws: StoreError.self) { try LiveStatus(store: reader).prune(before: Date()) }
+        #expect((try? LiveStatus(store: reader).games(since: .distantPast)) == nil)
+        #expect(try reader.appliedMigrations().count == 2)
+    }
+
+    @Test func theReaderDoesNotWaitForAWriter() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("f.sqlite").path
+        let store = try Store(path: path)
+        let reader = try #require(try Store.reader(path: path))
+        // A writer holding the write lock (as a migration does) for as long as the read takes.
+        let seen = try store.write { _ in try LiveStatus(store: reader).games(since: .distantPast).count }
+        #expect(seen == 0)
     }
 
     @Test func aCorruptFileIsAClearError() throws {
