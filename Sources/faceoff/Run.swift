@@ -3,6 +3,7 @@ import FaceoffKit
 import Foundation
 import Logging
 import ServiceLifecycle
+import UnixSignals
 
 extension Faceoff {
     struct RunCommand: AsyncParsableCommand {
@@ -49,12 +50,6 @@ extension Faceoff {
                 store: store, http: CurlHTTPClient(), clock: ContinuousClock(), now: { Date() }, logger: logger,
                 loadSession: { try global.session() }))
 
-            // SIGHUP: reload. Ignored as a signal, seen by a dispatch source.
-            signal(SIGHUP, SIG_IGN)
-            let hangup = DispatchSource.makeSignalSource(signal: SIGHUP)
-            hangup.setEventHandler { daemon.reload() }
-            hangup.resume()
-
             var services: [any Service] = [DaemonService(daemon: daemon)]
             if session.config.serve.enabled {
                 services.append(try FeedService(session: session, store: store, logger: logger))
@@ -66,16 +61,25 @@ extension Faceoff {
             configuration.maximumCancellationDuration = .seconds(1)
             let group = ServiceGroup(configuration: configuration)
             try await group.run()
-            hangup.cancel()
             withExtendedLifetime(lock) {}
         }
     }
 }
 
+/// The daemon and its SIGHUP reloads, in one task tree: SIGTERM's graceful shutdown cancels
+/// the daemon (which ends its watchers and router before returning), and then the signal loop.
 struct DaemonService: Service {
     let daemon: Daemon<ContinuousClock>
     func run() async throws {
-        try await cancelWhenGracefulShutdown { try await daemon.run() }
+        // Trapped before the daemon starts, so an early SIGHUP reloads instead of killing.
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask {
+                for await _ in hangups { daemon.reload() }
+            }
+            try await cancelWhenGracefulShutdown { try await daemon.run() }
+            group.cancelAll()
+        }
     }
 }
 
@@ -97,10 +101,10 @@ struct FeedService: Service {
         self.logger = logger
     }
 
+    /// Hummingbird's server follows the service group's graceful shutdown itself: it stops
+    /// accepting and lets requests in flight finish.
     func run() async throws {
         let logger = logger
-        try await cancelWhenGracefulShutdown {
-            try await server.run { base in logger.info("serving the feeds", metadata: ["url": "\(base)"]) }
-        }
+        try await server.run { base in logger.info("serving the feeds", metadata: ["url": "\(base)"]) }
     }
 }

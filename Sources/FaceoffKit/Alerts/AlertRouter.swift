@@ -48,7 +48,9 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
     let onDelivery: @Sendable (String, GameEvent, Delivery) -> Void
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let workers = Mutex<[Task<Void, Never>]>([])
-    private let outstanding = Mutex<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+    private let outstanding = Mutex<(count: Int, waiters: [CheckedContinuation<Void, Never>], released: Bool)>((0, [], false))
+    /// Open once `run()` has returned: its lanes and its sinks' work are over.
+    private let ended = Latch()
 
     /// - Parameter ledger: nil for replay, demo and test-alert: nothing is claimed, nothing queued.
     public init(
@@ -68,7 +70,46 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         self.onDelivery = onDelivery
     }
 
-    /// Starts a lane per sink and each sink's own background work (a webhook's outbox).
+    /// Runs a lane per sink and each sink's own background work (a webhook's outbox), as child
+    /// tasks, until `finish()` has been called and the lanes have handed over what they held,
+    /// or until the task is cancelled (then alerts still in a delay are not claimed, so the
+    /// next start sends them, and what webhooks owe stays in the outbox).
+    public func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            for route in routes { group.addTask { await route.sink.run() } }
+            await withDiscardingTaskGroup { group in
+                for lane in lanes { group.addTask { await self.drive(lane) } }
+            }
+            group.cancelAll()
+        }
+        releaseSettlers()
+        ended.open()
+    }
+
+    /// Runs after `previous` has handed over everything it held (its delays included) and
+    /// stopped: no sink sees an alert twice or out of order, and no two outbox workers share
+    /// a sink. The daemon swaps routers this way on a reload.
+    public func run(after previous: AlertRouter?) async {
+        if let previous {
+            await withTaskCancellationHandler {
+                await previous.settle()
+            } onCancel: {
+                previous.releaseSettlers()
+            }
+            previous.finish()
+            await previous.ended.wait()
+        }
+        await run()
+    }
+
+    /// No more events: the lanes end once they have handed over what they hold.
+    public func finish() {
+        for lane in lanes { lane.continuation.finish() }
+    }
+
+    /// Starts a lane per sink and each sink's own background work, as tasks that `shutdown`
+    /// ends and awaits: for the commands that own a router for their whole run (`watch`,
+    /// `replay`, `demo`). The daemon uses `run()`.
     public func start() {
         let laneTasks = lanes.map { lane in Task { await self.drive(lane) } }
         tasks.withLock { $0 = laneTasks }
@@ -99,12 +140,22 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
     public func settle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = outstanding.withLock { state -> Bool in
-                if state.count == 0 { return true }
+                if state.count == 0 || state.released { return true }
                 state.waiters.append(continuation)
                 return false
             }
             if ready { continuation.resume() }
         }
+    }
+
+    /// Ends every `settle` now and later: the router is stopping and what it holds is dropped.
+    func releaseSettlers() {
+        let waiters = outstanding.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.released = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Waits (up to `timeout`) for the webhook outboxes to empty; the names of sinks that still

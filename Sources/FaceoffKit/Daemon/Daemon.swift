@@ -41,22 +41,10 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         var teams: [String]
     }
 
-    /// A game on the timeline.
-    struct Planned: Sendable {
-        let id: Int
-        let start: Date?
-        let away: String
-        let home: String
-        let live: Bool
-        let over: Bool
-    }
-
     struct Flags: Sendable {
         var reload = false
         var refresh = false
         var finished: [Int] = []
-        /// Games that ended without a final (postponed, cancelled, not in the API), with the
-        /// start they had: watched again only if the schedule gives them a new one.
         var abandoned: [(id: Int, start: Date?)] = []
     }
 
@@ -102,106 +90,69 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         return Parts(session: session, client: client, router: router, publisher: publisher, feeds: feeds, teams: session.config.teams)
     }
 
+    /// The daemon's task tree: this loop, the alert router's lanes and sinks (`router.run()`),
+    /// and one watcher per game, all children of one task group, so cancelling `run` (SIGTERM,
+    /// through the service group) ends every one of them before it returns.
     public func run() async throws {
         var parts = try makeParts(try dependencies.loadSession())
         current.withLock { $0 = parts.session }
-        parts.router.start()
         routing.set(parts.router)
         housekeeping()
         logger.info("started", metadata: [
             "teams": "\(parts.session.config.teams.joined(separator: ","))", "players": "\(parts.session.config.players.count)",
             "sinks": "\(parts.router.routes.map(\.sink.name).joined(separator: ","))",
         ])
-
-        var watchers: [Int: Task<Void, Never>] = [:]
-        var done: Set<Int> = []
-        var abandoned: [Int: Date?] = [:]
-        var games: [Int: Planned] = [:]
-        var nextRefresh = dependencies.clock.now
-        var lastWait = ""
-        defer {
-            for task in watchers.values { task.cancel() }
+        await withDiscardingTaskGroup { group in
+            group.addTask { [router = parts.router] in await router.run() }
+            var timeline = Timeline(refreshAt: dependencies.clock.now)
+            var lastWait = ""
+            while !Task.isCancelled {
+                let flagged = flags.withLock { state -> Flags in
+                    defer { state = Flags() }
+                    return state
+                }
+                if flagged.reload, let next = reloaded(parts) {
+                    // New events queue in the new router from now on; it starts once the old
+                    // one has handed over everything it held (delays included).
+                    let old = parts.router
+                    parts = next
+                    current.withLock { $0 = parts.session }
+                    routing.set(parts.router)
+                    group.addTask { [fresh = parts.router] in await fresh.run(after: old) }
+                    timeline.nextRefresh = dependencies.clock.now
+                }
+                for id in flagged.finished { timeline.finished(id) }
+                for (id, start) in flagged.abandoned { timeline.abandoned(id, start: start) }
+                if flagged.refresh || dependencies.clock.now >= timeline.nextRefresh {
+                    await refresh(&parts, &timeline)
+                }
+                let date = dependencies.now()
+                let pregame = parts.session.config.watch.pregame
+                for game in timeline.due(at: date, pregame: pregame) {
+                    timeline.watch(game.id)
+                    group.addTask { [parts] in await self.watch(game, parts: parts) }
+                }
+                var wakeAt = timeline.nextRefresh
+                var reason = "the next schedule refresh"
+                if let (window, game) = timeline.nextWindow(after: date, pregame: pregame) {
+                    let instant = dependencies.clock.now.advanced(by: .seconds(max(0, window.timeIntervalSince(date))))
+                    if instant < wakeAt {
+                        wakeAt = instant
+                        reason = "the pregame window of \(game.away) @ \(game.home) (\(game.id))"
+                    }
+                }
+                let until = date.addingTimeInterval(Double(dependencies.clock.now.duration(to: wakeAt).components.seconds))
+                let line = "\(reason) \(Int(until.timeIntervalSince1970))"
+                if line != lastWait {
+                    lastWait = line
+                    logger.info("waiting", metadata: ["for": "\(reason)", "until": "\(until.formatted(.iso8601))", "watching": "\(timeline.watching.sorted())"])
+                }
+                await sleep(until: wakeAt)
+            }
+            // Stopping: the group cancels the watchers (what they routed but no sink claimed
+            // yet is sent by the next start) and the router (what webhooks owe stays in the
+            // outbox), and waits for them.
         }
-        while !Task.isCancelled {
-            let flagged = flags.withLock { state -> Flags in
-                defer { state = Flags() }
-                return state
-            }
-            if flagged.reload, let next = reloaded(parts) {
-                let old = parts.router
-                parts = next
-                current.withLock { $0 = parts.session }
-                // New events queue in the new router from now on; its lanes start once the old
-                // ones have handed over everything (delays included), so no sink sees an
-                // alert twice or out of order, and no two outbox workers share a sink.
-                routing.set(parts.router)
-                let fresh = parts.router
-                Task {
-                    await old.settle()
-                    await old.shutdown()
-                    fresh.start()
-                }
-                nextRefresh = dependencies.clock.now
-            }
-            for id in flagged.finished {
-                done.insert(id)
-                watchers[id] = nil
-            }
-            for (id, start) in flagged.abandoned {
-                abandoned[id] = start
-                watchers[id] = nil
-            }
-            if flagged.refresh || dependencies.clock.now >= nextRefresh {
-                if let planned = await refresh(&parts) {
-                    games = planned
-                    nextRefresh = dependencies.clock.now.advanced(by: parts.session.config.calendar.refresh)
-                } else if outage.start != nil {
-                    // Offline: the outage was logged once; look again soon, so that the
-                    // schedule is back within a poll or two of the network.
-                    nextRefresh = dependencies.clock.now.advanced(by: max(parts.session.config.watch.poll, .seconds(30)))
-                } else {
-                    nextRefresh = dependencies.clock.now.advanced(by: .seconds(300))
-                    logger.warning("schedule refresh failed; trying again in 5 min (the calendars keep their last good version)")
-                }
-            }
-            // Games whose window has come get a watcher (one per game, however many followed teams play in it).
-            let date = dependencies.now()
-            let pregame = parts.session.config.watch.pregame
-            var nextWindow: (Date, Planned)?
-            for game in games.values.sorted(by: { ($0.start ?? .distantPast) < ($1.start ?? .distantPast) })
-            where !done.contains(game.id) && watchers[game.id] == nil && !game.over {
-                if let start = abandoned[game.id], start == game.start, !game.live { continue }
-                // A game with no start time waits for a refresh that gives it one.
-                guard let start = game.start else { continue }
-                let window = start.addingTimeInterval(-Double(pregame.components.seconds))
-                if game.live || window <= date {
-                    watchers[game.id] = startWatcher(game, parts: parts)
-                } else if nextWindow.map({ window < $0.0 }) ?? true {
-                    nextWindow = (window, game)
-                }
-            }
-            var wakeAt = nextRefresh
-            var reason = "the next schedule refresh"
-            if let (window, game) = nextWindow {
-                let instant = dependencies.clock.now.advanced(by: .seconds(max(0, window.timeIntervalSince(date))))
-                if instant < wakeAt {
-                    wakeAt = instant
-                    reason = "the pregame window of \(game.away) @ \(game.home) (\(game.id))"
-                }
-            }
-            let until = date.addingTimeInterval(Double(dependencies.clock.now.duration(to: wakeAt).components.seconds))
-            let line = "\(reason) \(Int(until.timeIntervalSince1970))"
-            if line != lastWait {
-                lastWait = line
-                logger.info("waiting", metadata: ["for": "\(reason)", "until": "\(until.formatted(.iso8601))", "watching": "\(watchers.keys.sorted())"])
-            }
-            await sleep(until: wakeAt)
-        }
-        // Stopping: watchers end (what they routed but no sink claimed yet is sent by the
-        // next start), the sinks stop, what webhooks owe stays in the outbox.
-        for task in watchers.values { task.cancel() }
-        for task in watchers.values { await task.value }
-        await parts.router.shutdown()
         logger.info("stopped")
     }
 
@@ -227,16 +178,33 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         }
     }
 
-    /// Fetches the schedules (conditional GETs), rewrites the calendars, and returns the
-    /// games to plan for; nil when no schedule could be had.
-    private func refresh(_ parts: inout Parts) async -> [Int: Planned]? {
+    /// Fetches the schedules (conditional GETs), rewrites the calendars, and puts the games to
+    /// plan for on the timeline with the time of the next refresh.
+    private func refresh(_ parts: inout Parts, _ timeline: inout Timeline<C.Instant>) async {
+        guard let games = await fetchSchedules(&parts) else {
+            if outage.start != nil {
+                // Offline: the outage was logged once; look again soon, so that the
+                // schedule is back within a poll or two of the network.
+                timeline.nextRefresh = dependencies.clock.now.advanced(by: max(parts.session.config.watch.poll, .seconds(30)))
+            } else {
+                timeline.nextRefresh = dependencies.clock.now.advanced(by: .seconds(300))
+                logger.warning("schedule refresh failed; trying again in 5 min (the calendars keep their last good version)")
+            }
+            return
+        }
+        timeline.games = games
+        timeline.nextRefresh = dependencies.clock.now.advanced(by: parts.session.config.calendar.refresh)
+    }
+
+    /// The games to plan for, and the calendars rewritten; nil when no schedule could be had.
+    private func fetchSchedules(_ parts: inout Parts) async -> [Int: Timeline<C.Instant>.Game]? {
         let config = parts.session.config
         var teams = config.teams
         for player in config.players {
             if let team = try? await parts.client.fetch(.player(player)).value.currentTeamAbbrev, !teams.contains(team) { teams.append(team) }
         }
         parts.teams = teams
-        var games: [Int: Planned] = [:]
+        var games: [Int: Timeline<C.Instant>.Game] = [:]
         var fetched = 0
         let date = dependencies.now()
         for team in teams {
@@ -246,7 +214,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
                 // Past games are done; the season's far future waits for later refreshes.
                 for game in schedule.value.games ?? [] where GameWindow.isPlanned(game, now: date) {
                     guard let id = game.id, let away = game.awayTeam?.abbrev, let home = game.homeTeam?.abbrev else { continue }
-                    games[id] = Planned(id: id, start: game.startTime, away: away, home: home, live: game.gameState?.isLive ?? false, over: false)
+                    games[id] = .init(id: id, start: game.startTime, away: away, home: home, live: game.gameState?.isLive ?? false)
                 }
             } catch where Outage.isUnreachable(error) {
                 logger.debug("schedule fetch failed", metadata: ["team": "\(team)", "error": "\(error)"])
@@ -266,39 +234,41 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         return games
     }
 
-    private func startWatcher(_ game: Planned, parts: Parts) -> Task<Void, Never> {
+    /// Watches one game to its end, then has the schedule and calendars refreshed.
+    private func watch(_ game: Timeline<C.Instant>.Game, parts: Parts) async {
         logger.info("watching game", metadata: ["game": "\(game.id)", "teams": "\(game.away) @ \(game.home)", "start": "\(game.start.map { $0.formatted(.iso8601) } ?? "?")"])
         let status = LiveStatus(store: dependencies.store)
         let now = dependencies.now
         let overlay = overlay
+        let logger = logger
         let watcher = GameWatcher(
             gameID: game.id, scheduledStart: game.start, client: parts.client, ledger: Ledger(store: dependencies.store),
             settings: .init(parts.session.config.watch), clock: dependencies.clock, now: now, logger: logger, router: routing,
             outage: outage,
             onSnapshot: { snapshot, _ in
-                try? status.record(snapshot, at: now())
+                do { try status.record(snapshot, at: now()) } catch {
+                    logger.warning("the status line's copy of the game was not saved", metadata: ["game": "\(snapshot.gameId)", "error": "\(error)"])
+                }
                 if snapshot.isFinal {
                     overlay.set(snapshot.gameId, .init(away: snapshot.away.score, home: snapshot.home.score, lastPeriodType: snapshot.outcome?.lastPeriodType))
                 }
             })
-        return Task { [self] in
-            var final = true
-            do {
-                try await watcher.run()
-                logger.info("game over; refreshing the schedule and calendars", metadata: ["game": "\(game.id)"])
-            } catch is CancellationError {
-                return
-            } catch {
-                final = false
-                logger.notice("stopped watching; will watch it again if the schedule gives it a new start", metadata: ["game": "\(game.id)", "reason": "\(error)"])
-            }
-            if Task.isCancelled { return }
-            flags.withLock {
-                if final { $0.finished.append(game.id) } else { $0.abandoned.append((game.id, game.start)) }
-                $0.refresh = true
-            }
-            wake.fire()
+        var final = true
+        do {
+            try await watcher.run()
+            logger.info("game over; refreshing the schedule and calendars", metadata: ["game": "\(game.id)"])
+        } catch is CancellationError {
+            return
+        } catch {
+            final = false
+            logger.notice("stopped watching; will watch it again if the schedule gives it a new start", metadata: ["game": "\(game.id)", "reason": "\(error)"])
         }
+        if Task.isCancelled { return }
+        flags.withLock {
+            if final { $0.finished.append(game.id) } else { $0.abandoned.append((game.id, game.start)) }
+            $0.refresh = true
+        }
+        wake.fire()
     }
 
     /// Housekeeping at start: cache entries, ledger rows and live games older than a season.
