@@ -23,6 +23,9 @@ public enum ConfigLoader {
     }
 
     public static func parse(_ text: String, file: String) throws(ConfigErrors) -> Config {
+        if let problem = TOMLGuard.check(text) {
+            throw ConfigErrors([ConfigError(file: file, line: problem.line, message: "not valid TOML: \(problem.message)")])
+        }
         let root: [(String, Node)]
         do {
             root = Node.entries(of: try TOMLTable(string: text))

@@ -136,6 +136,51 @@ import Testing
         #expect(found.first?.message.hasPrefix("not valid TOML") == true)
     }
 
+    /// toml++ crashed the process on these (found by fuzzing); now they are plain errors with
+    /// their line. Strings, comments and inline tables holding the same characters still parse.
+    @Test(arguments: [
+        ("teams = [}]\n", 1), ("teams = [\"TOR\"]\nplayers = [}}479318]\n", 2), ("teams = [\"TOR\", }]\n", 1),
+        ("# a comment\n\nteams = [\n  \"TOR\",\n}\n", 5),
+    ])
+    func aBraceInsideAnArrayIsAnErrorNotACrash(text: String, line: Int) {
+        let found = errors(text)
+        #expect(found.count == 1)
+        #expect(found.first?.line == line)
+        #expect(found.first?.message == "not valid TOML: '}' inside an array, where a value or the closing ']' should be")
+    }
+
+    @Test func aControlCharacterIsAnErrorNotACrash() {
+        let found = errors("teams = [\"TOR\"]\n[\u{3}alendar]\n")
+        #expect(found.count == 1)
+        #expect(found.first?.line == 2)
+        #expect(found.first?.message.contains("a control character (U+0003)") == true)
+        #expect(errors("teams = [\"TOR\"]\t# tab\r\n").isEmpty)
+    }
+
+    @Test(arguments: ["teams = [\"TOR\"]\n[[\n[watch]\n", "teams = [\"TOR\"]\n[\u{FFFD}atch]\n", "teams = [\"TOR\"]\n  [ ]\n"])
+    func aTableHeaderWithoutANameIsAnErrorNotACrash(text: String) {
+        let found = errors(text)
+        #expect(found.count == 1)
+        #expect(found.first?.line == 2)
+        #expect(found.first?.message == "not valid TOML: a table header needs a name after '[', as in [calendar] or [[sink]]")
+        #expect(errors("teams = [\"TOR\"]\n [ watch ]\npoll = \"5s\"\n[[ sink ]]\ntype = \"stdout\"\n[\"serve\"]\n").isEmpty)
+    }
+
+    @Test func bracesInStringsCommentsAndInlineTablesAreFine() throws {
+        let text = """
+            teams = ["TOR"]  # [}
+            [[sink]]
+            type = "webhook"
+            url = "https://example.invalid/h?[}]"
+            headers = { "X-A" = "[}", 'X-B' = '}]' }
+            body = \"\"\"
+            {"a": [}] }
+            \"\"\"
+
+            """
+        #expect(TOMLGuard.check(text) == nil)
+    }
+
     @Test func sinkKeysMustSuitTheSinkType() {
         let found = errors("""
             [[sink]]
