@@ -32,13 +32,30 @@ public final class Store: Sendable {
         configuration.busyMode = .timeout(5)
         configuration.label = "faceoff"
         do {
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrate(pool)
-            self.pool = pool
+            pool = try Self.openAndMigrate(path: path, configuration: configuration)
         } catch let newer as StoreError.Newer {
             throw StoreError(path: path, reason: newer.description, advice: nil)
         } catch {
             throw StoreError(path: path, reason: Self.describe(error))
+        }
+    }
+
+    /// Opens the pool and migrates it. While a new file is still in rollback-journal mode
+    /// (before the first opener has switched it to WAL), SQLite answers "database is locked"
+    /// at once, without waiting, where waiting could deadlock; that passes within
+    /// milliseconds, so the whole open is tried again, for up to 10 s.
+    private static func openAndMigrate(path: String, configuration: Configuration) throws -> DatabasePool {
+        let deadline = Date().addingTimeInterval(10)
+        var pause: UInt32 = 10_000
+        while true {
+            do {
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try migrate(pool)
+                return pool
+            } catch let error as DatabaseError where (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && Date() < deadline {
+                usleep(pause)
+                pause = min(pause * 2, 200_000)
+            }
         }
     }
 
