@@ -1,0 +1,18 @@
+import Foundation
+
+/// The API base URL: http(s) or file, always ending in `/v1/`.
+public enum APIBase {
+    public struct Problem: Error, Sendable, Equatable { public let reason: String }
+
+    public static func normalize(_ text: String) -> Result<String, Problem> {
+        var base = text.trimmingCharacters(in: .whitespaces)
+        guard base.hasPrefix("https://") || base.hasPrefix("http://") || base.hasPrefix("file://") else {
+            return .failure(Problem(reason: "must be an https://, http:// or file:// URL ending in /v1/, like \"\(Config.defaultAPIBase)\""))
+        }
+        if base.hasSuffix("/v1") { base += "/" }
+        guard base.hasSuffix("/v1/") else {
+            return .failure(Problem(reason: "must end in /v1/, like \"\(Config.defaultAPIBase)\" or \"file:///path/to/mirror/v1/\""))
+        }
+        return .success(base)
+    }
+}
