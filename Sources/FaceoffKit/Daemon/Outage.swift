@@ -73,7 +73,8 @@ public struct OutageWatchingHTTPClient: HTTPClient {
             outage.answered()
             return response
         } catch {
-            if !outage.failed(error), error is HTTPError { outage.answered() }
+            // A status (even 404 or 503) is an answer; TLS or URL trouble says nothing either way.
+            if !outage.failed(error), let error = error as? HTTPError, error.status != nil || error.kind == .notFound { outage.answered() }
             throw error
         }
     }

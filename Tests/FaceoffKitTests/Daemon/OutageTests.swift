@@ -82,6 +82,19 @@ final class LogLines: Sendable {
         #expect(lines.all.isEmpty)
     }
 
+    @Test func aTLSFailureNeitherStartsNorEndsAnOutage() async throws {
+        let lines = LogLines()
+        let outage = Outage(logger: lines.logger(), store: nil, now: { Date() })
+        let http = Switchable()
+        let client = OutageWatchingHTTPClient(http, outage: outage)
+        http.failure.withLock { $0 = .dnsFailure }
+        await #expect(throws: HTTPError.self) { try await client.get("http://127.0.0.1:1/v1/a") }
+        http.failure.withLock { $0 = .tls }
+        await #expect(throws: HTTPError.self) { try await client.get("http://127.0.0.1:1/v1/a") }
+        #expect(outage.start != nil)
+        #expect(lines.all.count == 1)
+    }
+
     @Test func statusSaysItsDataIsStaleAndSinceWhen() throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
