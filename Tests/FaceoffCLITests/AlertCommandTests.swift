@@ -104,12 +104,12 @@ final class Background: @unchecked Sendable {
     /// Text and JSON lines of three replayed games, every kind they hold, against files kept in
     /// Tests/Fixtures/golden. FACEOFF_UPDATE_GOLDEN=1 rewrites them (then read the diff).
     @Test(arguments: [("demo", demoGame), ("overtime", overtimeGame), ("shootout", shootoutGame)])
-    func replayedGamesMatchTheirGoldenOutput(name: String, game: String) throws {
+    func replayedGamesMatchTheirGoldenOutput(name: String, game: String) async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         let validator = try SchemaValidator(file: CLI.root.appendingPathComponent("docs/json/event.schema.json"))
         for format in ["text", "jsonl"] {
-            let result = try cli.run(["replay", game, "--speed", "0", "--format", format])
+            let result = try await cli.run(["replay", game, "--speed", "0", "--format", format])
             #expect(result.status == 0, "\(result.stderr)")
             let file = Self.golden.appendingPathComponent("replay-\(name).\(format == "text" ? "txt" : "jsonl")")
             if ProcessInfo.processInfo.environment["FACEOFF_UPDATE_GOLDEN"] == "1" {
@@ -181,7 +181,7 @@ final class Background: @unchecked Sendable {
     /// A configured stdout sink on a terminal (util-linux `script` gives the command a pty):
     /// coloured by default, plain with --no-color. `run`, `watch` and `test-alert` build that
     /// sink the same way (AlertSetup), so one command stands for all.
-    @Test func noColorReachesAConfiguredStdoutSink() throws {
+    @Test func noColorReachesAConfiguredStdoutSink() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         try writeConfig(cli, """
@@ -191,16 +191,16 @@ final class Background: @unchecked Sendable {
             name = "terminal"
             """)
         let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "TERM": "xterm-256color"]
-        func onTerminal(_ arguments: [String]) throws -> String {
+        func onTerminal(_ arguments: [String]) async throws -> String {
             let command = ([CLI.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-            let result = try CLI.execute("/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment)
+            let result = try await CLI.execute("/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment)
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
             return result.stdout
         }
-        let coloured = try onTerminal(["test-alert", "--sink", "terminal"])
+        let coloured = try await onTerminal(["test-alert", "--sink", "terminal"])
         #expect(coloured.contains("goal!"), "\(coloured)")
         #expect(coloured.contains("\u{1B}["), "a terminal gets colour by default")
-        let plain = try onTerminal(["test-alert", "--sink", "terminal", "--no-color"])
+        let plain = try await onTerminal(["test-alert", "--sink", "terminal", "--no-color"])
         #expect(plain.contains("goal!"), "\(plain)")
         #expect(!plain.contains("\u{1B}["), "--no-color: \(plain.debugDescription)")
     }
@@ -220,7 +220,7 @@ final class Background: @unchecked Sendable {
             preset = "discord"
             url = "\(receiver.url)/discord"
             """)
-        let result = try cli.run(["test-alert", "--kind", "final"])
+        let result = try await cli.run(["test-alert", "--kind", "final"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("✓ home (webhook): delivered (HTTP 200)"))
         #expect(result.stderr.contains("✓ chat (webhook): delivered"))
@@ -230,15 +230,15 @@ final class Background: @unchecked Sendable {
         #expect(entries[0]["authorization"] as? String == "Bearer abc123xyz")
         #expect((entries[0]["id"] as? String)?.contains(":final:test-") == true)
         // A second try is a new event id: receivers that deduplicate still show it.
-        #expect(try cli.run(["test-alert", "--sink", "home"]).status == 0)
+        #expect(try await cli.run(["test-alert", "--sink", "home"]).status == 0)
         #expect(receiver.accepted.count == 3)
         #expect(Set(receiver.accepted).count == 2)  // the first test went to both sinks with one id
 
-        let unknown = try cli.run(["test-alert", "--sink", "hmoe"])
+        let unknown = try await cli.run(["test-alert", "--sink", "hmoe"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("did you mean 'home'"))
         try receiver.answer(500)
-        let failing = try cli.run(["test-alert", "--sink", "home"])
+        let failing = try await cli.run(["test-alert", "--sink", "home"])
         #expect(failing.status == 1)
         #expect(failing.stderr.contains("✗ home (webhook): failed"))
         #expect(!failing.stderr.contains("/hook"))  // the URL is shown redacted
@@ -271,7 +271,7 @@ final class Background: @unchecked Sendable {
         #expect(await first.finished(within: 10))
         let seenBefore = first.output
         try receiver.answer(200)
-        let second = try await cli.runDetached(["watch", "2025020100", "--format", "jsonl"], environment: ["FACEOFF_API_BASE": base])
+        let second = try await cli.run(["watch", "2025020100", "--format", "jsonl"], environment: ["FACEOFF_API_BASE": base])
         #expect(second.status == 0, "\(second.stderr)")
         let printed = (seenBefore + second.stdout.split(separator: "\n").map(String.init)).compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String

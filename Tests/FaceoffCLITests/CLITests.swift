@@ -45,24 +45,36 @@ struct CLI {
 
     var configFile: URL { home.appendingPathComponent(".config/faceoff/config.toml") }
 
-    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Result {
         var environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1"]
         environment.merge(extra) { $1 }
-        return try Self.execute(Self.binary.path, arguments, environment: environment)
-    }
-
-    /// `run` on a thread of its own: a long run must not hold one of the few threads async
-    /// tests share.
-    func runDetached(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Swift.Result { try self.run(arguments, environment: extra) })
-            }
-        }
+        return try await Self.execute(Self.binary.path, arguments, environment: environment)
     }
 
     /// Runs a program to its end and collects its output and status.
-    static func execute(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Result {
+    ///
+    /// It waits without holding a thread: tests run on the few threads of the cooperative pool
+    /// (two on a 2-core machine), and a test that blocked one for a long command stalled every
+    /// other test in the process, whose own timeouts then expired. The pipes are read, and the
+    /// exit awaited, on Dispatch's threads.
+    static func execute(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> Result {
+        await slots.acquire()
+        do {
+            let result = try await executeNow(executable, arguments, environment: environment)
+            await slots.release()
+            return result
+        } catch {
+            await slots.release()
+            throw error
+        }
+    }
+
+    /// How many programs the tests run at once: one more than the cores. With every test free
+    /// to start programs, fifty at once overloaded two cores and once crashed libdispatch's
+    /// event loop (a known bug under many concurrent child processes and their pipes).
+    static let slots = Slots(ProcessInfo.processInfo.activeProcessorCount + 1)
+
+    private static func executeNow(_ executable: String, _ arguments: [String], environment: [String: String]?) async throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -72,42 +84,62 @@ struct CLI {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        // Not waitUntilExit: on Linux it spins a run loop at full CPU until the child ends,
-        // which starves every other test of a core.
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        // Read both pipes while the process runs so a full pipe can't block it.
+        // Not waitUntilExit: on Linux it spins a run loop at full CPU until the child ends.
         let group = DispatchGroup()
+        group.enter()
+        process.terminationHandler = { _ in group.leave() }
+        try process.run()
+        // Both pipes are read while the process runs, so a full pipe can't block it.
         nonisolated(unsafe) var stdout = Data()
         nonisolated(unsafe) var stderr = Data()
         group.enter()
         DispatchQueue.global().async { stdout = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         group.enter()
         DispatchQueue.global().async { stderr = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        exited.wait()
-        group.wait()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            group.notify(queue: .global()) { done.resume() }
+        }
         return Result(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
             stderr: String(decoding: stderr, as: UTF8.self))
     }
 }
 
+/// A counting semaphore that waits without holding a thread.
+actor Slots {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ count: Int) { free = count }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+    }
+}
+
 @Suite("faceoff, the binary") struct CLITests {
-    @Test func helpAndVersion() throws {
+    @Test func helpAndVersion() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let help = try cli.run(["--help"])
+        let help = try await cli.run(["--help"])
         #expect(help.status == 0)
         for word in ["follow", "unfollow", "config", "api", "--offline", "Examples:"] {
             #expect(help.stdout.contains(word), "help lacks \(word)")
         }
-        let version = try cli.run(["--version"])
+        let version = try await cli.run(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
     }
 
-    @Test func libcurlIsLoadedOnlyForARequestAndItsAbsenceIsExplained() throws {
+    @Test func libcurlIsLoadedOnlyForARequestAndItsAbsenceIsExplained() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         // A libcurl.so.4 that is not a library, found first.
@@ -116,117 +148,117 @@ struct CLI {
         try Data("not a library".utf8).write(to: broken.appendingPathComponent("libcurl.so.4"))
         let environment = ["LD_LIBRARY_PATH": broken.path, "FACEOFF_API_BASE": "http://127.0.0.1:1/v1/"]
         // What never goes online doesn't need it.
-        #expect(try cli.run(["config", "init", "TOR"], environment: environment).status == 0)
-        let status = try cli.run(["status"], environment: environment)
+        #expect(try await cli.run(["config", "init", "TOR"], environment: environment).status == 0)
+        let status = try await cli.run(["status"], environment: environment)
         #expect(status.status == 0, "\(status.stderr)")
         // A request says what is missing and how to get it, and is not retried.
-        let fetch = try cli.run(["api", "standings/now"], environment: environment)
+        let fetch = try await cli.run(["api", "standings/now"], environment: environment)
         #expect(fetch.status == 1)
         #expect(fetch.stderr.contains("libcurl") && fetch.stderr.contains("apt-get install libcurl4"), "\(fetch.stderr)")
         #expect(!fetch.stderr.contains("retrying"))
         // The service, which needs it all the time, refuses to start.
-        let run = try cli.run(["run"], environment: environment)
+        let run = try await cli.run(["run"], environment: environment)
         #expect(run.status == 1)
         #expect(run.stderr.contains("libcurl could not be loaded"), "\(run.stderr)")
     }
 
-    @Test func usageErrorsExitTwo() throws {
+    @Test func usageErrorsExitTwo() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let unknown = try cli.run(["bogus"])
+        let unknown = try await cli.run(["bogus"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("bogus"))
-        #expect(try cli.run(["follow"]).status == 2)
-        #expect(try cli.run(["config", "show", "--no-such-flag"]).status == 2)
+        #expect(try await cli.run(["follow"]).status == 2)
+        #expect(try await cli.run(["config", "show", "--no-such-flag"]).status == 2)
     }
 
-    @Test func followWritesTheConfigAndKeepsComments() throws {
+    @Test func followWritesTheConfigAndKeepsComments() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         try FileManager.default.createDirectory(at: cli.configFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         try "# mine, hands off\nteams = [\"TOR\"]  # home team\n\n[watch]\npoll = \"10s\" # slower\n".write(to: cli.configFile, atomically: true, encoding: .utf8)
 
-        let follow = try cli.run(["follow", "MTL", "bruins"])
+        let follow = try await cli.run(["follow", "MTL", "bruins"])
         #expect(follow.status == 0, "\(follow.stderr)")
         #expect(follow.stdout.contains("Teams: TOR, MTL, BOS"))
         let text = try String(contentsOf: cli.configFile, encoding: .utf8)
         #expect(text == "# mine, hands off\nteams = [\"TOR\", \"MTL\", \"BOS\"]  # home team\n\n[watch]\npoll = \"10s\" # slower\n")
 
-        let unfollow = try cli.run(["unfollow", "TOR", "NYR"])
+        let unfollow = try await cli.run(["unfollow", "TOR", "NYR"])
         #expect(unfollow.status == 0)
         #expect(unfollow.stdout.contains("Teams: MTL, BOS"))
         #expect(unfollow.stderr.contains("NYR was not followed"))
     }
 
-    @Test func followCreatesAFileWhenThereIsNone() throws {
+    @Test func followCreatesAFileWhenThereIsNone() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        #expect(try cli.run(["follow", "TOR"]).status == 0)
-        let validate = try cli.run(["config", "validate"])
+        #expect(try await cli.run(["follow", "TOR"]).status == 0)
+        let validate = try await cli.run(["config", "validate"])
         #expect(validate.status == 0)
         #expect(validate.stdout.contains("OK (1 teams"))
     }
 
-    @Test func anEmptyFACEOFF_CONFIGMeansTheDefault() throws {
+    @Test func anEmptyFACEOFF_CONFIGMeansTheDefault() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let path = try cli.run(["config", "path"], environment: ["FACEOFF_CONFIG": ""])
+        let path = try await cli.run(["config", "path"], environment: ["FACEOFF_CONFIG": ""])
         #expect(path.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == cli.configFile.path)
-        #expect(try cli.run(["config", "init", "TOR"], environment: ["FACEOFF_CONFIG": ""]).status == 0)
+        #expect(try await cli.run(["config", "init", "TOR"], environment: ["FACEOFF_CONFIG": ""]).status == 0)
         #expect(FileManager.default.fileExists(atPath: cli.configFile.path))
     }
 
-    @Test func unfollowWithoutAConfigWritesNothing() throws {
+    @Test func unfollowWithoutAConfigWritesNothing() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let result = try cli.run(["unfollow", "TOR"])
+        let result = try await cli.run(["unfollow", "TOR"])
         #expect(result.status == 0)
         #expect(result.stderr.contains("TOR was not followed"))
         #expect(!FileManager.default.fileExists(atPath: cli.configFile.path))
     }
 
-    @Test func anUnknownTeamSuggestsAndChangesNothing() throws {
+    @Test func anUnknownTeamSuggestsAndChangesNothing() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let result = try cli.run(["follow", "TRO"])
+        let result = try await cli.run(["follow", "TRO"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("unknown team 'TRO' (did you mean TOR?)"))
         #expect(!FileManager.default.fileExists(atPath: cli.configFile.path))
     }
 
-    @Test func configErrorsNameFileAndLineAndExitTwo() throws {
+    @Test func configErrorsNameFileAndLineAndExitTwo() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         try FileManager.default.createDirectory(at: cli.configFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         try "# teams\ntems = [\"TOR\"]\n".write(to: cli.configFile, atomically: true, encoding: .utf8)
-        let result = try cli.run(["config", "validate"])
+        let result = try await cli.run(["config", "validate"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("~/.config/faceoff/config.toml:2: unknown key 'tems' (did you mean 'teams'?)"))
         // Editing refuses to touch a broken file.
-        #expect(try cli.run(["follow", "TOR"]).status == 2)
+        #expect(try await cli.run(["follow", "TOR"]).status == 2)
         #expect(try String(contentsOf: cli.configFile, encoding: .utf8) == "# teams\ntems = [\"TOR\"]\n")
     }
 
-    @Test func validateChecksTemplateOverrides() throws {
+    @Test func validateChecksTemplateOverrides() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         let templates = cli.home.appendingPathComponent(".config/faceoff/templates")
         try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
         try "{{us}} v {{them}}\n{{#final}}oops\n".write(to: templates.appendingPathComponent("calendar-summary.mustache"), atomically: true, encoding: .utf8)
-        let broken = try cli.run(["config", "validate"])
+        let broken = try await cli.run(["config", "validate"])
         #expect(broken.status == 2)
         #expect(broken.stderr.contains("templates/calendar-summary.mustache:"))
         #expect(broken.stderr.contains("template error"))
         try "{{us}} v {{them}}\n".write(to: templates.appendingPathComponent("calendar-summary.mustache"), atomically: true, encoding: .utf8)
-        let fixed = try cli.run(["config", "validate"])
+        let fixed = try await cli.run(["config", "validate"])
         #expect(fixed.status == 0)
         #expect(fixed.stdout.contains("calendar-summary"))
         // The user's template is the one used.
-        let feed = try cli.run(["calendar", "TOR", "-o", "-"], environment: ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        let feed = try await cli.run(["calendar", "TOR", "-o", "-"], environment: ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
         #expect(feed.stdout.contains("SUMMARY:Maple Leafs v Canadiens"))
     }
 
-    @Test func showRedactsSecretsAndGlobalOptionsGoAnywhere() throws {
+    @Test func showRedactsSecretsAndGlobalOptionsGoAnywhere() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         let custom = cli.home.appendingPathComponent("elsewhere.toml")
@@ -241,7 +273,7 @@ struct CLI {
             headers = { Authorization = "Bearer abc" }
             """.write(to: custom, atomically: true, encoding: .utf8)
         for arguments in [["--config", custom.path, "config", "show"], ["config", "show", "--config", custom.path]] {
-            let show = try cli.run(arguments)
+            let show = try await cli.run(arguments)
             #expect(show.status == 0, "\(show.stderr)")
             #expect(show.stdout.contains("teams = [\"MTL\"]"))
             for secret in ["hunter2", "secret-part", "MfKQ9r8G", "Bearer abc"] {
@@ -249,22 +281,22 @@ struct CLI {
             }
             #expect(show.stdout.contains("<redacted>"))
         }
-        let json = try cli.run(["--json", "config", "show"], environment: ["FACEOFF_CONFIG": custom.path])
+        let json = try await cli.run(["--json", "config", "show"], environment: ["FACEOFF_CONFIG": custom.path])
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect(object?["teams"] as? [String] == ["MTL"])
         #expect((object?["serve"] as? [String: Any])?["token"] as? String == "<redacted>")
 
         // Between nested subcommands too.
-        let between = try cli.run(["config", "--json", "show", "--config", custom.path])
+        let between = try await cli.run(["config", "--json", "show", "--config", custom.path])
         #expect(between.status == 0)
         #expect(between.stdout.hasPrefix("{"))
 
-        let missing = try cli.run(["config", "show", "--config", cli.home.appendingPathComponent("nope.toml").path])
+        let missing = try await cli.run(["config", "show", "--config", cli.home.appendingPathComponent("nope.toml").path])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("faceoff config init"))
     }
 
-    @Test func apiReadsAFileMirrorAndWorksOfflineFromTheCache() throws {
+    @Test func apiReadsAFileMirrorAndWorksOfflineFromTheCache() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         // A copy of the mirror that can disappear, as the network can.
@@ -273,47 +305,47 @@ struct CLI {
         try FileManager.default.copyItem(at: CLI.mirror, to: mirror)
         let base = "file://\(mirror.path)/"
 
-        let online = try cli.run(["--api-base", base, "api", "standings/now"])
+        let online = try await cli.run(["--api-base", base, "api", "standings/now"])
         #expect(online.status == 0, "\(online.stderr)")
         let rows = (try JSONSerialization.jsonObject(with: Data(online.stdout.utf8)) as? [String: Any])?["standings"] as? [Any]
         #expect(rows?.count == 32)
         #expect(FileManager.default.fileExists(atPath: cli.home.appendingPathComponent(".local/state/faceoff/faceoff.sqlite").path))
 
         try FileManager.default.removeItem(at: mirror)
-        let offline = try cli.run(["api", "standings/now", "--offline"], environment: ["FACEOFF_API_BASE": base])
+        let offline = try await cli.run(["api", "standings/now", "--offline"], environment: ["FACEOFF_API_BASE": base])
         #expect(offline.status == 0, "\(offline.stderr)")
         #expect(offline.stdout == online.stdout)
         #expect(offline.stderr.contains("using data from"))
         #expect(offline.stderr.contains("offline"))
 
-        let notCached = try cli.run(["--offline", "--api-base", base, "api", "roster/TOR/current"])
+        let notCached = try await cli.run(["--offline", "--api-base", base, "api", "roster/TOR/current"])
         #expect(notCached.status == 1)
         #expect(notCached.stderr.contains("no cached copy"))
 
-        let gone = try cli.run(["--api-base", base, "api", "roster/TOR/current"])
+        let gone = try await cli.run(["--api-base", base, "api", "roster/TOR/current"])
         #expect(gone.status == 1)
         #expect(gone.stderr.contains("roster/TOR/current"))
     }
 
-    @Test func aBadAPIBaseIsAUsageError() throws {
+    @Test func aBadAPIBaseIsAUsageError() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let result = try cli.run(["api", "standings/now", "--api-base", "https://api-web.nhle.com/"])
+        let result = try await cli.run(["api", "standings/now", "--api-base", "https://api-web.nhle.com/"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("must end in /v1/"))
     }
 
-    @Test func followAPlayerByName() throws {
+    @Test func followAPlayerByName() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         let base = "file://\(CLI.mirror.path)/"
         // Only TOR's roster is in the mirror; the other 31 are "not found" and skipped.
-        let result = try cli.run(["follow", "--player", "auston matthews", "--api-base", base])
+        let result = try await cli.run(["follow", "--player", "auston matthews", "--api-base", base])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Auston Matthews (TOR"))
         #expect(try String(contentsOf: cli.configFile, encoding: .utf8).contains("players = [8479318]"))
 
-        let none = try cli.run(["follow", "--player", "Wayne Gretzky", "--api-base", base])
+        let none = try await cli.run(["follow", "--player", "Wayne Gretzky", "--api-base", base])
         #expect(none.status == 2)
         #expect(none.stderr.contains("no current NHL player matches"))
     }

@@ -10,7 +10,18 @@ enum Checkers {
         if let named = ProcessInfo.processInfo.environment["FACEOFF_TEST_PYTHON"], !named.isEmpty { return named }
         let candidates: [String?] = [ProcessInfo.processInfo.environment["FACEOFF_TEST_PYTHON"], CLI.root.appendingPathComponent(".venv/bin/python").path]
         for case let path? in candidates where FileManager.default.isExecutableFile(atPath: path) {
-            if let result = try? run(path, ["-c", "import icalendar"]), result.status == 0 { return path }
+            // Once, for a few milliseconds: the one place a test waits on a program while
+            // holding its thread.
+            let probe = Process()
+            probe.executableURL = URL(fileURLWithPath: path)
+            probe.arguments = ["-c", "import icalendar"]
+            probe.standardOutput = FileHandle.nullDevice
+            probe.standardError = FileHandle.nullDevice
+            let exited = DispatchSemaphore(value: 0)
+            probe.terminationHandler = { _ in exited.signal() }
+            guard (try? probe.run()) != nil else { continue }
+            exited.wait()
+            if probe.terminationStatus == 0 { return path }
         }
         return nil
     }()
@@ -19,8 +30,8 @@ enum Checkers {
     static let vdirsyncer = FileManager.default.isExecutableFile(atPath: "/usr/bin/vdirsyncer")
 
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CLI.Result {
-        try CLI.execute(executable, arguments, environment: environment)
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> CLI.Result {
+        try await CLI.execute(executable, arguments, environment: environment)
     }
 
     static func khalConfig(in directory: URL, calendar: URL) throws -> URL {
@@ -49,31 +60,31 @@ enum Checkers {
         "FACEOFF_NOW": "2025-10-25T20:00:00Z",
     ]
 
-    func run(_ cli: CLI, _ arguments: [String], extra: [String: String] = [:]) throws -> CLI.Result {
-        try cli.run(arguments, environment: Self.environment.merging(extra) { $1 })
+    func run(_ cli: CLI, _ arguments: [String], extra: [String: String] = [:]) async throws -> CLI.Result {
+        try await cli.run(arguments, environment: Self.environment.merging(extra) { $1 })
     }
 
     var calendars: (CLI) -> URL { { $0.home.appendingPathComponent(".local/share/faceoff/calendars") } }
 
-    @Test func writesTheFollowedTeamsAndFavourites() throws {
+    @Test func writesTheFollowedTeamsAndFavourites() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        #expect(try run(cli, ["follow", "TOR", "MTL"]).status == 0)
-        let first = try run(cli, ["calendar"])
+        #expect(try await run(cli, ["follow", "TOR", "MTL"]).status == 0)
+        let first = try await run(cli, ["calendar"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("TOR.ics: 8 games, 8 new or changed"))
         #expect(first.stdout.contains("MTL.ics: 7 games"))
         #expect(first.stdout.contains("favourites.ics: 14 games"))
-        let again = try run(cli, ["calendar"])
+        let again = try await run(cli, ["calendar"])
         #expect(again.stdout.contains("TOR.ics: 8 games, unchanged"))
         let files = try FileManager.default.contentsOfDirectory(atPath: calendars(cli).path).sorted()
         #expect(files == ["MTL.ics", "TOR.ics", "favourites.ics"])
     }
 
-    @Test func oneFeedToStdoutOrAFile() throws {
+    @Test func oneFeedToStdoutOrAFile() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let stdout = try run(cli, ["calendar", "MTL", "-o", "-", "--home-only", "--reminder", "1h", "--no-scores"])
+        let stdout = try await run(cli, ["calendar", "MTL", "-o", "-", "--home-only", "--reminder", "1h", "--no-scores"])
         #expect(stdout.status == 0, "\(stdout.stderr)")
         #expect(stdout.stdout.hasPrefix("BEGIN:VCALENDAR\r\n"))
         #expect(stdout.stdout.contains("TRIGGER:-PT1H"))
@@ -81,30 +92,30 @@ enum Checkers {
         #expect(!stdout.stdout.contains("LOCATION:TD Garden"))
         #expect(!stdout.stdout.contains("Final:"))
         let file = cli.home.appendingPathComponent("mtl.ics")
-        let written = try run(cli, ["calendar", "MTL", "-o", file.path])
+        let written = try await run(cli, ["calendar", "MTL", "-o", file.path])
         #expect(written.status == 0)
         #expect(FileManager.default.fileExists(atPath: file.path))
     }
 
-    @Test func usageErrors() throws {
+    @Test func usageErrors() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        #expect(try run(cli, ["calendar"]).status == 2)
-        #expect(try run(cli, ["calendar", "TOR", "MTL", "-o", "-"]).status == 2)
-        #expect(try run(cli, ["calendar", "TOR", "--home-only", "--away-only"]).status == 2)
-        #expect(try run(cli, ["calendar", "TOR", "--types", "regular,finals"]).status == 2)
-        #expect(try run(cli, ["calendar", "TRO"]).stderr.contains("did you mean TOR?"))
+        #expect(try await run(cli, ["calendar"]).status == 2)
+        #expect(try await run(cli, ["calendar", "TOR", "MTL", "-o", "-"]).status == 2)
+        #expect(try await run(cli, ["calendar", "TOR", "--home-only", "--away-only"]).status == 2)
+        #expect(try await run(cli, ["calendar", "TOR", "--types", "regular,finals"]).status == 2)
+        #expect(try await run(cli, ["calendar", "TRO"]).stderr.contains("did you mean TOR?"))
     }
 
-    @Test func anUnreachableScheduleKeepsTheLastGoodFeed() throws {
+    @Test func anUnreachableScheduleKeepsTheLastGoodFeed() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        #expect(try run(cli, ["calendar", "TOR"]).status == 0)
+        #expect(try await run(cli, ["calendar", "TOR"]).status == 0)
         let path = calendars(cli).appendingPathComponent("TOR.ics")
         let good = try String(contentsOf: path, encoding: .utf8)
         // A fresh store (no cache) and a mirror without the schedule.
         try FileManager.default.removeItem(at: cli.home.appendingPathComponent(".local/state"))
-        let result = try run(cli, ["calendar", "TOR"], extra: ["FACEOFF_API_BASE": "file:///nonexistent/v1/"])
+        let result = try await run(cli, ["calendar", "TOR"], extra: ["FACEOFF_API_BASE": "file:///nonexistent/v1/"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("TOR.ics not updated"))
         #expect(result.stderr.contains("the last good feed stays"))
@@ -112,14 +123,14 @@ enum Checkers {
     }
 
     @Test(.enabled(if: Checkers.python != nil, "no Python with the icalendar package (.ci/run makes .venv)"))
-    func theIcalendarPackageReadsEveryFeed() throws {
+    func theIcalendarPackageReadsEveryFeed() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        #expect(try run(cli, ["follow", "TOR", "MTL"]).status == 0)
-        #expect(try run(cli, ["calendar"]).status == 0)
-        #expect(try run(cli, ["calendar", "TOR", "--no-scores", "--reminder", "1h", "--reminder", "15m", "-o", cli.home.appendingPathComponent("spoiler-free.ics").path]).status == 0)
+        #expect(try await run(cli, ["follow", "TOR", "MTL"]).status == 0)
+        #expect(try await run(cli, ["calendar"]).status == 0)
+        #expect(try await run(cli, ["calendar", "TOR", "--no-scores", "--reminder", "1h", "--reminder", "15m", "-o", cli.home.appendingPathComponent("spoiler-free.ics").path]).status == 0)
         let files = ["TOR", "MTL", "favourites"].map { calendars(cli).appendingPathComponent("\($0).ics").path } + [cli.home.appendingPathComponent("spoiler-free.ics").path]
-        let checked = try Checkers.run(Checkers.python!, [CLI.root.appendingPathComponent("Tests/tools/check_ics.py").path] + files)
+        let checked = try await Checkers.run(Checkers.python!, [CLI.root.appendingPathComponent("Tests/tools/check_ics.py").path] + files)
         #expect(checked.status == 0, "\(checked.stdout) \(checked.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(checked.stdout.utf8)) as? [String: [String: Any]]
         #expect(report?[files[0]]?["events"] as? Int == 8)
@@ -131,7 +142,7 @@ enum Checkers {
     static let recordings = CLI.root.deletingLastPathComponent().appendingPathComponent("shared/nhl-api/fixtures")
 
     @Test(.enabled(if: Checkers.python != nil && FileManager.default.fileExists(atPath: recordings.path), "needs the icalendar package and ../shared/nhl-api/fixtures"))
-    func theIcalendarPackageReadsFeedsOfEveryRecordedSchedule() throws {
+    func theIcalendarPackageReadsFeedsOfEveryRecordedSchedule() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         // A mirror of the four recorded club schedules, under the seasons they hold.
@@ -150,11 +161,11 @@ enum Checkers {
         let out = cli.home.appendingPathComponent("feeds")
         let base = ["FACEOFF_API_BASE": "file://\(mirror.path)/"]
         for (season, teams) in [("20242025", ["MTL", "NSH"]), ("20252026", ["BOS", "UTA"])] {
-            let result = try run(cli, ["calendar"] + teams + ["--season", season, "--types", "preseason,regular,playoffs", "--dir", out.path], extra: base)
+            let result = try await run(cli, ["calendar"] + teams + ["--season", season, "--types", "preseason,regular,playoffs", "--dir", out.path], extra: base)
             #expect(result.status == 0, "\(result.stderr)")
         }
         let files = recorded.map { out.appendingPathComponent("\($0.0).ics").path }
-        let checked = try Checkers.run(Checkers.python!, [CLI.root.appendingPathComponent("Tests/tools/check_ics.py").path] + files)
+        let checked = try await Checkers.run(Checkers.python!, [CLI.root.appendingPathComponent("Tests/tools/check_ics.py").path] + files)
         #expect(checked.status == 0, "\(checked.stdout.prefix(500)) \(checked.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(checked.stdout.utf8)) as? [String: [String: Any]]
         for (index, entry) in recorded.enumerated() {
@@ -163,24 +174,24 @@ enum Checkers {
     }
 
     @Test(.enabled(if: Checkers.khal, "khal is not installed (.ci/run installs it)"))
-    func khalCountsEveryEvent() throws {
+    func khalCountsEveryEvent() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        #expect(try run(cli, ["calendar", "TOR"]).status == 0)
+        #expect(try await run(cli, ["calendar", "TOR"]).status == 0)
         let empty = cli.home.appendingPathComponent("khal-calendar")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let config = try Checkers.khalConfig(in: cli.home, calendar: empty)
-        let printed = try Checkers.run("/usr/bin/khal", ["-c", config.path, "printics", calendars(cli).appendingPathComponent("TOR.ics").path], environment: ["HOME": cli.home.path, "TZ": "UTC", "LANG": "C.UTF-8"])
+        let printed = try await Checkers.run("/usr/bin/khal", ["-c", config.path, "printics", calendars(cli).appendingPathComponent("TOR.ics").path], environment: ["HOME": cli.home.path, "TZ": "UTC", "LANG": "C.UTF-8"])
         #expect(printed.status == 0, "\(printed.stderr)")
         #expect(printed.stdout.contains("8 events found"))
         #expect(printed.stdout.contains("Maple Leafs 5–2 Canadiens · W"))
     }
 
     @Test(.enabled(if: Checkers.khal && Checkers.vdirsyncer, "vdirsyncer and khal are not installed (.ci/run installs them)"))
-    func vdirsyncerSyncsTheServedFeedAndKhalListsIt() throws {
+    func vdirsyncerSyncsTheServedFeedAndKhalListsIt() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        #expect(try run(cli, ["follow", "TOR"]).status == 0)
+        #expect(try await run(cli, ["follow", "TOR"]).status == 0)
         // faceoff serve on a free port; its first line is the base URL.
         let server = Process()
         server.executableURL = CLI.binary
@@ -224,15 +235,15 @@ enum Checkers {
             fileext = ".ics"
             """.write(to: config, atomically: true, encoding: .utf8)
         let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"]
-        let discover = try Checkers.run("/usr/bin/vdirsyncer", ["-c", config.path, "discover", "nhl"], environment: environment)
+        let discover = try await Checkers.run("/usr/bin/vdirsyncer", ["-c", config.path, "discover", "nhl"], environment: environment)
         #expect(discover.status == 0, "\(discover.stdout) \(discover.stderr)")
-        let sync = try Checkers.run("/usr/bin/vdirsyncer", ["-c", config.path, "sync"], environment: environment)
+        let sync = try await Checkers.run("/usr/bin/vdirsyncer", ["-c", config.path, "sync"], environment: environment)
         #expect(sync.status == 0, "\(sync.stdout) \(sync.stderr)")
         let synced = try FileManager.default.contentsOfDirectory(atPath: local.path).filter { $0.hasSuffix(".ics") }
         #expect(synced.count == 8)
 
         let khal = try Checkers.khalConfig(in: cli.home, calendar: local)
-        let listed = try Checkers.run("/usr/bin/khal", ["-c", khal.path, "list", "2025-10-01", "60d"], environment: environment)
+        let listed = try await Checkers.run("/usr/bin/khal", ["-c", khal.path, "list", "2025-10-01", "60d"], environment: environment)
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(listed.stdout.contains("Maple Leafs 5–2 Canadiens · W"))
         #expect(listed.stdout.contains("Maple Leafs @ Rangers"))

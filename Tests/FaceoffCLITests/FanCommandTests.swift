@@ -11,8 +11,8 @@ import Testing
         "TZ": "America/Toronto",
     ]
 
-    func run(_ cli: CLI, _ arguments: [String], extra: [String: String] = [:]) throws -> CLI.Result {
-        try cli.run(arguments, environment: Self.environment.merging(extra) { $1 })
+    func run(_ cli: CLI, _ arguments: [String], extra: [String: String] = [:]) async throws -> CLI.Result {
+        try await cli.run(arguments, environment: Self.environment.merging(extra) { $1 })
     }
 
     func validate(_ json: String, schema name: String) throws {
@@ -22,10 +22,10 @@ import Testing
         #expect(problems.isEmpty, "\(name): \(problems.prefix(5))")
     }
 
-    @Test func scheduleShowsResultsLiveAndMarkedGames() throws {
+    @Test func scheduleShowsResultsLiveAndMarkedGames() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let result = try run(cli, ["schedule", "TOR"])
+        let result = try await run(cli, ["schedule", "TOR"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.contains("America/Toronto") == true)
@@ -49,46 +49,46 @@ import Testing
         #expect(!result.stdout.contains("\u{1B}["))
     }
 
-    @Test func scheduleFiltersByDateAndChecksArguments() throws {
+    @Test func scheduleFiltersByDateAndChecksArguments() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let result = try run(cli, ["schedule", "TOR", "--from", "2025-10-14", "--to", "2025-10-25", "--json"])
+        let result = try await run(cli, ["schedule", "TOR", "--from", "2025-10-14", "--to", "2025-10-25", "--json"])
         #expect(result.status == 0)
         let ids = try JSONDecoder().decode(ScheduleReport.self, from: Data(result.stdout.utf8)).games.map(\.id)
         #expect(ids == [2025020058, 2025020100, 2025020119])
-        #expect(try run(cli, ["schedule", "--from", "25-10-2025", "TOR"]).status == 2)
-        #expect(try run(cli, ["schedule", "--season", "2025", "TOR"]).status == 2)
-        let unknown = try run(cli, ["schedule", "TRO"])
+        #expect(try await run(cli, ["schedule", "--from", "25-10-2025", "TOR"]).status == 2)
+        #expect(try await run(cli, ["schedule", "--season", "2025", "TOR"]).status == 2)
+        let unknown = try await run(cli, ["schedule", "TRO"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("did you mean TOR?"))
-        let noSeason = try run(cli, ["schedule", "UTA", "--season", "20262027"])
+        let noSeason = try await run(cli, ["schedule", "UTA", "--season", "20262027"])
         #expect(noSeason.status == 1)
         #expect(noSeason.stderr.contains("no games scheduled for UTA in 20262027"))
     }
 
-    @Test func commandsDefaultToTheFirstFollowedTeam() throws {
+    @Test func commandsDefaultToTheFirstFollowedTeam() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let none = try run(cli, ["next"])
+        let none = try await run(cli, ["next"])
         #expect(none.status == 2)
         #expect(none.stderr.contains("faceoff follow TOR"))
-        #expect(try run(cli, ["follow", "MTL", "TOR"]).status == 0)
-        let next = try run(cli, ["next", "--json"])
+        #expect(try await run(cli, ["follow", "MTL", "TOR"]).status == 0)
+        let next = try await run(cli, ["next", "--json"])
         #expect(next.status == 0)
         #expect(try JSONDecoder().decode(NextReport.self, from: Data(next.stdout.utf8)).team == "MTL")
     }
 
-    @Test func nextShowsTheGameInProgress() throws {
+    @Test func nextShowsTheGameInProgress() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let result = try run(cli, ["next", "TOR"])
+        let result = try await run(cli, ["next", "TOR"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("LIVE  TOR 2 – 1 BUF"))
         #expect(result.stdout.contains("2nd 12:34"))
         #expect(result.stdout.contains("Shots  TOR 21 – 17 BUF"))
         #expect(result.stdout.contains("TOR power play (5v4)"))
         #expect(result.stdout.contains("(TOR 3-0-1)"))
-        let json = try run(cli, ["next", "TOR", "--json"])
+        let json = try await run(cli, ["next", "TOR", "--json"])
         try validate(json.stdout, schema: "next")
         let report = try JSONDecoder().decode(NextReport.self, from: Data(json.stdout.utf8))
         #expect(report.kind == "live")
@@ -96,11 +96,11 @@ import Testing
         #expect(report.live?.emptyNet == [])
     }
 
-    @Test func nextCountsDownToAnUpcomingGame() throws {
+    @Test func nextCountsDownToAnUpcomingGame() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         // MTL's next game in the mirror: SEA at the Bell Centre on Tuesday 2025-10-28 at 23:30 UTC.
-        let result = try run(cli, ["next", "MTL", "--json"])
+        let result = try await run(cli, ["next", "MTL", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONDecoder().decode(NextReport.self, from: Data(result.stdout.utf8))
         #expect(report.kind == "next")
@@ -108,61 +108,61 @@ import Testing
         #expect(report.countdown == "in 3d 3h")
         #expect(report.secondsUntilStart == 3 * 86400 + 3 * 3600 + 1800)
         try validate(result.stdout, schema: "next")
-        let text = try run(cli, ["next", "MTL"])
+        let text = try await run(cli, ["next", "MTL"])
         #expect(text.stdout.contains("Tue Oct 28 19:30 EDT · in 3d 3h"), "\(text.stdout)")
     }
 
-    @Test func postponedGamesAreMarked() throws {
+    @Test func postponedGamesAreMarked() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let result = try run(cli, ["schedule", "MTL"])
+        let result = try await run(cli, ["schedule", "MTL"])
         #expect(result.status == 0)
         let line = try #require(result.stdout.split(separator: "\n").first { $0.contains("Nov 4") })
         #expect(line.contains("POSTPONED"))
-        let json = try run(cli, ["schedule", "MTL", "--json"])
+        let json = try await run(cli, ["schedule", "MTL", "--json"])
         let game = try #require(try JSONDecoder().decode(ScheduleReport.self, from: Data(json.stdout.utf8)).games.first { $0.id == 2025020170 })
         #expect(game.status == "postponed")
         #expect(game.scheduleState == "PPD")
     }
 
-    @Test func recentIsNewestFirst() throws {
+    @Test func recentIsNewestFirst() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let result = try run(cli, ["recent", "TOR", "-n", "3"])
+        let result = try await run(cli, ["recent", "TOR", "-n", "3"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n").dropFirst().map(String.init)
         #expect(lines.count == 3)
         #expect(lines[0].contains("vs BOS"))
         #expect(lines[1].contains("@ OTT"))
         #expect(lines[2].contains("@ DET"))
-        let json = try run(cli, ["recent", "TOR", "--json"])
+        let json = try await run(cli, ["recent", "TOR", "--json"])
         try validate(json.stdout, schema: "recent")
     }
 
-    @Test func standingsInTheNHLsOrder() throws {
+    @Test func standingsInTheNHLsOrder() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        #expect(try run(cli, ["follow", "TOR"]).status == 0)
-        let division = try run(cli, ["standings"])
+        #expect(try await run(cli, ["follow", "TOR"]).status == 0)
+        let division = try await run(cli, ["standings"])
         #expect(division.status == 0)
         let atlantic = division.stdout.split(separator: "\n").prefix(4).map(String.init)
         #expect(atlantic[0].contains("Atlantic"))
         #expect(atlantic[1].hasPrefix("*  1") && atlantic[1].contains("Toronto Maple Leafs"))
         #expect(atlantic[2].hasPrefix("   2"))
         for grouping in ["league", "conference", "division", "wildcard"] {
-            let json = try run(cli, ["standings", "--by", grouping, "--json"])
+            let json = try await run(cli, ["standings", "--by", grouping, "--json"])
             #expect(json.status == 0)
             try validate(json.stdout, schema: "standings")
             let report = try JSONDecoder().decode(StandingsReport.self, from: Data(json.stdout.utf8))
             #expect(report.groups.flatMap(\.rows).count == 32, "\(grouping)")
         }
-        #expect(try run(cli, ["standings", "--by", "galaxy"]).status == 2)
+        #expect(try await run(cli, ["standings", "--by", "galaxy"]).status == 2)
     }
 
-    @Test func rosterByJerseyNumber() throws {
+    @Test func rosterByJerseyNumber() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let result = try run(cli, ["roster", "TOR"])
+        let result = try await run(cli, ["roster", "TOR"])
         #expect(result.status == 0)
         let forwards = result.stdout.split(separator: "\n").prefix(4).map(String.init)
         #expect(forwards[0].contains("Forwards") && forwards[0].contains("Shoots"))
@@ -172,66 +172,66 @@ import Testing
         #expect(forwards[3].trimmingCharacters(in: .whitespaces).hasPrefix("-"))
         #expect(result.stdout.contains("Catches"))
         #expect(result.stdout.contains("Malmö, SWE"))
-        try validate(try run(cli, ["roster", "TOR", "--json"]).stdout, schema: "roster")
+        try validate(try await run(cli, ["roster", "TOR", "--json"]).stdout, schema: "roster")
     }
 
-    @Test func playerSkaterAndGoalieColumns() throws {
+    @Test func playerSkaterAndGoalieColumns() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let skater = try run(cli, ["player", "Auston", "Matthews"])
+        let skater = try await run(cli, ["player", "Auston", "Matthews"])
         #expect(skater.status == 0, "\(skater.stderr)")
         #expect(skater.stdout.contains("TOI/GP"))
         #expect(skater.stdout.contains("2025-26"))
         #expect(!skater.stdout.contains("SV%"))
-        let goalie = try run(cli, ["player", "8478470"])
+        let goalie = try await run(cli, ["player", "8478470"])
         #expect(goalie.status == 0)
         #expect(goalie.stdout.contains("GAA") && goalie.stdout.contains("SV%") && goalie.stdout.contains("0.904"))
         for id in ["8479318", "8478470"] {
-            try validate(try run(cli, ["player", id, "--json"]).stdout, schema: "player")
+            try validate(try await run(cli, ["player", id, "--json"]).stdout, schema: "player")
         }
-        let missing = try run(cli, ["player", "1234567"])
+        let missing = try await run(cli, ["player", "1234567"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("no NHL player has the id 1234567"))
     }
 
-    @Test func aPlayerWithoutGamesThisSeasonShowsDashes() throws {
+    @Test func aPlayerWithoutGamesThisSeasonShowsDashes() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         // A year later, the mirror's numbers belong to last season.
-        let result = try run(cli, ["player", "8479318"], extra: ["FACEOFF_NOW": "2026-11-01T12:00:00Z"])
+        let result = try await run(cli, ["player", "8479318"], extra: ["FACEOFF_NOW": "2026-11-01T12:00:00Z"])
         #expect(result.status == 0)
         let season = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("2026-27") })
         #expect(season.split(separator: " ").dropFirst().allSatisfy { $0 == "-" })
-        let json = try run(cli, ["player", "8479318", "--json"], extra: ["FACEOFF_NOW": "2026-11-01T12:00:00Z"])
+        let json = try await run(cli, ["player", "8479318", "--json"], extra: ["FACEOFF_NOW": "2026-11-01T12:00:00Z"])
         #expect(try JSONDecoder().decode(PlayerReport.self, from: Data(json.stdout.utf8)).seasonStats == nil)
     }
 
-    @Test func teamsByConferenceAndDivision() throws {
+    @Test func teamsByConferenceAndDivision() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let result = try run(cli, ["teams"])
+        let result = try await run(cli, ["teams"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Eastern Conference"))
         #expect(result.stdout.contains("Utah Mammoth"))
         #expect(result.stdout.contains("Scotiabank Arena"))
-        let json = try run(cli, ["teams", "--json"])
+        let json = try await run(cli, ["teams", "--json"])
         try validate(json.stdout, schema: "teams")
         let report = try JSONDecoder().decode(TeamsReport.self, from: Data(json.stdout.utf8))
         #expect(report.source == "api")
         #expect(report.conferences.flatMap(\.divisions).flatMap(\.teams).count == 32)
     }
 
-    @Test func repeatedCommandsWorkOffline() throws {
+    @Test func repeatedCommandsWorkOffline() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         let mirror = cli.home.appendingPathComponent("mirror/v1")
         try FileManager.default.createDirectory(at: mirror.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: CLI.mirror, to: mirror)
         let base = ["FACEOFF_API_BASE": "file://\(mirror.path)/"]
-        let online = try run(cli, ["schedule", "TOR"], extra: base)
+        let online = try await run(cli, ["schedule", "TOR"], extra: base)
         #expect(online.status == 0)
         try FileManager.default.removeItem(at: mirror)
-        let offline = try run(cli, ["--offline", "schedule", "TOR"], extra: base)
+        let offline = try await run(cli, ["--offline", "schedule", "TOR"], extra: base)
         #expect(offline.status == 0)
         #expect(offline.stdout == online.stdout)
         #expect(offline.stderr.contains("offline"))
@@ -240,40 +240,40 @@ import Testing
         let page = mirror.appendingPathComponent("club-schedule-season/TOR/now")
         try FileManager.default.createDirectory(at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
         try "<html><body>Service Unavailable</body></html>".write(to: page, atomically: true, encoding: .utf8)
-        let fallback = try run(cli, ["schedule", "TOR"], extra: base.merging(["FACEOFF_NOW": "2025-10-26T20:00:00Z"]) { $1 })
+        let fallback = try await run(cli, ["schedule", "TOR"], extra: base.merging(["FACEOFF_NOW": "2025-10-26T20:00:00Z"]) { $1 })
         #expect(fallback.status == 0)
         #expect(fallback.stdout.split(separator: "\n").dropFirst() == online.stdout.split(separator: "\n").dropFirst())
         #expect(fallback.stderr.contains("using data from 1 days ago") || fallback.stderr.contains("using data from 24 h ago"))
     }
 
-    @Test func narrowTerminalsTruncateWithAnEllipsis() throws {
+    @Test func narrowTerminalsTruncateWithAnEllipsis() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        #expect(try run(cli, ["follow", "TOR"]).status == 0)
-        let result = try run(cli, ["schedule", "TOR"], extra: ["COLUMNS": "60"])
+        #expect(try await run(cli, ["follow", "TOR"]).status == 0)
+        let result = try await run(cli, ["schedule", "TOR"], extra: ["COLUMNS": "60"])
         #expect(result.status == 0)
         #expect(result.stdout.split(separator: "\n").dropFirst().allSatisfy { DisplayWidth.of(String($0)) <= 60 })
         #expect(result.stdout.contains("…"))
         // Every table fits a narrow terminal, dropping the least important columns if it must.
         for arguments in [["schedule"], ["recent"], ["standings"], ["standings", "--by", "wildcard"], ["roster"], ["player", "8479318"], ["player", "8478470"], ["teams"]] {
-            let narrow = try run(cli, arguments, extra: ["COLUMNS": "50"])
+            let narrow = try await run(cli, arguments, extra: ["COLUMNS": "50"])
             #expect(narrow.status == 0)
             let lines = narrow.stdout.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("TOR 2025-26") }
             let widest = lines.map(DisplayWidth.of).max() ?? 0
             #expect(widest <= 50, "\(arguments): \(widest) columns")
         }
-        let standings = try run(cli, ["standings"], extra: ["COLUMNS": "40"])
+        let standings = try await run(cli, ["standings"], extra: ["COLUMNS": "40"])
         #expect(standings.stdout.split(separator: "\n").filter { $0.hasPrefix("*") }.count == 1)
     }
 
-    @Test func datesAreCheckedAndLocal() throws {
+    @Test func datesAreCheckedAndLocal() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let impossible = try run(cli, ["schedule", "TOR", "--from", "2025-13-45"])
+        let impossible = try await run(cli, ["schedule", "TOR", "--from", "2025-13-45"])
         #expect(impossible.status == 2)
         #expect(impossible.stderr.contains("real date"))
         // From Tokyo, the 23:00 UTC game of Oct 8 is on Oct 9.
-        let tokyo = try run(cli, ["schedule", "TOR", "--from", "2025-10-09", "--to", "2025-10-09", "--json"], extra: ["TZ": "Asia/Tokyo"])
+        let tokyo = try await run(cli, ["schedule", "TOR", "--from", "2025-10-09", "--to", "2025-10-09", "--json"], extra: ["TZ": "Asia/Tokyo"])
         let games = try JSONDecoder().decode(ScheduleReport.self, from: Data(tokyo.stdout.utf8)).games
         #expect(games.map(\.id) == [2025020004])
         #expect(games.first?.date == "2025-10-09")

@@ -6,10 +6,10 @@ import Testing
     static let base = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"]
     static let game = CLI.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play").path
 
-    @Test func replayPrintsEveryEventOnceAndTheFinal() throws {
+    @Test func replayPrintsEveryEventOnceAndTheFinal() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let result = try cli.run(["replay", Self.game, "--speed", "0"])
+        let result = try await cli.run(["replay", Self.game, "--speed", "0"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("🏒 Puck drop: BOS @ TOR") == true)
@@ -18,13 +18,13 @@ import Testing
         #expect(lines.contains { $0.contains("empty-net goal") })
         #expect(lines.contains { $0.hasPrefix("⚡") && $0.contains("power play") })
         // Twice works: replay keeps nothing.
-        #expect(try cli.run(["replay", Self.game, "--speed", "0"]).stdout == result.stdout)
+        #expect(try await cli.run(["replay", Self.game, "--speed", "0"]).stdout == result.stdout)
     }
 
-    @Test func jsonLinesFollowTheDocumentedSchema() throws {
+    @Test func jsonLinesFollowTheDocumentedSchema() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let result = try cli.run(["replay", "2025020100", "--speed", "0", "--format", "jsonl"], environment: Self.base)
+        let result = try await cli.run(["replay", "2025020100", "--speed", "0", "--format", "jsonl"], environment: Self.base)
         #expect(result.status == 0, "\(result.stderr)")
         let validator = try SchemaValidator(file: CLI.root.appendingPathComponent("docs/json/event.schema.json"))
         let lines = result.stdout.split(separator: "\n")
@@ -38,20 +38,20 @@ import Testing
         #expect(kinds.last == "final")
     }
 
-    @Test func replayFromAPeriodJoinsThere() throws {
+    @Test func replayFromAPeriodJoinsThere() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let result = try cli.run(["replay", Self.game, "--speed", "0", "--from-period", "3"])
+        let result = try await cli.run(["replay", Self.game, "--speed", "0", "--from-period", "3"])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("Joined BOS @ TOR in progress"))
         #expect(!result.stdout.contains("Puck drop"))
-        #expect(try cli.run(["replay", "/nonexistent.json"]).status == 2)
+        #expect(try await cli.run(["replay", "/nonexistent.json"]).status == 2)
     }
 
-    @Test func demoNeedsNoNetwork() throws {
+    @Test func demoNeedsNoNetwork() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let result = try cli.run(["demo", "--speed", "100000"], environment: ["FACEOFF_API_BASE": "http://127.0.0.1:1/v1/"])
+        let result = try await cli.run(["demo", "--speed", "100000"], environment: ["FACEOFF_API_BASE": "http://127.0.0.1:1/v1/"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("🏁 Final"))
         #expect(result.stdout.contains("empty-net goal"))
@@ -60,15 +60,15 @@ import Testing
         #expect(FeedWriter.eventCount(try String(contentsOf: calendar, encoding: .utf8)) > 10)
     }
 
-    @Test func watchingAFinishedGameGivesItsFinalOnce() throws {
+    @Test func watchingAFinishedGameGivesItsFinalOnce() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let first = try cli.run(["watch", "2025020100"], environment: Self.base)
+        let first = try await cli.run(["watch", "2025020100"], environment: Self.base)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.split(separator: "\n").count == 1)
         #expect(first.stdout.hasPrefix("🏁 Final"))
         // A second watcher on the same store: the final went out already.
-        let second = try cli.run(["watch", "2025020100"], environment: Self.base)
+        let second = try await cli.run(["watch", "2025020100"], environment: Self.base)
         #expect(second.status == 0)
         #expect(second.stdout.isEmpty)
     }

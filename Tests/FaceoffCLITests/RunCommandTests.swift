@@ -60,7 +60,7 @@ import Testing
         #expect(before.contains("2025020100") && before.contains("2025029999"))
         #expect(!before.contains(" W\r\n") && !before.contains("· W"))
         // A second run on the same store refuses to start.
-        let second = try await cli.runDetached(["run"], environment: ["FACEOFF_API_BASE": base])
+        let second = try await cli.run(["run"], environment: ["FACEOFF_API_BASE": base])
         #expect(second.status == 1)
         #expect(second.stderr.contains("already running"))
 
@@ -123,49 +123,49 @@ import Testing
         #expect(await run.exit(within: 5) != nil)
     }
 
-    @Test func statusReadsTheStoreAlone() throws {
+    @Test func statusReadsTheStoreAlone() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n")
         let environment = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/", "FACEOFF_NOW": "2025-10-25T12:00:00Z"]
         // Nothing cached yet: nothing to say, and no network asked.
-        #expect(try cli.run(["status"], environment: ["FACEOFF_API_BASE": "http://127.0.0.1:1/v1/"]).stdout == "No game scheduled\n")
+        #expect(try await cli.run(["status"], environment: ["FACEOFF_API_BASE": "http://127.0.0.1:1/v1/"]).stdout == "No game scheduled\n")
         // Once the schedule is in the cache: the next game.
-        #expect(try cli.run(["schedule"], environment: environment).status == 0)
-        let next = try cli.run(["status", "--json"], environment: environment)
+        #expect(try await cli.run(["schedule"], environment: environment).status == 0)
+        let next = try await cli.run(["status", "--json"], environment: environment)
         #expect(next.status == 0, "\(next.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as? [String: Any])
         #expect(document["state"] as? String == "next" || document["state"] as? String == "live")
-        let tmux = try cli.run(["status", "--tmux"], environment: environment)
+        let tmux = try await cli.run(["status", "--tmux"], environment: environment)
         #expect(tmux.stdout.contains("#[fg="))
 
         // The plain command lines skip ArgumentParser; with any other option they don't. Both
         // ways must print the same thing.
         for flags in [[], ["--tmux"], ["--json"], ["--json", "--no-color"]] {
-            let fast = try cli.run(["status"] + flags, environment: environment)
-            let parsed = try cli.run(["status", "--offline"] + flags, environment: environment)
+            let fast = try await cli.run(["status"] + flags, environment: environment)
+            let parsed = try await cli.run(["status", "--offline"] + flags, environment: environment)
             #expect(fast.status == 0 && parsed.status == 0, "\(fast.stderr) \(parsed.stderr)")
             #expect(fast.stdout == parsed.stdout, "status \(flags)")
         }
         // ... and fail the same way.
-        let both = try cli.run(["status", "--tmux", "--json"], environment: environment)
+        let both = try await cli.run(["status", "--tmux", "--json"], environment: environment)
         #expect(both.status == 2 && both.stderr.contains("--tmux and --json"))
         try "teams = [\"XXX\"]\n".write(to: cli.configFile, atomically: true, encoding: .utf8)
-        let broken = try cli.run(["status", "--tmux"], environment: environment)
+        let broken = try await cli.run(["status", "--tmux"], environment: environment)
         #expect(broken.status == 2 && broken.stderr.contains("XXX"), "\(broken.stderr)")
     }
 
-    @Test func doctorSaysWhatIsWrongAndHowToFixIt() throws {
+    @Test func doctorSaysWhatIsWrongAndHowToFixIt() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n")
-        let good = try cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        let good = try await cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
         #expect(good.status == 0, "\(good.stdout)")
         for check in ["✓ config", "✓ templates", "✓ time zones", "✓ store", "✓ calendar directory", "✓ NHL API"] {
             #expect(good.stdout.contains(check), "\(check)")
         }
         #expect(good.stdout.contains("systemd unit: not installed; `make -C contrib install`"))
-        let bad = try cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "http://127.0.0.1:1/v1/"])
+        let bad = try await cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "http://127.0.0.1:1/v1/"])
         #expect(bad.status == 1)
         #expect(bad.stdout.contains("✗ NHL API"))
         #expect(bad.stdout.contains("--offline"))

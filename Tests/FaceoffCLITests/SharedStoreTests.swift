@@ -81,8 +81,8 @@ import Testing
             defer { cli.cleanUp() }
             try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\", \"MTL\"]\n")
             let environment = Self.environment(cli)
-            #expect(try cli.run(["schedule", "TOR"], environment: environment).status == 0)
-            let downgrade = try CLI.execute("/usr/bin/python3", ["-c", """
+            #expect(try await cli.run(["schedule", "TOR"], environment: environment).status == 0)
+            let downgrade = try await CLI.execute("/usr/bin/python3", ["-c", """
                 import sqlite3, sys
                 db = sqlite3.connect(sys.argv[1])
                 last = db.execute("SELECT identifier FROM grdb_migrations ORDER BY identifier DESC LIMIT 1").fetchone()[0]
@@ -94,7 +94,7 @@ import Testing
             try #require(downgrade.status == 0, "\(downgrade.stderr)")
             failures += try await Self.round(cli, environment: environment).map { "round \(round): \($0)" }
             // Upgraded: the daemon's table is back.
-            let check = try CLI.execute("/usr/bin/python3", ["-c", """
+            let check = try await CLI.execute("/usr/bin/python3", ["-c", """
                 import sqlite3, sys
                 print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM grdb_migrations").fetchone()[0])
                 """, store(cli).path])

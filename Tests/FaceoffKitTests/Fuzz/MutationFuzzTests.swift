@@ -56,15 +56,17 @@ import Testing
         let client = NHLClient(base: "file:///nowhere/v1/", http: CurlHTTPClient(), cache: nil)
         let original = try fixture(path)
         #expect((try? client.decode(T.self, original, url: path)) != nil, "the unmutated fixture decodes")
-        await propertyCheck(count: count, input: seeds) { seeds in
-            let body = mutate(original, seeds)
-            do {
-                _ = try client.decode(T.self, body, url: path)
-            } catch let error as NHLError {
-                #expect(isPlain(error.description), "\(error.description)")
-                #expect(error.description.contains(path))
-            } catch {
-                Issue.record("not an NHLError: \(error)")
+        await withTaskExecutorPreference(OffPoolExecutor.shared) {
+            await propertyCheck(count: count, input: seeds) { seeds in
+                let body = mutate(original, seeds)
+                do {
+                    _ = try client.decode(T.self, body, url: path)
+                } catch let error as NHLError {
+                    #expect(isPlain(error.description), "\(error.description)")
+                    #expect(error.description.contains(path))
+                } catch {
+                    Issue.record("not an NHLError: \(error)")
+                }
             }
         }
     }
@@ -99,18 +101,20 @@ import Testing
 
             """.utf8)
         #expect((try? ConfigLoader.parse(String(decoding: original, as: UTF8.self), file: "config.toml")) != nil)
-        await propertyCheck(count: Self.count, input: Self.seeds) { seeds in
-            let text = String(decoding: Self.mutate(original, seeds), as: UTF8.self)
-            do {
-                _ = try ConfigLoader.parse(text, file: "config.toml")
-            } catch let error as ConfigErrors {
-                #expect(!error.errors.isEmpty)
-                for problem in error.errors {
-                    #expect(Self.isPlain(problem.description), "\(problem.description)")
-                    #expect(problem.description.contains("config.toml"), "\(problem.description)")
+        await withTaskExecutorPreference(OffPoolExecutor.shared) {
+            await propertyCheck(count: Self.count, input: Self.seeds) { seeds in
+                let text = String(decoding: Self.mutate(original, seeds), as: UTF8.self)
+                do {
+                    _ = try ConfigLoader.parse(text, file: "config.toml")
+                } catch let error as ConfigErrors {
+                    #expect(!error.errors.isEmpty)
+                    for problem in error.errors {
+                        #expect(Self.isPlain(problem.description), "\(problem.description)")
+                        #expect(problem.description.contains("config.toml"), "\(problem.description)")
+                    }
+                } catch {
+                    Issue.record("not a ConfigErrors: \(error)")
                 }
-            } catch {
-                Issue.record("not a ConfigErrors: \(error)")
             }
         }
     }
@@ -120,16 +124,18 @@ import Testing
         let original = Array(try String(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("Templates/alert-body.mustache"), encoding: .utf8).utf8)
         let event = SampleEvent.make(.goal, team: "TOR", key: "fuzz")
         nonisolated(unsafe) let context = AlertContext.values(event, followed: ["TOR"])
-        await propertyCheck(count: Self.count, input: Self.seeds) { seeds in
-            let text = String(decoding: Self.mutate(original, seeds), as: UTF8.self)
-            do {
-                let template = try TemplateSet.parse(text, file: "alert-body.mustache")
-                _ = template.render(context)
-            } catch let error as TemplateError {
-                #expect(Self.isPlain(error.description), "\(error.description)")
-                #expect(error.description.contains("alert-body.mustache"), "\(error.description)")
-            } catch {
-                Issue.record("not a TemplateError: \(error)")
+        await withTaskExecutorPreference(OffPoolExecutor.shared) {
+            await propertyCheck(count: Self.count, input: Self.seeds) { seeds in
+                let text = String(decoding: Self.mutate(original, seeds), as: UTF8.self)
+                do {
+                    let template = try TemplateSet.parse(text, file: "alert-body.mustache")
+                    _ = template.render(context)
+                } catch let error as TemplateError {
+                    #expect(Self.isPlain(error.description), "\(error.description)")
+                    #expect(error.description.contains("alert-body.mustache"), "\(error.description)")
+                } catch {
+                    Issue.record("not a TemplateError: \(error)")
+                }
             }
         }
     }
