@@ -81,6 +81,8 @@ enum AlertContext {
         if details["intermission"] == "true" { values["intermission"] = true }
         set("time_remaining", details["time_remaining"])
         set("scorers", details["scorers"])
+        if details["caught_up"] == "true" { values["caught_up"] = true }
+        set("missed", details["missed"])
         set("minutes_before", details["minutes_before"])
         set("revision", details["revision"])
         return values

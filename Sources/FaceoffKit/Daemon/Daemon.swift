@@ -147,13 +147,36 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
                     lastWait = line
                     logger.info("waiting", metadata: ["for": "\(reason)", "until": "\(until.formatted(.iso8601))", "watching": "\(timeline.watching.sorted())"])
                 }
-                await sleep(until: wakeAt)
+                // Awake at least once a minute (no request, only a look at the clocks), so that
+                // a stepped wall clock is seen within a minute.
+                let slept = (wall: dependencies.now(), instant: dependencies.clock.now)
+                await sleep(until: min(wakeAt, slept.instant.advanced(by: Self.idleCheck)))
+                noticeClockJump(since: slept, &timeline)
             }
             // Stopping: the group cancels the watchers (what they routed but no sink claimed
             // yet is sent by the next start) and the router (what webhooks owe stays in the
             // outbox), and waits for them.
         }
         logger.info("stopped")
+    }
+
+    /// How long the daemon sleeps at most while idle.
+    static var idleCheck: Duration { .seconds(60) }
+
+    /// The wall clock and the daemon's clock should move together over a sleep. When the wall
+    /// moved more than a minute further (a clock that did not count a suspend, or a step
+    /// forward), the next schedule refresh comes that much earlier, at once if it is overdue;
+    /// a step back changes nothing but the log. Pregame windows need nothing: each pass of the
+    /// loop plans them from the wall clock as it reads then.
+    private func noticeClockJump(since slept: (wall: Date, instant: C.Instant), _ timeline: inout Timeline<C.Instant>) {
+        let wall = dependencies.now().timeIntervalSince(slept.wall)
+        let elapsed = slept.instant.duration(to: dependencies.clock.now)
+        let drift = wall - (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        guard abs(drift) >= 60 else { return }
+        logger.notice("the wall clock jumped; planning again", metadata: [
+            "jump_seconds": "\(Int(drift))", "cause": "\(drift > 0 ? "a suspend or a clock set forward" : "a clock set back")",
+        ])
+        if drift > 0 { timeline.nextRefresh = timeline.nextRefresh.advanced(by: .seconds(-drift)) }
     }
 
     /// Sleeps until `deadline` or a wake (a final, a reload), whichever is first.

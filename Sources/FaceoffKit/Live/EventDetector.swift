@@ -86,16 +86,37 @@ public struct EventDetector: Sendable {
     /// for a game first seen in progress, where a burst of stale alerts would be wrong.
     public mutating func join(_ snapshot: GameSnapshot) -> GameEvent {
         _ = process(snapshot)
-        let period = snapshot.period
-        var details = ["scorers": snapshot.scorersSummary()]
-        if let clock = snapshot.clock?.timeRemaining { details["time_remaining"] = clock }
-        if snapshot.clock?.inIntermission == true { details["intermission"] = "true" }
-        let joined = GameEvent(
-            kind: .gameJoined, key: nil, gameId: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
-            period: period?.number, periodType: period?.periodType?.rawValue, score: GameEvent.Score(away: snapshot.away.score, home: snapshot.home.score),
-            shots: shots(snapshot), details: details)
+        let joined = summary(snapshot, key: nil, details: [:])
         state.emitted.insert(joined.id)
         return joined
+    }
+
+    /// One summary of what a gap in watching (a suspended laptop, a long outage) missed: the
+    /// events in `missed` were found but are too old to alert on one by one. Its id is new for
+    /// every gap (the newest play's sortOrder), so a second gap gets a summary of its own.
+    public mutating func caughtUp(_ snapshot: GameSnapshot, missed: [GameEvent]) -> GameEvent {
+        let goals = missed.filter { $0.kind == .goal }.count
+        let penalties = missed.filter { $0.kind == .penalty }.count
+        let others = missed.count - goals - penalties
+        let missedText = [
+            goals > 0 ? "\(goals) goal\(goals == 1 ? "" : "s")" : nil,
+            penalties > 0 ? "\(penalties) penalt\(penalties == 1 ? "y" : "ies")" : nil,
+            others > 0 ? "\(others) other alert\(others == 1 ? "" : "s")" : nil,
+        ].compactMap { $0 }.joined(separator: ", ")
+        let event = summary(snapshot, key: "caught-up-\(state.maxSortOrder)", details: ["caught_up": "true", "missed": missedText])
+        state.emitted.insert(event.id)
+        return event
+    }
+
+    private func summary(_ snapshot: GameSnapshot, key: String?, details extra: [String: String]) -> GameEvent {
+        let period = snapshot.period
+        var details = ["scorers": snapshot.scorersSummary()].merging(extra) { $1 }
+        if let clock = snapshot.clock?.timeRemaining { details["time_remaining"] = clock }
+        if snapshot.clock?.inIntermission == true { details["intermission"] = "true" }
+        return GameEvent(
+            kind: .gameJoined, key: key, gameId: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
+            period: period?.number, periodType: period?.periodType?.rawValue, score: GameEvent.Score(away: snapshot.away.score, home: snapshot.home.score),
+            shots: shots(snapshot), details: details)
     }
 
     private func shots(_ snapshot: GameSnapshot) -> GameEvent.Score? {

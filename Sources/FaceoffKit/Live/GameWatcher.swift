@@ -71,6 +71,8 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         var pendingSnapshots: [(due: C.Instant, snapshot: GameSnapshot)] = []
         var failures = 0
         var polls = 0
+        // Wall time of the last poll that reached the feed.
+        var lastSeen: Date?
 
         while true {
             try Task.checkCancellation()
@@ -96,7 +98,11 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                     let (found, skipped) = detector.process(snapshot)
                     if let skipped { logger.warning("snapshot ignored", metadata: metadata.merging(["why": "\(skipped)"]) { $1 }) }
                     events = found
+                    if let seen = lastSeen, now().timeIntervalSince(seen) >= Self.catchUpGap {
+                        events = catchUp(found, snapshot, &detector, gap: now().timeIntervalSince(seen), metadata: metadata)
+                    }
                 }
+                lastSeen = now()
                 if fresh { try? ledger?.markSeen(gameID: gameID, at: now()) }
                 fresh = false
                 for event in events { router.route(event) }
@@ -137,6 +143,44 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
             if first.due > clock.now { try await clock.sleep(until: first.due, tolerance: nil) }
             await flush(&pendingSnapshots)
         }
+    }
+
+    /// A gap this long (wall time) between two polls that reached the feed means the watcher
+    /// was not watching: the machine was suspended, the network was gone, or the clock was
+    /// stepped. Shorter gaps (a 30 s stall, a minute of outage) change nothing: a gap of less
+    /// than 5 minutes can't hold more than 5 minutes of game play.
+    static var catchUpGap: TimeInterval { 300 }
+    /// After a gap, what happened within this much game play of the newest play is alerted as
+    /// usual; anything older is folded into one summary.
+    static var recentPlay: Int { 300 }
+
+    /// After a gap: the events older than `recentPlay` seconds of game play before the newest
+    /// play are passed over (the ledger keeps them from ever going out) and summed up in one
+    /// `game_joined` event with `caught_up`, sent before the recent ones. The final is always
+    /// sent.
+    private func catchUp(
+        _ found: [GameEvent], _ snapshot: GameSnapshot, _ detector: inout EventDetector, gap: TimeInterval, metadata: Logger.Metadata
+    ) -> [GameEvent] {
+        guard let newest = snapshot.plays.compactMap({ Self.gameSeconds(period: $0.periodDescriptor?.number, clock: $0.timeInPeriod) }).max() else {
+            return found
+        }
+        let old = found.filter { event in
+            guard event.kind != .final, let at = Self.gameSeconds(period: event.period, clock: event.clock) else { return false }
+            return at < newest - Self.recentPlay
+        }
+        logger.notice("caught up after a gap", metadata: metadata.merging([
+            "gap_seconds": "\(Int(gap))", "folded": "\(old.count)", "alerted": "\(found.count - old.count)",
+        ]) { $1 })
+        guard !old.isEmpty else { return found }
+        router.passOver(old)
+        let folded = Set(old.map(\.id))
+        return [detector.caughtUp(snapshot, missed: old)] + found.filter { !folded.contains($0.id) }
+    }
+
+    /// Seconds of game play from the opening faceoff to `clock` (time into the period).
+    static func gameSeconds(period: Int?, clock: String?) -> Int? {
+        guard let period, let seconds = ReplayFeed.seconds(clock) else { return nil }
+        return (period - 1) * 1200 + seconds
     }
 
     private func flush(_ snapshots: inout [(due: C.Instant, snapshot: GameSnapshot)]) async {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 import Testing
 
@@ -27,8 +28,19 @@ import Testing
         let directory: URL
         let clock: TestClock
         let daemon: Daemon<TestClock>
+        /// How far the wall clock has been set away from the test clock (a suspend the clock
+        /// did not count, an NTP step).
+        let wallJump = WallJump()
 
-        init(gameAt gameStart: Date, config text: String, clock: TestClock = TestClock(), onRequest: @escaping @Sendable (String) -> Void = { _ in }) throws {
+        final class WallJump: Sendable {
+            let seconds = Mutex<TimeInterval>(0)
+            func set(once value: TimeInterval) { seconds.withLock { if $0 == 0 { $0 = value } } }
+        }
+
+        init(
+            gameAt gameStart: Date, config text: String, clock: TestClock = TestClock(), logger: Logger = Logger(label: "test"),
+            onRequest: @escaping @Sendable (String) -> Void = { _ in }
+        ) throws {
             let body = Array(DaemonTests.schedule(gameAt: gameStart).utf8)
             server = try LoopbackHTTPServer { request in
                 onRequest(request.path)
@@ -45,10 +57,13 @@ import Testing
             let environment = ["HOME": directory.path, "PATH": "/usr/bin:/bin"]
             let store = try Store(path: directory.appendingPathComponent("state/faceoff.sqlite").path)
             self.clock = clock
-            let now: @Sendable () -> Date = { DaemonTests.launch.addingTimeInterval(Double(clock.now.offset.components.seconds)) }
+            let jump = wallJump
+            let now: @Sendable () -> Date = {
+                DaemonTests.launch.addingTimeInterval(Double(clock.now.offset.components.seconds) + jump.seconds.withLock { $0 })
+            }
             let base = server.baseURL + "/v1/"
             daemon = Daemon(Daemon<TestClock>.Dependencies(
-                store: store, http: CurlHTTPClient(), clock: clock, now: now, logger: .init(label: "test"),
+                store: store, http: CurlHTTPClient(), clock: clock, now: now, logger: logger,
                 loadSession: { try Session(.init(configPath: config.path, apiBase: base, environment: environment)) }))
         }
 
@@ -81,8 +96,8 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(".local/share/faceoff/calendars/TOR.ics").path))
         // favourites.ics too, with one team followed, as `faceoff calendar` writes it (FeedPlan).
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(".local/share/faceoff/calendars/favourites.ics").path))
-        // And the sleeps were long: a handful of wakes, no polling loop.
-        #expect(clock.sleeps.count < 20, "\(clock.sleeps.count) sleeps")
+        // Between refreshes it only wakes once a minute to look at the clocks, asking for nothing.
+        #expect(clock.sleeps.allSatisfy { $0 <= Daemon<TestClock>.idleCheck }, "\(clock.sleeps.max() ?? .zero)")
     }
 
     @Test func startingPrunesWhatIsOlderThanASeason() async throws {
@@ -128,11 +143,62 @@ import Testing
         let offset = try #require(firstPoll.withLock { $0 })
         task.cancel()
         _ = await task.result
-        // The daemon slept straight to the window (90 min in) and nothing polled the game
-        // before it. (The test clock jumps wherever any sleeper asks, so the request's own
+        // The daemon slept (a minute at a time) to the window, 90 min in, and nothing polled the
+        // game before it. (The test clock jumps wherever any sleeper asks, so the request's own
         // time can be later than the window.)
-        #expect(clock.sleeps.first == .seconds(90 * 60), "\(clock.sleeps.prefix(3))")
+        #expect(clock.sleeps.prefix(90).allSatisfy { $0 == Daemon<TestClock>.idleCheck }, "\(clock.sleeps.prefix(3))")
         #expect(offset >= .seconds(90 * 60), "\(offset)")
         #expect(server.requests.first { $0.path.contains("/gamecenter/") }?.path == "/v1/gamecenter/2025020600/play-by-play")
+    }
+
+    /// The laptop sleeps through the pregame window and the daemon's clock does not count it
+    /// (or the wall clock is set 7 hours forward): within a minute the daemon refreshes the
+    /// overdue schedule and starts watching the game.
+    ///
+    /// Times are taken from the daemon's log on the test clock: the clock runs on with every
+    /// sleeper, so a request's own time says little about when it was decided.
+    @Test func aWallClockJumpPastTheStartIsNoticedWithinAMinute() async throws {
+        let clock = TestClock()
+        let log = LogLines(clock: clock)
+        let setup = try Setup(gameAt: Self.launch.addingTimeInterval(2 * 3600), config: "teams = [\"TOR\"]\n[[sink]]\ntype = \"stdout\"\n", clock: clock, logger: log.logger())
+        defer { setup.close() }
+        // On the daemon's first sleep, the wall moves 7 hours on.
+        clock.onSleep { [jump = setup.wallJump] _ in jump.set(once: 7 * 3600) }
+        let task = Task { try await setup.daemon.run() }
+        while log.first("watching game") == nil, clock.now.offset < .seconds(12 * 3600) { try await Task.sleep(for: .milliseconds(5)) }
+        task.cancel()
+        _ = await task.result
+        let watched = try #require(log.first("watching game"), "the game was never watched")
+        // Planned before the jump, the window was 90 min in.
+        #expect(watched <= .seconds(60), "watched at \(watched)")
+        #expect(log.first("the wall clock jumped; planning again") == .seconds(60))
+        // The schedule (refreshed every 6 h) was 7 h older than the daemon's clock said: read again at once.
+        let requests = setup.server.requests.filter { $0.path.contains("/club-schedule-season/") }
+        #expect(requests.count >= 2)
+        #expect(log.all.filter { $0.1 == "calendar written" }.count >= 2)
+    }
+
+    /// The wall clock is set 2 hours back while the daemon sleeps towards the pregame window:
+    /// the game is watched when the wall clock reaches its window, not at the instant planned
+    /// before the step, and the step alone refreshes nothing.
+    @Test func aClockSetBackDelaysNothingButThePlan() async throws {
+        let clock = TestClock()
+        let log = LogLines(clock: clock)
+        let setup = try Setup(
+            gameAt: Self.launch.addingTimeInterval(2 * 3600), config: "teams = [\"TOR\"]\n[watch]\npregame = \"30m\"\n[[sink]]\ntype = \"stdout\"\n",
+            clock: clock, logger: log.logger())
+        defer { setup.close() }
+        clock.onSleep { [jump = setup.wallJump] _ in jump.set(once: -2 * 3600) }
+        let task = Task { try await setup.daemon.run() }
+        while log.first("watching game") == nil, clock.now.offset < .seconds(12 * 3600) { try await Task.sleep(for: .milliseconds(5)) }
+        task.cancel()
+        _ = await task.result
+        let watched = try #require(log.first("watching game"), "the game was never watched")
+        // The window is at 1:30 by the wall clock, which now reads 2 h less than before.
+        #expect(watched >= .seconds(3.5 * 3600) && watched <= .seconds(3.5 * 3600 + 60), "\(watched)")
+        #expect(log.first("the wall clock jumped; planning again") == .seconds(60))
+        // One schedule read before the game: the 6 h refresh was not due, and a step back is no reason.
+        let beforeTheGame = log.all.prefix { $0.1 != "watching game" }.filter { $0.1 == "calendar written" }
+        #expect(beforeTheGame.count == 2, "\(beforeTheGame.count) calendars written")
     }
 }

@@ -5,12 +5,18 @@ import Testing
 
 @testable import FaceoffKit
 
-/// Log lines kept in memory, to count what an outage logs.
+/// Log lines kept in memory, to count what an outage logs; with a test clock, when each was
+/// logged by it.
 final class LogLines: Sendable {
-    private let lines = Mutex<[(Logger.Level, String)]>([])
+    private let lines = Mutex<[(Logger.Level, String, Duration?)]>([])
+    private let clock: TestClock?
 
-    var all: [(Logger.Level, String)] { lines.withLock { $0 } }
-    func append(_ level: Logger.Level, _ message: String) { lines.withLock { $0.append((level, message)) } }
+    init(clock: TestClock? = nil) { self.clock = clock }
+
+    var all: [(Logger.Level, String)] { lines.withLock { $0.map { ($0.0, $0.1) } } }
+    func append(_ level: Logger.Level, _ message: String) { lines.withLock { $0.append((level, message, clock?.now.offset)) } }
+    /// The test clock's time when `message` was first logged.
+    func first(_ message: String) -> Duration? { lines.withLock { $0.first { $0.1 == message }?.2 } }
 
     func logger() -> Logger {
         Logger(label: "test") { _ in Handler(lines: self) }

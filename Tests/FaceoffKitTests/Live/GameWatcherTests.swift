@@ -27,6 +27,9 @@ import Testing
             }
             return Array((try? JSONEncoder().encode(replay.prefix(count))) ?? Data())
         }
+
+        /// The game moves `plays` plays on at once, as it does while nobody watches.
+        func skip(_ plays: Int) { position.withLock { $0 = min(replay.count, $0 + plays) } }
     }
 
     final class Delivered: Sendable {
@@ -46,14 +49,21 @@ import Testing
         let directory: URL
         let clock = TestClock()
 
-        init(_ feed: Feed) throws {
-            server = try LoopbackHTTPServer { _ in .response(status: 200, headers: [("Content-Type", "application/json")], body: feed.next()) }
+        init(_ feed: Feed, onRequest: @escaping @Sendable (Int) -> Void = { _ in }) throws {
+            let requests = Mutex(0)
+            server = try LoopbackHTTPServer { _ in
+                onRequest(requests.withLock { $0 += 1; return $0 })
+                return .response(status: 200, headers: [("Content-Type", "application/json")], body: feed.next())
+            }
             directory = try TestPaths.temporaryDirectory()
             store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
         }
 
         /// A watcher delivering through a router to one recording sink named `sink`.
-        func watcher(_ delivered: Delivered, delay: Duration = .zero, sink: String = "stdout", onDeliver: @escaping @Sendable (GameEvent, AlertRouter<TestClock>) -> Void = { _, _ in }) -> Watch {
+        func watcher(
+            _ delivered: Delivered, delay: Duration = .zero, sink: String = "stdout", now: @escaping @Sendable () -> Date = { Date() },
+            onDeliver: @escaping @Sendable (GameEvent, AlertRouter<TestClock>) -> Void = { _, _ in }
+        ) -> Watch {
             let client = NHLClient(base: server.baseURL + "/v1/", http: CurlHTTPClient(clock: clock), cache: ResponseCache(store: store))
             let clock = clock
             let routerBox = Mutex<AlertRouter<TestClock>?>(nil)
@@ -66,7 +76,7 @@ import Testing
             routerBox.withLock { $0 = router }
             let watcher = GameWatcher(
                 gameID: 2025020100, scheduledStart: nil, client: client, ledger: Ledger(store: store),
-                settings: .init(poll: .seconds(5), delay: delay), clock: clock, router: router)
+                settings: .init(poll: .seconds(5), delay: delay), clock: clock, now: now, router: router)
             return Watch(watcher: watcher, router: router)
         }
 
@@ -115,13 +125,13 @@ import Testing
         // The process dies after the sixth alert, with more detected and (with a delay) waiting.
         let watching = Mutex<Task<Void, any Error>?>(nil)
         let first = Task { [setup] in
-            try await setup.watcher(delivered, delay: delay) { _, router in
+            try await setup.watcher(delivered, delay: delay, onDeliver: { _, router in
                 // Dies at once: nothing more is claimed or sent.
                 if delivered.all.count == 6 {
                     router.stop()
                     watching.withLock { $0?.cancel() }
                 }
-            }.run()
+            }).run()
         }
         watching.withLock { $0 = first }
         if delivered.all.count >= 6 { first.cancel() }
@@ -157,6 +167,64 @@ import Testing
         // Everything after the join, nothing from before it.
         #expect(delivered.all.dropFirst().allSatisfy { reference.contains($0.id) })
         #expect(delivered.all.count < reference.count)
+    }
+
+    /// A laptop suspended mid-game (or a long outage, or the clock set forward): the wall
+    /// clock moves an hour between two polls while the game moves a period on. What happened
+    /// in the last 5 minutes of play is alerted as usual; everything older is one summary, a
+    /// new one for each gap; nothing is repeated and the final goes out.
+    @Test func aGapInWatchingFoldsWhatItMissedIntoOneSummary() async throws {
+        let feed = Feed(try Self.game(), step: 1)
+        let wall = Mutex(Date(timeIntervalSince1970: 1_761_000_000))
+        let setup = try Setup(feed) { request in
+            // Each poll is 5 s of wall time; two come after an hour away: the first jumps from
+            // the 1st period's 5th minute to the 2nd's 7th, the second from the 2nd
+            // intermission to the 3rd's 19th minute.
+            wall.withLock { $0 = $0.addingTimeInterval(request == 4 || request == 7 ? 3600 : 5) }
+            if request == 4 { feed.skip(8) }
+            if request == 7 { feed.skip(4) }
+        }
+        defer { setup.close() }
+        let delivered = Delivered()
+        try await setup.watcher(delivered, now: { wall.withLock { $0 } }).run()
+        let reference = try Self.reference()
+        let ids = delivered.all.map(\.id)
+        let summaries = delivered.all.filter { $0.details["caught_up"] == "true" }
+        #expect(summaries.count == 2, "\(ids)")
+        #expect(Set(summaries.map(\.id)).count == 2)
+        #expect(summaries.allSatisfy { $0.kind == .gameJoined && $0.details["missed"]?.isEmpty == false })
+        // Everything else is the reference's, once, in its order, and ends with the final.
+        let rest = ids.filter { id in !summaries.contains { $0.id == id } }
+        #expect(rest == reference.filter(rest.contains))
+        #expect(Set(rest).count == rest.count)
+        #expect(delivered.all.last?.kind == .final)
+        // Exactly: the 1st period's penalty, power play, goal and end and the 2nd's start fall
+        // more than 5 minutes of play before the 2nd's 6:30 goal; the 3rd's start, before 18:47.
+        #expect(ids == [
+            "2025020100:game_start", "2025020100:period_start:1", summaries.first?.id,
+            "2025020100:power_play_end:90", "2025020100:goal:150", "2025020100:goal:171", "2025020100:period_end:2", summaries.last?.id,
+            "2025020100:goalie_pulled:236", "2025020100:goal:244", "2025020100:period_end:3", "2025020100:final",
+        ].compactMap { $0 })
+        #expect(summaries.first?.details["missed"] == "1 goal, 1 penalty, 3 other alerts")
+        let line = RendererTests.renderer.line(try #require(summaries.first))
+        #expect(line.hasPrefix("Caught up on BOS @ TOR") && line.contains("missed 1 goal, 1 penalty, 3 other alerts"), "\(line)")
+        // The folded ones are passed over in the ledger, so no later run sends them.
+        let claimed = try Ledger(store: setup.store).claimedIDs(gameID: 2025020100, sink: "stdout")
+        #expect(Set(reference).isSubset(of: Set(claimed)))
+    }
+
+    /// Gaps under 5 minutes (a 30 s stall, a minute offline) fold nothing.
+    @Test func aShortGapFoldsNothing() async throws {
+        let feed = Feed(try Self.game(), step: 1)
+        let wall = Mutex(Date(timeIntervalSince1970: 1_761_000_000))
+        let setup = try Setup(feed) { request in
+            wall.withLock { $0 = $0.addingTimeInterval(request == 4 ? 240 : 5) }
+            if request == 4 { feed.skip(8) }
+        }
+        defer { setup.close() }
+        let delivered = Delivered()
+        try await setup.watcher(delivered, now: { wall.withLock { $0 } }).run()
+        #expect(delivered.all.map(\.id) == (try Self.reference()))
     }
 
     @Test func theBroadcastDelayHoldsEveryAlert() async throws {

@@ -13,10 +13,15 @@ final class TestClock: Clock, @unchecked Sendable {
     private let lock = NSLock()
     private var current = Instant(offset: .zero)
     private var recorded: [Duration] = []
+    private var hook: (@Sendable (Duration) -> Void)?
 
     var now: Instant { lock.withLock { current } }
     var minimumResolution: Duration { .zero }
     var sleeps: [Duration] { lock.withLock { recorded } }
+
+    /// Called with every sleep's length before the sleep moves the clock: the moment to change
+    /// the world "while" someone sleeps.
+    func onSleep(_ hook: @escaping @Sendable (Duration) -> Void) { lock.withLock { self.hook = hook } }
 
     func advance(by duration: Duration) {
         lock.withLock { current = current.advanced(by: duration) }
@@ -24,6 +29,8 @@ final class TestClock: Clock, @unchecked Sendable {
 
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         try Task.checkCancellation()
+        let hook = lock.withLock { self.hook }
+        hook?(now.duration(to: deadline))
         lock.withLock {
             recorded.append(current.duration(to: deadline))
             if current < deadline { current = deadline }
