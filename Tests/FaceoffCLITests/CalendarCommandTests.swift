@@ -248,4 +248,30 @@ enum Checkers {
         #expect(listed.stdout.contains("Maple Leafs 5–2 Canadiens · W"))
         #expect(listed.stdout.contains("Maple Leafs @ Rangers"))
     }
+
+    /// A full disk under the calendars, as a user meets it: the feed that can't be written is
+    /// named with the reason, the others keep their last good file, the exit status says so.
+    @Test(.enabled(if: geteuid() == 0, "needs root to mount a tmpfs"))
+    func aFullDiskKeepsTheLastGoodFeedsAndSaysSo() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let data = cli.home.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let mounted = try await CLI.execute("/bin/mount", ["-t", "tmpfs", "-o", "size=128k", "tmpfs", data.path])
+        try #require(mounted.status == 0, "mount: \(mounted.stderr)")
+        defer { umount(data.path) }
+        let extra = ["XDG_DATA_HOME": data.path]
+        #expect(try await run(cli, ["config", "init", "TOR"], extra: extra).status == 0)
+        #expect(try await run(cli, ["calendar"], extra: extra).status == 0)
+        let feeds = data.appendingPathComponent("faceoff/calendars")
+        let before = try Data(contentsOf: feeds.appendingPathComponent("TOR.ics"))
+        _ = try await CLI.execute("/bin/dd", ["if=/dev/zero", "of=\(data.path)/filler", "bs=4096"])
+        #expect(try await run(cli, ["follow", "MTL"], extra: extra).status == 0)
+        let full = try await run(cli, ["calendar"], extra: extra)
+        #expect(full.status == 1)
+        #expect(full.stderr.contains("MTL.ics not updated: cannot write \(feeds.path)/MTL.ics: the disk is full; free some space"), "\(full.stderr)")
+        #expect(!full.stderr.contains("Domain="), "\(full.stderr)")
+        #expect(try Data(contentsOf: feeds.appendingPathComponent("TOR.ics")) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: feeds.path).sorted() == ["TOR.ics", "favourites.ics"])
+    }
 }

@@ -206,7 +206,12 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
     private func deliver(_ event: GameEvent, via sink: any Sink) async {
         let delivery: Delivery
         if ledger != nil, let durable = sink as? any DurableSink {
-            delivery = durable.enqueue(event, at: now())
+            do { delivery = try durable.enqueue(event, at: now()) } catch {
+                // As for the ledger below: the outbox can't take it (a full disk), so one
+                // attempt now, without the outbox's retries.
+                logger.warning("cannot queue the alert in the store; sending it once, directly", metadata: ["sink": "\(sink.name)", "error": "\(error)"])
+                delivery = await sink.send(event)
+            }
         } else {
             var claimed = true
             if let ledger {

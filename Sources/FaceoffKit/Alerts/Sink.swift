@@ -17,7 +17,8 @@ extension Sink {
 /// A sink whose deliveries are owed durably: `enqueue` claims the event in the ledger and
 /// records it, in one transaction, and `run` delivers.
 public protocol DurableSink: Sink {
-    func enqueue(_ event: GameEvent, at date: Date) -> Delivery
+    /// Queues the alert in the store; throws when the store can't take it.
+    func enqueue(_ event: GameEvent, at date: Date) throws(StoreError) -> Delivery
     /// Waits until nothing is owed (or `timeout` passes); true when nothing is.
     func settle(timeout: Duration) async -> Bool
 }

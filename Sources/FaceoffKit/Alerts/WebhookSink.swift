@@ -91,7 +91,9 @@ public final class WebhookSink: DurableSink {
         }
     }
 
-    public func enqueue(_ event: GameEvent, at date: Date) -> Delivery {
+    /// Puts the alert in the outbox; throws when the store can't take it (a full disk), so
+    /// the router can still send it once, directly.
+    public func enqueue(_ event: GameEvent, at date: Date) throws(StoreError) -> Delivery {
         guard let outbox else { return .failed("no store for the outbox") }
         if let reason = disabledReason {
             // Claimed all the same: a sink that is off does not owe this alert later.
@@ -105,13 +107,8 @@ public final class WebhookSink: DurableSink {
             logger.error("alert not sent: its template is broken", metadata: ["sink": "\(name)", "event": "\(event.id)", "error": "\(error)"])
             return .failed(error.description)
         }
-        do {
-            let expires = date.addingTimeInterval(Double(config.expiry.components.seconds))
-            guard try outbox.enqueue(event, sink: name, body: body, at: date, expiresAt: expires) else { return .duplicate }
-        } catch {
-            logger.error("alert not queued: the store failed", metadata: ["sink": "\(name)", "event": "\(event.id)", "error": "\(error)"])
-            return .failed(error.description)
-        }
+        let expires = date.addingTimeInterval(Double(config.expiry.components.seconds))
+        guard try outbox.enqueue(event, sink: name, body: body, at: date, expiresAt: expires) else { return .duplicate }
         wake.fire()
         return .queued
     }
@@ -138,6 +135,8 @@ public final class WebhookSink: DurableSink {
         var resumed = false
         // Rows the receiver took whose deletion failed (a full disk): never sent again.
         var taken: Set<Int64> = []
+        // The store refused a lease last time (logged once until it works again).
+        var storeFailing = false
         while !Task.isCancelled {
             if disabledReason != nil { return }
             let item: Outbox.Item?
@@ -168,9 +167,23 @@ public final class WebhookSink: DurableSink {
                 continue
             }
             resumed = true
-            guard (try? outbox.lease(item, until: current.addingTimeInterval(lease), now: current)) == true else {
-                // Another process is delivering it.
-                await pause(.seconds(1), wakeable: false)
+            do {
+                guard try outbox.lease(item, until: current.addingTimeInterval(lease), now: current) else {
+                    // Another process is delivering it.
+                    await pause(.seconds(1), wakeable: false)
+                    continue
+                }
+                storeFailing = false
+            } catch {
+                // A full or read-only disk: the row stays owed, and is sent once the store can
+                // say so (sending without a lease could send it twice).
+                if !storeFailing {
+                    logger.error("cannot take the next alert from the outbox; it waits there until the store can be written", metadata: [
+                        "sink": "\(name)", "event": "\(item.eventID)", "error": "\(error)",
+                    ])
+                }
+                storeFailing = true
+                await pause(schedule.idleCheck, wakeable: false)
                 continue
             }
             let outcome = await attempt(id: item.eventID, body: item.body)

@@ -204,39 +204,3 @@ public enum ConfigEditor {
         return nil
     }
 }
-
-/// Writes a file so that readers see the old or the new content, never a part.
-public enum AtomicFile {
-    public static func write(_ text: String, to path: String, permissions: Int = 0o644) throws {
-        // Write through a symlink (a config kept in a dotfiles repository) to the file it names.
-        let url = URL(fileURLWithPath: path).resolvingSymlinksInPath()
-        let path = url.path
-        let directory = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let existing = try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, mode_t(existing ?? permissions))
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var failure: Int32 = 0
-        let bytes = Array(text.utf8)
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == 0, fsync(descriptor) != 0 { failure = errno }
-        close(descriptor)
-        guard failure == 0, rename(temporary.path, path) == 0 else {
-            let code = failure != 0 ? failure : errno
-            unlink(temporary.path)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
-        }
-    }
-}

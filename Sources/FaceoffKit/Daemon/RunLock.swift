@@ -15,10 +15,10 @@ public final class RunLock: Sendable {
     }
 
     public init(directory: String) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileError.makeDirectories(directory)
         path = directory + "/run.lock"
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard descriptor >= 0 else { throw FileError("open the lock file", path: path, code: errno) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let pid = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
             close(descriptor)

@@ -23,10 +23,8 @@ public final class Store: Sendable {
         self.path = path
         writable = true
         let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw StoreError(path: path, reason: "cannot create its directory \(directory): \(Self.describe(error))")
+        do { try FileError.makeDirectories(directory) } catch {
+            throw StoreError(path: path, reason: error.description)
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
@@ -36,7 +34,7 @@ public final class Store: Sendable {
         } catch let newer as StoreError.Newer {
             throw StoreError(path: path, reason: newer.description, advice: nil)
         } catch {
-            throw StoreError(path: path, reason: Self.describe(error))
+            throw Self.explain(error, path: path)
         }
     }
 
@@ -223,11 +221,29 @@ public final class Store: Sendable {
     }
 
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws(StoreError) -> T {
-        do { return try pool.write(body) } catch { throw StoreError(path: path, reason: Self.describe(error)) }
+        do { return try pool.write(body) } catch { throw Self.explain(error, path: path) }
     }
 
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws(StoreError) -> T {
-        do { return try pool.read(body) } catch { throw StoreError(path: path, reason: Self.describe(error)) }
+        do { return try pool.read(body) } catch { throw Self.explain(error, path: path) }
+    }
+
+    /// An error in plain words. SQLite says "disk I/O error" when it can't grow the WAL or
+    /// its shared-memory file on a full disk, and "attempt to write a readonly database" on a
+    /// read-only mount, so the file system is asked which it is.
+    static func explain(_ error: any Error, path: String) -> StoreError {
+        if let database = error as? DatabaseError, [.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN].contains(database.resultCode.primaryResultCode) {
+            var info = statvfs()
+            if statvfs((path as NSString).deletingLastPathComponent, &info) == 0 {
+                if info.f_flag & UInt(ST_RDONLY) != 0 {
+                    return StoreError(path: path, reason: "its file system is read-only", advice: "Remount it read-write, or point XDG_STATE_HOME elsewhere.")
+                }
+                if database.resultCode.primaryResultCode == .SQLITE_FULL || info.f_bavail == 0 {
+                    return StoreError(path: path, reason: "the disk is full", advice: "Free some space; nothing already stored is lost.")
+                }
+            }
+        }
+        return StoreError(path: path, reason: describe(error))
     }
 
     private static func describe(_ error: any Error) -> String {
