@@ -25,17 +25,8 @@ import Testing
         defer { proxy.kill() }
         try #require(await proxy.wait(timeout: 30) { !$0.isEmpty })
         func mood(_ text: String) throws { try text.write(to: control, atomically: true, encoding: .utf8) }
-        let receiver = try await AlertCommandTests.Receiver(directory: cli.home, secret: AlertCommandTests.secret)
+        let receiver = try await RunCommandTests.followBothWithAReceiver(cli)
         defer { receiver.process.kill() }
-        try AlertCommandTests().writeConfig(cli, """
-            teams = ["TOR", "MTL"]
-            [watch]
-            poll = "2s"
-            \(receiver.homeSink)
-            [[sink]]
-            type = "stdout"
-            format = "jsonl"
-            """)
         let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1"]
         let run = try Background(CLI.binary.path, ["run"], environment: environment.merging(["FACEOFF_API_BASE": proxy.output[0] + "/v1/"]) { $1 })
         defer { run.kill() }

@@ -22,6 +22,22 @@ import Testing
         return result
     }
 
+    /// A signed webhook receiver, and a config following TOR and MTL (every game of both
+    /// replays) with a 2 s poll that posts to it and prints JSON lines.
+    static func followBothWithAReceiver(_ cli: CLI) async throws -> AlertCommandTests.Receiver {
+        let receiver = try await AlertCommandTests.Receiver(directory: cli.home, secret: AlertCommandTests.secret)
+        try AlertCommandTests().writeConfig(cli, """
+            teams = ["TOR", "MTL"]
+            [watch]
+            poll = "2s"
+            \(receiver.homeSink)
+            [[sink]]
+            type = "stdout"
+            format = "jsonl"
+            """)
+        return receiver
+    }
+
     static func calendar(_ cli: CLI, _ team: String) -> String {
         (try? String(contentsOf: cli.home.appendingPathComponent(".local/share/faceoff/calendars/\(team).ics"), encoding: .utf8)) ?? ""
     }
@@ -40,17 +56,8 @@ import Testing
         defer { replay.kill() }
         try #require(await replay.wait(timeout: 30) { !$0.isEmpty })
         let base = replay.output[0]
-        let receiver = try await AlertCommandTests.Receiver(directory: cli.home, secret: AlertCommandTests.secret)
+        let receiver = try await Self.followBothWithAReceiver(cli)
         defer { receiver.process.kill() }
-        try AlertCommandTests().writeConfig(cli, """
-            teams = ["TOR", "MTL"]
-            [watch]
-            poll = "2s"
-            \(receiver.homeSink)
-            [[sink]]
-            type = "stdout"
-            format = "jsonl"
-            """)
         let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1", "FACEOFF_API_BASE": base]
         let first = try Background(CLI.binary.path, ["run"], environment: environment)
         defer { first.kill() }
