@@ -1,3 +1,4 @@
+import FaceoffKit
 import Foundation
 import Testing
 
@@ -74,34 +75,13 @@ struct CLI {
     /// event loop (a known bug under many concurrent child processes and their pipes).
     static let slots = Slots(ProcessInfo.processInfo.activeProcessorCount + 1)
 
+    /// Through FaceoffKit's `ProcessRunner` (posix_spawn), not Foundation's `Process`, whose
+    /// `run()` in Swift 6.3.1 reads past a buffer while listing /proc/self/fd and crashed the
+    /// test process once in CI (fixed upstream after 6.3.1). It waits on a Dispatch thread.
     private static func executeNow(_ executable: String, _ arguments: [String], environment: [String: String]?) async throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        // Not waitUntilExit: on Linux it spins a run loop at full CPU until the child ends.
-        let group = DispatchGroup()
-        group.enter()
-        process.terminationHandler = { _ in group.leave() }
-        try process.run()
-        // Both pipes are read while the process runs, so a full pipe can't block it.
-        nonisolated(unsafe) var stdout = Data()
-        nonisolated(unsafe) var stderr = Data()
-        group.enter()
-        DispatchQueue.global().async { stdout = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        group.enter()
-        DispatchQueue.global().async { stderr = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            group.notify(queue: .global()) { done.resume() }
-        }
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        let result = try await ProcessRunner.run(
+            executable, arguments, environment: environment ?? ProcessInfo.processInfo.environment, timeout: .seconds(900))
+        return Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 }
 

@@ -43,6 +43,10 @@ public enum ProcessRunner {
         // for its pipes to close before it reports an exit, which a lingering child can delay.
         var output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
         guard pipe(&output) == 0, pipe(&errors) == 0 else { throw .cannotStart(program, String(cString: strerror(errno))) }
+        // Close-on-exec: another program started meanwhile (on another thread) must not inherit
+        // them, or this one's output would not end until that one does. The child's copies on
+        // 1 and 2 are made by dup2, which clears the flag. (Glibc's module has no pipe2.)
+        for fd in output + errors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
