@@ -72,24 +72,64 @@ final class WakeSignal: Sendable {
     }
 }
 
-/// A gate that opens once and stays open: `wait` returns at once after `open`.
+/// Opens once; any number of tasks wait for it.
 final class Latch: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private struct State {
+        var open = false
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var next = 0
+        /// Waiters cancelled before they were registered.
+        var cancelled: Set<Int> = []
+    }
+
+    private let state = Mutex(State())
 
     func open() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.open = true
             defer { state.waiters.removeAll() }
-            return state.waiters
+            return Array(state.waiters.values)
         }
         for waiter in waiters { waiter.resume() }
     }
 
+    /// Returns once open, whatever happens to the waiting task.
     func wait() async {
+        await wait(id: nil)
+    }
+
+    /// Returns once open, or after `limit`, or when the task is cancelled.
+    func wait(atMost limit: Duration) async {
+        let id = state.withLock { state -> Int in
+            state.next += 1
+            return state.next
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withTaskCancellationHandler {
+                    await self.wait(id: id)
+                } onCancel: {
+                    let waiter = self.state.withLock { state -> CheckedContinuation<Void, Never>? in
+                        if let waiter = state.waiters.removeValue(forKey: id) { return waiter }
+                        if !state.open { state.cancelled.insert(id) }
+                        return nil
+                    }
+                    waiter?.resume()
+                }
+            }
+            group.addTask { try? await Task.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func wait(id: Int?) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { state -> Bool in
                 if state.open { return true }
-                state.waiters.append(continuation)
+                if let id, state.cancelled.remove(id) != nil { return true }
+                let key = id ?? { state.next += 1; return state.next }()
+                state.waiters[key] = continuation
                 return false
             }
             if now { continuation.resume() }

@@ -63,7 +63,12 @@ public struct FeedServer: Sendable {
                 onReady("http://\(shownHost):\(port)/")
             },
             logger: logger)
-        try await app.run()
+        // The regenerations requests ask for run beside the server, and end with it.
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await refresher.run() }
+            defer { refresher.finish() }
+            try await app.run()
+        }
     }
 
     private func allowed(_ request: Request) -> Bool {
@@ -190,19 +195,39 @@ public struct FeedServer: Sendable {
     }
 }
 
-/// One regeneration per feed at a time; requests share it.
+/// One regeneration per feed at a time; requests share it. The regenerations run as children
+/// of `run()`, which the server runs beside Hummingbird: a request asks for one and waits for
+/// it a limited time, and one still running when the server stops ends with it.
 actor FeedRefresher {
     let publisher: CalendarPublisher
     let staleAfter: Duration
     let logger: Logger
-    private var running: [String: Task<Void, Never>] = [:]
+    private var running: [String: Latch] = [:]
     private var lastAttempt: [String: ContinuousClock.Instant] = [:]
+    private let requests: AsyncStream<(FeedKind, Latch)>
+    private let asked: AsyncStream<(FeedKind, Latch)>.Continuation
 
     init(publisher: CalendarPublisher, staleAfter: Duration, logger: Logger) {
         self.publisher = publisher
         self.staleAfter = staleAfter
         self.logger = logger
+        (requests, asked) = AsyncStream.makeStream()
     }
+
+    /// Regenerates what requests ask for until `finish()`, then waits for those under way.
+    func run() async {
+        await withDiscardingTaskGroup { group in
+            for await (kind, done) in requests {
+                group.addTask {
+                    await self.regenerate(kind)
+                    await self.finished(kind.name)
+                    done.open()
+                }
+            }
+        }
+    }
+
+    nonisolated func finish() { asked.finish() }
 
     func refreshIfStale(_ kind: FeedKind, waitingAtMost limit: Duration) async {
         let name = kind.name
@@ -210,33 +235,28 @@ actor FeedRefresher {
         let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date
         let fileIsFresh = modified.map { Date().timeIntervalSince($0) < Double(staleAfter.components.seconds) } ?? false
         let triedRecently = lastAttempt[name].map { ContinuousClock.now - $0 < staleAfter } ?? false
-        let task: Task<Void, Never>
+        let done: Latch
         if let current = running[name] {
-            task = current
+            done = current
         } else if fileIsFresh || triedRecently {
             return
         } else {
             lastAttempt[name] = .now
-            let publisher = publisher
-            let logger = logger
-            task = Task {
-                for report in await publisher.publish([kind]) {
-                    if let error = report.error {
-                        logger.warning("feed not regenerated; serving the last good one", metadata: ["feed": "\(name)", "error": "\(error)"])
-                    } else {
-                        logger.info("feed regenerated", metadata: ["feed": "\(name)", "events": "\(report.events)", "changed": "\(report.changed)"])
-                    }
-                }
-            }
-            running[name] = task
-            Task { await task.value; self.finished(name) }
+            done = Latch()
+            running[name] = done
+            asked.yield((kind, done))
         }
-        // Wait for the regeneration, but never longer than the limit. (A task group would wait
-        // for both children, and awaiting another task's value can't be cancelled.)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resume = ResumeOnce(continuation)
-            Task { await task.value; resume.fire() }
-            Task { try? await Task.sleep(for: limit); resume.fire() }
+        // Wait for the regeneration, but never longer than the limit.
+        await done.wait(atMost: limit)
+    }
+
+    private func regenerate(_ kind: FeedKind) async {
+        for report in await publisher.publish([kind]) {
+            if let error = report.error {
+                logger.warning("feed not regenerated; serving the last good one", metadata: ["feed": "\(kind.name)", "error": "\(error)"])
+            } else {
+                logger.info("feed regenerated", metadata: ["feed": "\(kind.name)", "events": "\(report.events)", "changed": "\(report.changed)"])
+            }
         }
     }
 
@@ -246,18 +266,4 @@ actor FeedRefresher {
 final class BoundAddress: Sendable {
     private let value = Mutex<String?>(nil)
     func withLock<T>(_ body: (inout String?) -> T) -> T { value.withLock { body(&$0) } }
-}
-
-/// Resumes a continuation the first time it is fired.
-final class ResumeOnce: Sendable {
-    private let continuation: Mutex<CheckedContinuation<Void, Never>?>
-
-    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = Mutex(continuation) }
-
-    func fire() {
-        continuation.withLock { pending in
-            pending?.resume()
-            pending = nil
-        }
-    }
 }

@@ -17,4 +17,30 @@ import Testing
         // Nothing fired: the timeout ends it.
         #expect(await signal.wait(timeout: .milliseconds(100)) == false)
     }
+
+    /// Many wait for one latch; a limited wait gives up alone, at its limit or when cancelled.
+    @Test func aLatchReleasesEveryWaiterAndALimitedWaitGivesUpAlone() async {
+        let latch = Latch()
+        let clock = ContinuousClock()
+        // Never opened: back after the limit.
+        let started = clock.now
+        await latch.wait(atMost: .milliseconds(100))
+        #expect(clock.now - started >= .milliseconds(100))
+        // A cancelled limited wait returns at once, long before its limit.
+        let cancelled = Task { await latch.wait(atMost: .seconds(60)) }
+        cancelled.cancel()
+        let before = clock.now
+        await cancelled.value
+        #expect(clock.now - before < .seconds(10))
+        // Opened: every waiter, limited or not, goes on; and so does a later one.
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<3 { group.addTask { await latch.wait() } }
+            group.addTask { await latch.wait(atMost: .seconds(60)) }
+            try? await Task.sleep(for: .milliseconds(50))
+            latch.open()
+        }
+        let after = clock.now
+        await latch.wait(atMost: .seconds(60))
+        #expect(clock.now - after < .seconds(10))
+    }
 }
