@@ -38,17 +38,27 @@ struct AlertPlumbing {
             routes.insert(SinkRoute(sink: terminal, filter: filter, delay: stdoutConfig?.delay ?? session.config.watch.delay), at: 0)
         }
         router = AlertRouter(routes: routes, ledger: store.map(Ledger.init), clock: ContinuousClock())
-        router.start()
     }
 
-    /// Waits for what was routed, gives webhooks a moment, and says what is still owed.
-    func finish() async {
+    /// Runs `body` with the router's lanes and sinks running beside it. When it ends (returning
+    /// or throwing), waits for what was routed, gives webhooks a moment, and says what is
+    /// still owed (it stays in the outbox).
+    func deliver(_ body: () async throws -> Void) async throws {
+        try await router.serving {
+            do { try await body() } catch {
+                await handOver()
+                throw error
+            }
+            await handOver()
+        }
+    }
+
+    private func handOver() async {
         await router.settle()
         let owing = await router.settleDurable(timeout: .seconds(15))
         if !owing.isEmpty {
             printError("note: alerts for \(owing.joined(separator: ", ")) are still being retried; they stay queued and the next `faceoff run` or `faceoff watch` delivers them")
         }
-        await router.shutdown()
     }
 }
 
@@ -60,6 +70,10 @@ struct ReplayRunner {
     let alerts: AlertPlumbing
 
     func run() async throws {
+        try await alerts.deliver { try await play() }
+    }
+
+    private func play() async throws {
         var detector = EventDetector()
         var index = 1
         if let fromPeriod, fromPeriod > 1 {
@@ -84,6 +98,5 @@ struct ReplayRunner {
             for event in events { alerts.router.route(event) }
             index += 1
         }
-        await alerts.finish()
     }
 }

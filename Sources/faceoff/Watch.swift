@@ -60,18 +60,7 @@ extension Faceoff {
             }
 
             if let single {
-                do {
-                    try await watch(single.id, start: single.start)
-                } catch {
-                    await alerts.finish()
-                    throw error
-                }
-                await alerts.finish()
-                return
-            }
-            if let target, let gameID = Int(target), gameID > 1_000_000_000 {
-                let start = (try? await client.fetch(.playByPlay(gameID)))?.value.startTime
-                try await watch(gameID, start: start)
+                try await alerts.deliver { try await watch(single.id, start: single.start) }
                 return
             }
             guard !teams.isEmpty else {
@@ -79,31 +68,33 @@ extension Faceoff {
             }
             let time = LocalTime(timeZone: session.config.timeZone)
             // Game after game: the next (or current) game of any of the teams, watched to its end.
-            var finished: Set<Int> = []
-            while true {
-                let now = Date()
-                var upcoming: [GameSummary] = []
-                for team in teams {
-                    let schedule = try await client.fetch(.clubSchedule(team), revalidate: true).value
-                    upcoming += (schedule.games ?? []).filter { GameWindow.isCurrent($0, now: now) }
-                        .compactMap { GameSummary($0, team: team, time: time) }.filter { !finished.contains($0.id) }
+            try await alerts.deliver {
+                var finished: Set<Int> = []
+                while true {
+                    let now = Date()
+                    var upcoming: [GameSummary] = []
+                    for team in teams {
+                        let schedule = try await client.fetch(.clubSchedule(team), revalidate: true).value
+                        upcoming += (schedule.games ?? []).filter { GameWindow.isCurrent($0, now: now) }
+                            .compactMap { GameSummary($0, team: team, time: time) }.filter { !finished.contains($0.id) }
+                    }
+                    guard let next = upcoming.min(by: { ($0.isLive ? .distantPast : $0.startDate ?? .distantFuture) < ($1.isLive ? .distantPast : $1.startDate ?? .distantFuture) }) else {
+                        output.note("No upcoming games for \(teams.joined(separator: ", ")); checking again in 6 h.")
+                        try await Task.sleep(for: .seconds(6 * 3600))
+                        continue
+                    }
+                    if let start = next.startDate, !next.isLive {
+                        output.note("Next: \(next.away.abbrev) @ \(next.home.abbrev) \(time.day(start)) \(time.time(start)) (\(Countdown.describe(from: now, to: start)))")
+                    }
+                    do {
+                        try await watch(next.id, start: next.isLive ? nil : next.startDate)
+                    } catch let error as WatchError where error.isFinal {
+                        output.note("\(error)")
+                    }
+                    // The schedule may still call it live for a while: don't come back to it.
+                    finished.insert(next.id)
+                    try await Task.sleep(for: settings.poll)
                 }
-                guard let next = upcoming.min(by: { ($0.isLive ? .distantPast : $0.startDate ?? .distantFuture) < ($1.isLive ? .distantPast : $1.startDate ?? .distantFuture) }) else {
-                    output.note("No upcoming games for \(teams.joined(separator: ", ")); checking again in 6 h.")
-                    try await Task.sleep(for: .seconds(6 * 3600))
-                    continue
-                }
-                if let start = next.startDate, !next.isLive {
-                    output.note("Next: \(next.away.abbrev) @ \(next.home.abbrev) \(time.day(start)) \(time.time(start)) (\(Countdown.describe(from: now, to: start)))")
-                }
-                do {
-                    try await watch(next.id, start: next.isLive ? nil : next.startDate)
-                } catch let error as WatchError where error.isFinal {
-                    output.note("\(error)")
-                }
-                // The schedule may still call it live for a while: don't come back to it.
-                finished.insert(next.id)
-                try await Task.sleep(for: settings.poll)
             }
         }
     }

@@ -77,18 +77,19 @@ let snapshot = GameSnapshot(game)
 let alerts = AlertRouter(
     routes: [SinkRoute(sink: webhook, filter: SinkFilter(teams: [snapshot.away.abbrev, snapshot.home.abbrev]))], ledger: Ledger(store: store),
     clock: ContinuousClock())
-alerts.start()
 let client = NHLClient(base: base.withLock { $0 }!, http: CurlHTTPClient(), cache: nil)
 let watcher = GameWatcher(
     gameID: gameID, scheduledStart: nil, client: client, ledger: Ledger(store: store), settings: .init(poll: .milliseconds(Int(poll * 1000))),
     clock: ContinuousClock(), router: alerts)
 var usage = rusage()
 let wall = ContinuousClock.now
-try await watcher.run()
-await alerts.settle()
-_ = await alerts.settleDurable(timeout: .seconds(30))
-let elapsed = ContinuousClock.now - wall
-await alerts.shutdown()
+var elapsed = Duration.zero
+try await alerts.serving {
+    try await watcher.run()
+    await alerts.settle()
+    _ = await alerts.settleDurable(timeout: .seconds(30))
+    elapsed = ContinuousClock.now - wall
+}
 
 let got = arrivals.withLock { $0 }
 let latencies = got.compactMap { arrival -> Double? in
@@ -128,12 +129,12 @@ var fanoutTimes: [Double] = []
 for _ in 0..<5 {
     let fan = AlertRouter(
         routes: (0..<3).map { SinkRoute(sink: NullSink(name: "null\($0)"), filter: SinkFilter(teams: ["TOR"])) }, ledger: nil, clock: ContinuousClock())
-    fan.start()
-    let start = ContinuousClock.now
-    for _ in 0..<1000 { for event in samples { fan.route(event) } }
-    await fan.settle()
-    fanoutTimes.append(milliseconds(ContinuousClock.now - start) / Double(1000 * samples.count))
-    await fan.shutdown()
+    try await fan.serving {
+        let start = ContinuousClock.now
+        for _ in 0..<1000 { for event in samples { fan.route(event) } }
+        await fan.settle()
+        fanoutTimes.append(milliseconds(ContinuousClock.now - start) / Double(1000 * samples.count))
+    }
 }
 print(String(format: "  per event: render title+body+webhook body median %.1f µs; route to 3 sinks median %.1f µs",
              percentile(renderTimes, 0.5) * 1000, percentile(fanoutTimes, 0.5) * 1000))

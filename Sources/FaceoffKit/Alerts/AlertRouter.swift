@@ -46,8 +46,6 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
     let logger: Logger
     /// Reports of each delivery, for the callers that show them (test-alert) and tests.
     let onDelivery: @Sendable (String, GameEvent, Delivery) -> Void
-    private let tasks = Mutex<[Task<Void, Never>]>([])
-    private let workers = Mutex<[Task<Void, Never>]>([])
     private let outstanding = Mutex<(count: Int, waiters: [CheckedContinuation<Void, Never>], released: Bool)>((0, [], false))
     /// Open once `run()` has returned: its lanes and its sinks' work are over.
     private let ended = Latch()
@@ -107,14 +105,22 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         for lane in lanes { lane.continuation.finish() }
     }
 
-    /// Starts a lane per sink and each sink's own background work, as tasks that `shutdown`
-    /// ends and awaits: for the commands that own a router for their whole run (`watch`,
-    /// `replay`, `demo`). The daemon uses `run()`.
-    public func start() {
-        let laneTasks = lanes.map { lane in Task { await self.drive(lane) } }
-        tasks.withLock { $0 = laneTasks }
-        let sinkTasks = routes.map { route in Task { await route.sink.run() } }
-        workers.withLock { $0 = sinkTasks }
+    /// Runs `body` with the lanes and sinks running beside it as child tasks: for the
+    /// commands that route for as long as they run (`watch`, `replay`, `demo`). When `body`
+    /// returns, what was routed is handed over, then the lanes end and the sinks stop. When it
+    /// throws or the task is cancelled, they stop at once: what a lane still held is not
+    /// claimed (the next start sends it), what a webhook owes stays in the outbox.
+    public func serving(_ body: () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await self.run() }
+            do { try await body() } catch {
+                group.cancelAll()
+                throw error
+            }
+            await settle()
+            finish()
+            try await group.waitForAll()
+        }
     }
 
     /// Hands an event to every sink whose filter takes it.
@@ -168,23 +174,6 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
             }
         }
         return owing
-    }
-
-    /// Stops the lanes (alerts still in a delay are not claimed, so a restart sends them) and
-    /// the sinks' background work (what they owe stays in the outbox).
-    public func shutdown() async {
-        let running = stop()
-        for task in running { await task.value }
-    }
-
-    /// `shutdown` without waiting: nothing more is claimed or delivered after this returns
-    /// (what a killed process looks like, for tests).
-    @discardableResult
-    public func stop() -> [Task<Void, Never>] {
-        for lane in lanes { lane.continuation.finish() }
-        let running = tasks.withLock { $0 } + workers.withLock { $0 }
-        for task in running { task.cancel() }
-        return running
     }
 
     private func drive(_ lane: Lane) async {

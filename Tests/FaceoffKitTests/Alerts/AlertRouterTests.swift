@@ -34,15 +34,14 @@ import Testing
         let router = AlertRouter(
             routes: [SinkRoute(sink: GatedSink(name: "stuck", log: log, gate: gate), filter: SinkFilter(teams: ["TOR"])), SinkRoute(sink: fast, filter: SinkFilter(teams: ["TOR"]))],
             ledger: nil, clock: ContinuousClock())
-        router.start()
         let events = (0..<5).map { SampleEvent.make(.goal, team: "TOR", key: "\($0)") }
-        for event in events { router.route(event) }
-        // Every alert reaches the fast sink while the other is stuck on the first.
-        while log.ids("fast").count < events.count { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(log.ids("stuck").isEmpty)
-        gate.isOpen.withLock { $0 = true }
-        await router.settle()
-        await router.shutdown()
+        try await router.serving {
+            for event in events { router.route(event) }
+            // Every alert reaches the fast sink while the other is stuck on the first.
+            while log.ids("fast").count < events.count { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(log.ids("stuck").isEmpty)
+            gate.isOpen.withLock { $0 = true }
+        }
         #expect(log.ids("fast") == events.map(\.id))
         #expect(log.ids("stuck") == events.map(\.id))
     }
@@ -61,12 +60,11 @@ import Testing
                 SinkRoute(sink: sink("now"), filter: SinkFilter(teams: ["TOR"])),
                 SinkRoute(sink: sink("later"), filter: SinkFilter(kinds: [.goal], teams: ["TOR"]), delay: .seconds(30)),
             ], ledger: Ledger(store: store), clock: clock)
-        router.start()
-        router.route(SampleEvent.make(.goal, team: "TOR"))
-        router.route(SampleEvent.make(.penalty, team: "TOR"))
-        router.passOver([SampleEvent.make(.periodStart, team: "TOR")])
-        await router.settle()
-        await router.shutdown()
+        try await router.serving {
+            router.route(SampleEvent.make(.goal, team: "TOR"))
+            router.route(SampleEvent.make(.penalty, team: "TOR"))
+            router.passOver([SampleEvent.make(.periodStart, team: "TOR")])
+        }
         #expect(times.withLock { $0["now"]?.count } == 2)
         #expect(times.withLock { $0["later"] } == [.seconds(30)])
         let ledger = Ledger(store: store)

@@ -91,10 +91,7 @@ import Testing
         let watcher: GameWatcher<TestClock>
         let router: AlertRouter<TestClock>
         func run() async throws {
-            router.start()
-            try await watcher.run()
-            await router.settle()
-            await router.shutdown()
+            try await router.serving { try await watcher.run() }
         }
     }
 
@@ -127,10 +124,7 @@ import Testing
         let first = Task { [setup] in
             try await setup.watcher(delivered, delay: delay, onDeliver: { _, router in
                 // Dies at once: nothing more is claimed or sent.
-                if delivered.all.count == 6 {
-                    router.stop()
-                    watching.withLock { $0?.cancel() }
-                }
+                if delivered.all.count == 6 { watching.withLock { $0?.cancel() } }
             }).run()
         }
         watching.withLock { $0 = first }

@@ -54,13 +54,10 @@ import Testing
         let collected = Collected()
         let sink = RecordingSink(name: "test") { event in collected.lock.withLock { collected.events.append(event) } }
         let router = AlertRouter(routes: [SinkRoute(sink: sink, filter: SinkFilter(teams: ["BOS", "TOR"]))], ledger: nil, clock: clock)
-        router.start()
         let watcher = GameWatcher(
             gameID: 2025020100, scheduledStart: nil, client: client, ledger: nil, settings: .init(poll: .seconds(5)),
             clock: clock, now: time, router: router)
-        try await watcher.run()
-        await router.settle()
-        await router.shutdown()
+        try await router.serving { try await watcher.run() }
         var reference = EventDetector()
         let feed = try Self.game()
         let expected = Replays.run(feed, polls: Replays.every(feed), detector: &reference)
