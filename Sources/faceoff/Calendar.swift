@@ -51,10 +51,10 @@ struct CalendarFlags: ParsableArguments {
     }
 
     /// The config's `[calendar]` settings with these flags applied.
-    func options(_ settings: CalendarSettings) throws -> CalendarOptions {
-        var options = CalendarOptions(settings)
+    func options(_ settings: CalendarSettings) throws -> CalendarSettings {
+        var options = settings
         if let season { options.season = season }
-        if let types = try gameTypes() { options.types = types }
+        if let types = try gameTypes() { options.gameTypes = types }
         if homeOnly { options.homeOnly = true; options.awayOnly = false }
         if awayOnly { options.awayOnly = true; options.homeOnly = false }
         if futureOnly { options.futureOnly = true }

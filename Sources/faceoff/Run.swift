@@ -92,7 +92,7 @@ struct FeedService: Service {
         guard let address = ListenAddress(session.config.serve.listen) else { throw UsageError(message: "[serve] listen must be host:port") }
         let service = CalendarService(
             client: session.nhlClient(store: store), state: CalendarState(store: store), templates: try session.templates(),
-            options: CalendarOptions(session.config.calendar))
+            options: session.config.calendar)
         let publisher = CalendarPublisher(service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
         let feeds = FeedPlan(teams: session.config.teams).served
         server = FeedServer(

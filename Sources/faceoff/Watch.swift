@@ -225,7 +225,7 @@ extension Faceoff {
                 let schedule = try? JSONDecoder().decode(ClubSchedule.self, from: Data(scheduleText.utf8))
             else { return }
             let service = CalendarService(
-                client: session.nhlClient(store: nil), state: nil, templates: try session.templates(), options: CalendarOptions(session.config.calendar))
+                client: session.nhlClient(store: nil), state: nil, templates: try session.templates(), options: session.config.calendar)
             var feed = try service.build(.team("TOR"), schedules: [("TOR", schedule)], records: [:])
             feed.name = "demo"
             feed.title = "Faceoff demo: " + feed.title

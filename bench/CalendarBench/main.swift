@@ -35,7 +35,7 @@ defer { try? FileManager.default.removeItem(at: workspace) }
 let store = try Store(path: workspace.appendingPathComponent("faceoff.sqlite").path)
 let templates = try TemplateSet(overrides: nil)
 let now = try Date("2026-01-15T12:00:00Z", strategy: .iso8601)
-var options = CalendarOptions()
+var options = CalendarSettings()
 options.reminders = [.seconds(3600)]
 let client = NHLClient(base: "file:///nonexistent/v1/", http: CurlHTTPClient(), cache: nil)
 let stateless = CalendarService(client: client, state: nil, templates: templates, options: options, now: { now })

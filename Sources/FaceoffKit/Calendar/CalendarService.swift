@@ -2,48 +2,20 @@ import Foundation
 import Synchronization
 import Logging
 
-/// The choices that shape a feed: `[calendar]` in the config, overridden by command-line flags.
-public struct CalendarOptions: Sendable, Equatable {
-    /// "current" or a season id such as "20252026".
-    public var season = "current"
-    public var types: [GameTypeName] = [.regular, .playoffs]
-    public var homeOnly = false
-    public var awayOnly = false
-    /// Leave out games that have finished.
-    public var futureOnly = false
-    public var reminders: [Duration] = []
-    public var duration: Duration = .seconds(3 * 3600)
-    public var refresh: Duration = .seconds(6 * 3600)
-    public var scores = true
-
-    public init() {}
-
-    public init(_ settings: CalendarSettings) {
-        season = settings.season
-        types = settings.gameTypes
-        homeOnly = settings.homeOnly
-        awayOnly = settings.awayOnly
-        futureOnly = settings.futureOnly
-        reminders = settings.reminders
-        duration = settings.duration
-        refresh = settings.refresh
-        scores = settings.scores
-    }
-}
-
-/// Builds feeds from the schedules (through the cache) and the stored calendar state.
+/// Builds feeds from the schedules (through the cache) and the stored calendar state, shaped
+/// by `[calendar]` in the config (`CalendarSettings`, with `faceoff calendar`'s flags applied).
 public struct CalendarService: Sendable {
     let client: NHLClient
     let state: CalendarState?
     let templates: TemplateSet
-    let options: CalendarOptions
+    let options: CalendarSettings
     let now: @Sendable () -> Date
     let logger: Logger
     /// Finals the daemon saw in the play-by-play before the schedule shows them.
     let overlay: ScheduleOverlay?
 
     public init(
-        client: NHLClient, state: CalendarState?, templates: TemplateSet, options: CalendarOptions,
+        client: NHLClient, state: CalendarState?, templates: TemplateSet, options: CalendarSettings,
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.calendar"), overlay: ScheduleOverlay? = nil
     ) {
         self.overlay = overlay
@@ -111,7 +83,7 @@ public struct CalendarService: Sendable {
             templates: templates, scores: options.scores, duration: options.duration,
             reminders: options.reminders.map { Int($0.components.seconds) }, records: records)
         let date = now()
-        let wanted = Set(options.types.map(\.code))
+        let wanted = Set(options.gameTypes.map(\.code))
         var unplaced: Set<Int> = []
         let events: [(Int, CalendarEvent)] = games.compactMap { entry in
             guard let id = lists[entry.list][entry.index].id, wanted.contains(lists[entry.list][entry.index].gameType?.rawValue ?? 0) else { return nil }
@@ -142,7 +114,7 @@ public struct CalendarService: Sendable {
     /// Feeds built with different options keep separate state, so previewing with other flags
     /// never moves the SEQUENCE of the feed on disk.
     func stateKey(_ kind: FeedKind) -> String {
-        let types = options.types.map(\.rawValue).sorted().joined(separator: ",")
+        let types = options.gameTypes.map(\.rawValue).sorted().joined(separator: ",")
         let reminders = options.reminders.map { String($0.components.seconds) }.joined(separator: ",")
         let flags = [options.homeOnly ? "home" : "", options.awayOnly ? "away" : "", options.futureOnly ? "future" : "", options.scores ? "" : "noscores"]
             .filter { !$0.isEmpty }.joined(separator: ",")

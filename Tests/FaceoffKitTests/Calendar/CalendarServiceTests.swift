@@ -25,8 +25,8 @@ final class CalendarHarness: @unchecked Sendable {
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
-    func publisher(_ configure: (inout CalendarOptions) -> Void = { _ in }, allowEmpty: Bool = false, cache: Bool = true) throws -> CalendarPublisher {
-        var options = CalendarOptions()
+    func publisher(_ configure: (inout CalendarSettings) -> Void = { _ in }, allowEmpty: Bool = false, cache: Bool = true) throws -> CalendarPublisher {
+        var options = CalendarSettings()
         configure(&options)
         let client = NHLClient(
             base: "file://\(mirror.path)/", http: CurlHTTPClient(clock: TestClock()), cache: cache ? ResponseCache(store: store) : nil,
@@ -305,7 +305,7 @@ func value(_ lines: [String]?, _ name: String) -> String? {
         _ = try await harness.publisher {
             $0.homeOnly = true
             $0.reminders = [.seconds(3600)]
-            $0.types = [.preseason, .regular]
+            $0.gameTypes = [.preseason, .regular]
         }.publish([.team("TOR")])
         let home = try harness.events("TOR")
         #expect(home.values.allSatisfy { value($0, "LOCATION")?.hasPrefix("Scotiabank Arena") == true })
@@ -343,10 +343,10 @@ func value(_ lines: [String]?, _ name: String) -> String? {
         _ = try await harness.publisher().publish([.team("TOR")])
         let good = try harness.text("TOR")
         // Only playoff games, and there are none yet: the feed would lose all eight games.
-        let refused = try await harness.publisher { $0.types = [.playoffs] }.publish([.team("TOR")])
+        let refused = try await harness.publisher { $0.gameTypes = [.playoffs] }.publish([.team("TOR")])
         #expect(refused.first?.outcome == .refusedEmpty(previousEvents: 8))
         #expect(try harness.text("TOR") == good)
-        let allowed = try await harness.publisher({ $0.types = [.playoffs] }, allowEmpty: true).publish([.team("TOR")])
+        let allowed = try await harness.publisher({ $0.gameTypes = [.playoffs] }, allowEmpty: true).publish([.team("TOR")])
         #expect(allowed.first?.outcome == .written)
         #expect(FeedWriter.eventCount(try harness.text("TOR")) == 0)
 
@@ -388,8 +388,8 @@ struct RecordedScheduleFeedTests {
         try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: RealFixtures.directory.appendingPathComponent(file), to: target)
         let schedule = try RealFixtures.decode(ClubSchedule.self, file)
-        var options = CalendarOptions()
-        options.types = [.preseason, .regular, .playoffs]
+        var options = CalendarSettings()
+        options.gameTypes = [.preseason, .regular, .playoffs]
         let client = NHLClient(base: "file://\(directory.path)/v1/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
         let service = CalendarService(client: client, state: nil, templates: try TemplateSet(overrides: nil), options: options)
         let (feed, _) = try await service.feed(.team(team))

@@ -113,7 +113,7 @@ import Testing
         let hanging = try LoopbackHTTPServer { _ in .hang }
         defer { hanging.stop() }
         let client = NHLClient(base: hanging.baseURL + "/v1/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
-        let service = CalendarService(client: client, state: CalendarState(store: harness.store), templates: try TemplateSet(overrides: nil), options: CalendarOptions())
+        let service = CalendarService(client: client, state: CalendarState(store: harness.store), templates: try TemplateSet(overrides: nil), options: CalendarSettings())
         let publisher = CalendarPublisher(service: service, directory: harness.directory.appendingPathComponent("calendars").path, allowEmpty: false)
         var settings = FeedServer.Settings(host: "127.0.0.1", port: 0, token: "", publicURL: "")
         settings.staleAfter = .seconds(60)

@@ -1,0 +1,154 @@
+import Foundation
+import Logging
+
+/// The webhook sink's outbox worker: takes the sink's rows in order, leases each so that no
+/// two processes send it, retries on the schedule until the alert expires, and gives up for
+/// good on a refusal or a 410.
+extension WebhookSink {
+    /// When attempts after the first are made: the delays of the issue (5 s, 30 s, 2 min,
+    /// 10 min, then every 10 min), with jitter. Tests shrink them.
+    public struct RetrySchedule: Sendable {
+        public var delays: [Duration]
+        public var jitter: Double
+        /// How often the worker looks for rows another process queued.
+        public var idleCheck: Duration
+        public static let standard = RetrySchedule(
+            delays: [.seconds(5), .seconds(30), .seconds(120), .seconds(600)], jitter: 0.2, idleCheck: .seconds(30))
+
+        public init(delays: [Duration], jitter: Double, idleCheck: Duration) {
+            self.delays = delays
+            self.jitter = jitter
+            self.idleCheck = idleCheck
+        }
+
+        /// The wait after `attempts` failed attempts.
+        func delay(after attempts: Int) -> Duration {
+            let base = delays[min(max(attempts - 1, 0), delays.count - 1)]
+            guard jitter > 0 else { return base }
+            return base * Double.random(in: (1 - jitter)...(1 + jitter))
+        }
+    }
+
+    /// Waits until nothing is owed for this sink (or `timeout` passes); true when nothing is.
+    /// The outbox is read from the store every 50 ms: other processes deliver its rows too,
+    /// so the store is the only place that knows.
+    public func settle(timeout: Duration) async -> Bool {
+        guard let outbox else { return true }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            if disabledReason != nil { return true }
+            // A store that can't be read can't say nothing is owed: keep asking.
+            if (try? outbox.pending(sink: name))?.isEmpty == true { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return (try? outbox.pending(sink: name))?.isEmpty == true
+    }
+
+    /// Delivers the sink's rows, oldest first, until the task is cancelled or the sink is
+    /// disabled (a 410).
+    public func run() async {
+        guard let outbox else { return }
+        let lease = Double(10 + 20)
+        // What a previous run left owed is tried at once on start: how long ago its last
+        // attempt failed is not a reason to wait now.
+        var resumed = false
+        // Rows the receiver took whose deletion failed (a full disk): never sent again.
+        var taken: Set<Int64> = []
+        // The store refused a lease last time (logged once until it works again).
+        var storeFailing = false
+        while !Task.isCancelled {
+            if disabledReason != nil { return }
+            let item: Outbox.Item?
+            do { item = try outbox.head(sink: name) } catch {
+                logger.error("cannot read the outbox; trying again", metadata: ["sink": "\(name)", "error": "\(error)"])
+                await pause(schedule.idleCheck)
+                continue
+            }
+            guard let item else {
+                await pause(schedule.idleCheck)
+                continue
+            }
+            if taken.contains(item.id) {
+                if (try? outbox.delivered(item)) == nil { await pause(schedule.idleCheck, wakeable: false) }
+                continue
+            }
+            let current = now()
+            if item.expiresAt <= current {
+                logger.error("alert expired undelivered", metadata: [
+                    "sink": "\(name)", "event": "\(item.eventID)", "attempts": "\(item.attempts)", "last_error": "\(item.lastError ?? "-")",
+                ])
+                try? outbox.drop(item)
+                continue
+            }
+            if resumed, item.nextAttemptAt > current {
+                // The head waits, and so does everything behind it: order is kept.
+                await pause(.seconds(item.nextAttemptAt.timeIntervalSince(current)), wakeable: false)
+                continue
+            }
+            resumed = true
+            do {
+                guard try outbox.lease(item, until: current.addingTimeInterval(lease), now: current) else {
+                    // Another process is delivering it.
+                    await pause(.seconds(1), wakeable: false)
+                    continue
+                }
+                storeFailing = false
+            } catch {
+                // A full or read-only disk: the row stays owed, and is sent once the store can
+                // say so (sending without a lease could send it twice).
+                if !storeFailing {
+                    logger.error("cannot take the next alert from the outbox; it waits there until the store can be written", metadata: [
+                        "sink": "\(name)", "event": "\(item.eventID)", "error": "\(error)",
+                    ])
+                }
+                storeFailing = true
+                await pause(schedule.idleCheck, wakeable: false)
+                continue
+            }
+            let outcome = await attempt(id: item.eventID, body: item.body)
+            let metadata: Logger.Metadata = ["sink": "\(name)", "event": "\(item.eventID)", "attempt": "\(item.attempts + 1)"]
+            switch outcome {
+            case .delivered(let status):
+                logger.info("alert delivered", metadata: metadata.merging(["status": "\(status)"]) { $1 })
+                do { try outbox.delivered(item) } catch {
+                    taken.insert(item.id)
+                    logger.error("cannot record a delivery in the store; it will not be sent again", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+                }
+            case .cancelled:
+                // Stopping: the row stays, unleased and uncounted, for the next start.
+                try? outbox.release(item)
+                return
+            case .retry(let why, let after):
+                let wait = max(after ?? .zero, schedule.delay(after: item.attempts + 1))
+                let at = now().addingTimeInterval(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+                if at >= item.expiresAt {
+                    logger.error("alert expired undelivered", metadata: metadata.merging(["error": "\(why)"]) { $1 })
+                    try? outbox.drop(item)
+                } else {
+                    logger.warning("delivery failed; will retry", metadata: metadata.merging(["error": "\(why)", "retry_in": "\(wait)"]) { $1 })
+                    // Even if the store can't take the new time, never hammer the receiver.
+                    if (try? outbox.retry(item, at: at, error: why)) == nil { await pause(wait, wakeable: false) }
+                }
+            case .refused(let why):
+                logger.error("receiver refused the alert; not retrying", metadata: metadata.merging(["error": "\(why)"]) { $1 })
+                try? outbox.drop(item)
+            case .gone(let why):
+                disabled.withLock { $0 = why }
+                try? outbox.disable(sink: name, url: url, reason: why, at: now())
+                let dropped = (try? outbox.dropAll(sink: name)) ?? 0
+                logger.warning("webhook sink disabled: the receiver is gone", metadata: metadata.merging(["error": "\(why)", "dropped": "\(dropped)"]) { $1 })
+                return
+            }
+        }
+    }
+
+    /// Sleeps, or until a new row is queued.
+    private func pause(_ duration: Duration, wakeable: Bool = true) async {
+        guard wakeable else {
+            try? await Task.sleep(for: duration)
+            return
+        }
+        await wake.wait(timeout: duration)
+    }
+}
