@@ -12,11 +12,8 @@ import Testing
         let cli = try CLI()
         defer { cli.cleanUp() }
         // 15x: each game lasts about four minutes; both start 10 s after launch.
-        let replay = try Background(
-            CLI.binary.path, ["replay", "--serve", "127.0.0.1:0"] + RunCommandTests.games + ["--speed", "15", "--intermission", "60", "--start-in", "10"],
-            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
+        let replay = try await RunCommandTests.serveBothGames(cli, speed: 15)
         defer { replay.kill() }
-        try #require(await replay.wait(timeout: 30) { !$0.isEmpty })
         let upstream = try #require(URL(string: replay.output[0]))
         let control = cli.home.appendingPathComponent("proxy-mood")
         let proxy = try Background(

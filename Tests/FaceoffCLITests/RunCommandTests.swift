@@ -22,6 +22,19 @@ import Testing
         return result
     }
 
+    /// `faceoff replay --serve` of both games, starting 10 s from now; its first output line
+    /// is the API base.
+    static func serveBothGames(_ cli: CLI, speed: Int) async throws -> Background {
+        let replay = try Background(
+            CLI.binary.path, ["replay", "--serve", "127.0.0.1:0"] + games + ["--speed", "\(speed)", "--intermission", "60", "--start-in", "10"],
+            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
+        guard await replay.wait(timeout: 30, until: { !$0.isEmpty }) else {
+            replay.kill()
+            throw POSIXError(.ETIMEDOUT)
+        }
+        return replay
+    }
+
     /// A signed webhook receiver, and a config following TOR and MTL (every game of both
     /// replays) with a 2 s poll that posts to it and prints JSON lines.
     static func followBothWithAReceiver(_ cli: CLI) async throws -> AlertCommandTests.Receiver {
@@ -50,11 +63,8 @@ import Testing
         let cli = try CLI()
         defer { cli.cleanUp() }
         // 30x: a two-minute power play lasts 4 s, two polls of 2 s.
-        let replay = try Background(
-            CLI.binary.path, ["replay", "--serve", "127.0.0.1:0"] + Self.games + ["--speed", "30", "--intermission", "60", "--start-in", "10"],
-            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
+        let replay = try await Self.serveBothGames(cli, speed: 30)
         defer { replay.kill() }
-        try #require(await replay.wait(timeout: 30) { !$0.isEmpty })
         let base = replay.output[0]
         let receiver = try await Self.followBothWithAReceiver(cli)
         defer { receiver.process.kill() }

@@ -95,15 +95,12 @@ final class Latch: Sendable {
 
     /// Returns once open, whatever happens to the waiting task.
     func wait() async {
-        await wait(id: nil)
+        await wait(id: nextID())
     }
 
     /// Returns once open, or after `limit`, or when the task is cancelled.
     func wait(atMost limit: Duration) async {
-        let id = state.withLock { state -> Int in
-            state.next += 1
-            return state.next
-        }
+        let id = nextID()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await withTaskCancellationHandler {
@@ -123,13 +120,18 @@ final class Latch: Sendable {
         }
     }
 
-    private func wait(id: Int?) async {
+    private func nextID() -> Int {
+        state.withLock { state in
+            state.next += 1
+            return state.next
+        }
+    }
+
+    private func wait(id: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { state -> Bool in
-                if state.open { return true }
-                if let id, state.cancelled.remove(id) != nil { return true }
-                let key = id ?? { state.next += 1; return state.next }()
-                state.waiters[key] = continuation
+                if state.open || state.cancelled.remove(id) != nil { return true }
+                state.waiters[id] = continuation
                 return false
             }
             if now { continuation.resume() }

@@ -121,7 +121,7 @@ extension WebhookSink {
                 return
             case .retry(let why, let after):
                 let wait = max(after ?? .zero, schedule.delay(after: item.attempts + 1))
-                let at = now().addingTimeInterval(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+                let at = now().addingTimeInterval(wait.inSeconds)
                 if at >= item.expiresAt {
                     logger.error("alert expired undelivered", metadata: metadata.merging(["error": "\(why)"]) { $1 })
                     try? outbox.drop(item)

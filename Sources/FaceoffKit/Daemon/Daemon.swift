@@ -170,8 +170,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
     /// loop plans them from the wall clock as it reads then.
     private func noticeClockJump(since slept: (wall: Date, instant: C.Instant), _ timeline: inout Timeline<C.Instant>) {
         let wall = dependencies.now().timeIntervalSince(slept.wall)
-        let elapsed = slept.instant.duration(to: dependencies.clock.now)
-        let drift = wall - (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        let drift = wall - slept.instant.duration(to: dependencies.clock.now).inSeconds
         guard abs(drift) >= 60 else { return }
         logger.notice("the wall clock jumped; planning again", metadata: [
             "jump_seconds": "\(Int(drift))", "cause": "\(drift > 0 ? "a suspend or a clock set forward" : "a clock set back")",

@@ -82,6 +82,7 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                 let fetched = try await client.fetch(.playByPlay(gameID), revalidate: true)
                 if case .stale(_, let reason) = fetched.origin { throw WatchError("the feed could not be fetched (\(reason))") }
                 failures = 0
+                let seenAt = now()
                 let snapshot = GameSnapshot(fetched.value)
                 if let schedule = fetched.value.gameScheduleState, schedule.isCancelled || schedule.isPostponed {
                     logger.notice("game not played", metadata: metadata.merging(["schedule_state": "\(schedule)"]) { $1 })
@@ -98,12 +99,12 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                     let (found, skipped) = detector.process(snapshot)
                     if let skipped { logger.warning("snapshot ignored", metadata: metadata.merging(["why": "\(skipped)"]) { $1 }) }
                     events = found
-                    if let seen = lastSeen, now().timeIntervalSince(seen) >= Self.catchUpGap {
-                        events = catchUp(found, snapshot, &detector, gap: now().timeIntervalSince(seen), metadata: metadata)
+                    if let gap = lastSeen.map({ seenAt.timeIntervalSince($0) }), gap >= Self.catchUpGap {
+                        events = catchUp(found, snapshot, &detector, gap: gap, metadata: metadata)
                     }
                 }
-                lastSeen = now()
-                if fresh { try? ledger?.markSeen(gameID: gameID, at: now()) }
+                lastSeen = seenAt
+                if fresh { try? ledger?.markSeen(gameID: gameID, at: seenAt) }
                 fresh = false
                 for event in events { router.route(event) }
                 // The scoreboard waits out the delay too, or it would give the score away.
