@@ -37,7 +37,7 @@ struct AlertPlumbing {
                 ?? SinkFilter(teams: Set(session.config.teams).union(teams))
             routes.insert(SinkRoute(sink: terminal, filter: filter, delay: stdoutConfig?.delay ?? session.config.watch.delay), at: 0)
         }
-        router = AlertRouter(routes: routes, ledger: store.map(Ledger.init), clock: ContinuousClock())
+        router = AlertRouter(routes: routes, ledger: store.map { Ledger(store: $0) }, clock: ContinuousClock())
     }
 
     /// Runs `body` with the router's lanes and sinks running beside it. When it ends (returning

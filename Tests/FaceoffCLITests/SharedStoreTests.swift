@@ -85,20 +85,23 @@ import Testing
             let downgrade = try await CLI.execute("/usr/bin/python3", ["-c", """
                 import sqlite3, sys
                 db = sqlite3.connect(sys.argv[1])
-                last = db.execute("SELECT identifier FROM grdb_migrations ORDER BY identifier DESC LIMIT 1").fetchone()[0]
-                assert last.startswith("v6"), last
+                last = [r[0] for r in db.execute("SELECT identifier FROM grdb_migrations ORDER BY identifier DESC LIMIT 2")]
+                assert last[0].startswith("v7") and last[1].startswith("v6"), last
+                db.execute("ALTER TABLE ledger DROP COLUMN sending")
                 db.execute("DROP TABLE daemon_state")
-                db.execute("DELETE FROM grdb_migrations WHERE identifier = ?", (last,))
+                db.executemany("DELETE FROM grdb_migrations WHERE identifier = ?", [(name,) for name in last])
                 db.commit()
                 """, store(cli).path])
             try #require(downgrade.status == 0, "\(downgrade.stderr)")
             failures += try await Self.round(cli, environment: environment).map { "round \(round): \($0)" }
-            // Upgraded: the daemon's table is back.
+            // Upgraded: the daemon's table and the ledger's column are back.
             let check = try await CLI.execute("/usr/bin/python3", ["-c", """
                 import sqlite3, sys
-                print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM grdb_migrations").fetchone()[0])
+                db = sqlite3.connect(sys.argv[1])
+                print(db.execute("SELECT count(*) FROM grdb_migrations").fetchone()[0])
+                print(db.execute("SELECT count(sending) FROM ledger").fetchone()[0])
                 """, store(cli).path])
-            #expect(check.stdout == "6\n", "\(check.stderr)")
+            #expect(check.stdout == "7\n0\n", "\(check.stderr)")
         }
         #expect(failures == [])
     }

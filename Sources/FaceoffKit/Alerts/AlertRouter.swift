@@ -137,7 +137,7 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         guard let ledger else { return }
         for event in events {
             for route in routes where route.filter.matches(event) {
-                _ = try? ledger.claim(event, sink: route.sink.name, at: now())
+                _ = try? ledger.passOver(event, sink: route.sink.name, at: now())
             }
         }
     }
@@ -203,13 +203,22 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
             }
         } else {
             var claimed = true
+            var inLedger = false
             if let ledger {
-                do { claimed = try ledger.claim(event, sink: sink.name, at: now()) } catch {
+                do {
+                    claimed = try ledger.claim(event, sink: sink.name, at: now())
+                    inLedger = claimed
+                } catch {
                     // Better twice than never: the store can't say, so send.
                     logger.warning("cannot record the alert in the ledger; sending anyway", metadata: ["sink": "\(sink.name)", "error": "\(error)"])
                 }
             }
             delivery = claimed ? await sink.send(event) : .duplicate
+            if inLedger, let ledger {
+                do { try ledger.sent(event, sink: sink.name) } catch {
+                    logger.warning("cannot record the alert as sent; a later process may send it again", metadata: ["sink": "\(sink.name)", "error": "\(error)"])
+                }
+            }
         }
         let metadata: Logger.Metadata = ["sink": "\(sink.name)", "event": "\(event.id)", "outcome": "\(delivery)"]
         switch delivery {

@@ -76,7 +76,7 @@ public final class WebhookSink: DurableSink {
         guard let outbox else { return .failed("no store for the outbox") }
         if let reason = disabledReason {
             // Claimed all the same: a sink that is off does not owe this alert later.
-            _ = try? Ledger(store: outbox.store).claim(event, sink: name, at: date)
+            _ = try? Ledger(store: outbox.store).passOver(event, sink: name, at: date)
             return .skipped(reason)
         }
         let body: [UInt8]

@@ -5,11 +5,45 @@ import GRDB
 /// twice and never skips one: watchers derive every event again and send what is unclaimed.
 public struct Ledger: Sendable {
     let store: Store
+    let owner: String
 
-    public init(store: Store) { self.store = store }
+    public init(store: Store, owner: String = ProcessOwner.current) {
+        self.store = store
+        self.owner = owner
+    }
 
-    /// Claims (event, sink): true for the first claimant only, atomically across processes.
+    /// Claims (event, sink) for sending: true for the first claimant only, atomically across
+    /// processes. The claim stays this process's until `sent`; one left by a process that died
+    /// before sending (killed between the claim and the send) is taken over, so the alert
+    /// goes out once rather than never.
     public func claim(_ event: GameEvent, sink: String, at date: Date = Date()) throws(StoreError) -> Bool {
+        let owner = owner
+        return try store.write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO ledger (event_id, sink, game_id, kind, claimed_at, sending) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [event.id, sink, event.gameId, event.kind.rawValue, date.timeIntervalSince1970, owner])
+            if db.changesCount == 1 { return true }
+            let holder = try String?.fetchOne(db, sql: "SELECT sending FROM ledger WHERE event_id = ? AND sink = ?", arguments: [event.id, sink]) ?? nil
+            guard let holder, holder != owner, !ProcessOwner.isAlive(holder) else { return false }
+            try db.execute(
+                sql: "UPDATE ledger SET sending = ?, claimed_at = ? WHERE event_id = ? AND sink = ? AND sending = ?",
+                arguments: [owner, date.timeIntervalSince1970, event.id, sink, holder])
+            return db.changesCount == 1
+        }
+    }
+
+    /// The claimed alert has been handed to its sink (delivered or not: it is not tried again).
+    public func sent(_ event: GameEvent, sink: String) throws(StoreError) {
+        let owner = owner
+        try store.write { db in
+            try db.execute(sql: "UPDATE ledger SET sending = NULL WHERE event_id = ? AND sink = ? AND sending = ?", arguments: [event.id, sink, owner])
+        }
+    }
+
+    /// Claims (event, sink) with nothing to send: a play from before the game was first seen,
+    /// or an alert for a sink that is off. True when it was not claimed before.
+    @discardableResult
+    public func passOver(_ event: GameEvent, sink: String, at date: Date = Date()) throws(StoreError) -> Bool {
         try store.write { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO ledger (event_id, sink, game_id, kind, claimed_at) VALUES (?, ?, ?, ?, ?)",

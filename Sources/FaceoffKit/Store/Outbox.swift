@@ -23,12 +23,10 @@ public struct Outbox: Sendable {
     /// This process, as lease owner: pid and a start token (a pid can be reused).
     let owner: String
 
-    public init(store: Store, owner: String = Outbox.processOwner) {
+    public init(store: Store, owner: String = ProcessOwner.current) {
         self.store = store
         self.owner = owner
     }
-
-    public static let processOwner = "\(getpid()):\(UUID().uuidString.prefix(8))"
 
     /// Claims (event, sink) in the ledger and queues the body, atomically. False when the pair
     /// was claimed already (by this process before a restart, or by another one).
@@ -75,7 +73,7 @@ public struct Outbox: Sendable {
             }
             let holder: String? = current["lease_owner"]
             let heldUntil: Double? = current["lease_until"]
-            if let holder, holder != owner, let heldUntil, heldUntil > now.timeIntervalSince1970, Self.isAlive(holder) {
+            if let holder, holder != owner, let heldUntil, heldUntil > now.timeIntervalSince1970, ProcessOwner.isAlive(holder) {
                 return false
             }
             try db.execute(sql: "UPDATE outbox SET lease_owner = ?, lease_until = ? WHERE id = ?", arguments: [owner, until.timeIntervalSince1970, item.id])
@@ -140,13 +138,5 @@ public struct Outbox: Sendable {
             body: [UInt8]((row["body"] as Data?) ?? Data()), createdAt: Date(timeIntervalSince1970: row["created_at"]),
             expiresAt: Date(timeIntervalSince1970: row["expires_at"]), attempts: row["attempts"],
             nextAttemptAt: Date(timeIntervalSince1970: row["next_attempt_at"]), lastError: row["last_error"])
-    }
-
-    /// Whether the process named in a lease is still running (same pid, on this machine).
-    static func isAlive(_ owner: String) -> Bool {
-        guard let pid = owner.split(separator: ":").first.flatMap({ pid_t($0) }) else { return false }
-        // This process (any of its sinks), not an earlier one that had the same pid.
-        if pid == getpid() { return owner == processOwner || owner.hasPrefix(processOwner + ":") }
-        return kill(pid, 0) == 0 || errno == EPERM
     }
 }

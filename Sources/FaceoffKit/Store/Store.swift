@@ -208,6 +208,12 @@ public final class Store: Sendable {
                 table.column("value", .double).notNull()
             }
         }),
+        ("v7: ledger claims being sent", { db in
+            // The process sending a claimed stdout or notify alert, until it has gone out: a
+            // claim left by a process killed in between is taken over by the next one, so the
+            // alert is not lost. NULL once sent, and for every claim made before this column.
+            try db.alter(table: "ledger") { table in table.add(column: "sending", .text) }
+        }),
     ]
 
     /// The migrations this store has applied, oldest first (those this version knows).

@@ -20,7 +20,7 @@ import Testing
             store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
         }
 
-        func sink(path: String = "/hook", expiry: Duration = .seconds(3600), owner: String = Outbox.processOwner) -> WebhookSink {
+        func sink(path: String = "/hook", expiry: Duration = .seconds(3600), owner: String = ProcessOwner.current) -> WebhookSink {
             var config = SinkConfig(type: .webhook)
             config.name = "hook"
             config.url = server.baseURL + path
@@ -181,8 +181,8 @@ import Testing
         let head = try #require(try outbox.head(sink: "hook"))
         #expect(try outbox.lease(head, until: Date().addingTimeInterval(600), now: Date()))
         // A live lease of another running process is respected; a dead one's is not.
-        #expect(!Outbox.isAlive("999999999:gone"))
-        #expect(Outbox.isAlive(Outbox.processOwner))
+        #expect(!ProcessOwner.isAlive("999999999:gone"))
+        #expect(ProcessOwner.isAlive(ProcessOwner.current))
         #expect(await Self.deliver(setup.sink()))
         #expect(setup.server.requests.map { $0.headers["webhook-id"] } == events.map(\.id))
     }

@@ -12,7 +12,7 @@ import Testing
         let path = directory.appendingPathComponent("state/faceoff/faceoff.sqlite").path
         let store = try Store(path: path)
         #expect(FileManager.default.fileExists(atPath: path))
-        let all = ["v1: response cache", "v2: calendar state", "v3: alert ledger", "v4: webhook outbox", "v5: live games", "v6: daemon state"]
+        let all = ["v1: response cache", "v2: calendar state", "v3: alert ledger", "v4: webhook outbox", "v5: live games", "v6: daemon state", "v7: ledger claims being sent"]
         #expect(try store.appliedMigrations() == all)
         // Opening again is fine and migrates nothing twice.
         #expect(try Store(path: path).appliedMigrations() == all)
@@ -224,5 +224,32 @@ import Testing
         try ledger.prune(before: Date(timeIntervalSince1970: 2_000))
         #expect(try ledger.claimedIDs(gameID: 2025020100, sink: "stdout").isEmpty)
         #expect(try ledger.claimedIDs(gameID: 2025020100, sink: "discord") == ["2025020100:goal:95"])
+    }
+
+    /// A process killed between claiming an alert and sending it: the next process takes the
+    /// claim over and sends it, once; a claim held by a live process, or already sent, is not.
+    @Test func aClaimLeftUnsentByADeadProcessIsTakenOver() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("f.sqlite").path
+        let store = try Store(path: path)
+        let goal = GameEvent(kind: .goal, key: "95", gameId: 2025020100, away: "BOS", home: "TOR", score: .init(away: 0, home: 1))
+        let final = GameEvent(kind: .final, key: "", gameId: 2025020100, away: "BOS", home: "TOR", score: .init(away: 0, home: 1))
+        let dead = Ledger(store: store, owner: "999999999:gone")
+        let alive = Ledger(store: store, owner: "\(getppid()):parent")
+        let next = Ledger(store: try Store(path: path))
+        #expect(try dead.claim(goal, sink: "stdout"))
+        #expect(try alive.claim(goal, sink: "notify"))
+        #expect(try dead.claim(final, sink: "stdout"))
+        try dead.sent(final, sink: "stdout")
+        // The dead one's unsent goal is taken over once; the live one's and the sent final are not.
+        #expect(try next.claim(goal, sink: "stdout"))
+        #expect(try !next.claim(goal, sink: "stdout"))
+        #expect(try !Ledger(store: store, owner: "999999998:other").claim(goal, sink: "stdout"))
+        #expect(try !next.claim(goal, sink: "notify"))
+        #expect(try !next.claim(final, sink: "stdout"))
+        // Passed over: claimed with nothing to send, never taken over.
+        #expect(try dead.passOver(goal, sink: "discord"))
+        #expect(try !next.claim(goal, sink: "discord"))
     }
 }
