@@ -62,12 +62,20 @@ struct AlertPlumbing {
     }
 }
 
-/// Plays a finished game's feed as if live through the detector, at `speed` times real time.
+/// Plays a finished game's feed as if live through the detector, at `speed` times real time
+/// (0: no pauses at all).
 struct ReplayRunner {
     let replay: ReplayFeed
     let speed: Double
     let fromPeriod: Int?
     let alerts: AlertPlumbing
+
+    init(replay: ReplayFeed, speed: Double, fromPeriod: Int?, alerts: AlertPlumbing) {
+        self.replay = replay
+        self.speed = speed == 0 ? .infinity : speed
+        self.fromPeriod = fromPeriod
+        self.alerts = alerts
+    }
 
     func run() async throws {
         try await alerts.deliver { try await play() }

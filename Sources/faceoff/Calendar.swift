@@ -37,6 +37,9 @@ struct CalendarFlags: ParsableArguments {
         for text in reminder + [duration].compactMap({ $0 }) where DurationText.parse(text) == nil {
             throw ValidationError("'\(text)' is not a duration like 1h, 15m or 3h")
         }
+        if let duration, let value = DurationText.parse(duration), value < CalendarSettings.minimumDuration {
+            throw ValidationError("--duration must be at least \(DurationText.format(CalendarSettings.minimumDuration)), not \(duration)")
+        }
     }
 
     func gameTypes() throws -> [GameTypeName]? {
@@ -71,9 +74,9 @@ extension Faceoff {
             commandName: "calendar",
             abstract: "Write iCalendar (.ics) feeds of your teams' seasons.",
             discussion: """
-                With no team, writes one feed per followed team and favourites.ics (every game of
-                the followed teams, once) to the calendar directory. Subscribe to the files, or
-                serve them with `faceoff serve`.
+                With no team, writes one feed per followed team and favourites.ics (every game
+                of the followed teams, once) to the calendar directory. Subscribe to the
+                files, or serve them with `faceoff serve`.
 
                 Examples:
                   faceoff calendar
@@ -83,6 +86,10 @@ extension Faceoff {
                 """)
 
         @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            try global.refuseJSON("calendar")
+        }
         @OptionGroup var flags: CalendarFlags
 
         @Argument(help: "Teams (default: the followed teams and favourites.ics).")
@@ -144,8 +151,10 @@ extension Faceoff {
             }
 
             var failed = false
+            // A note names its team; feeds that share a team share its note: say it once.
+            var noted: Set<String> = []
             for report in await publisher.publish(kinds) {
-                for note in report.notes { printError("note: \(report.feed): \(note)") }
+                for note in report.notes where noted.insert(note).inserted { printError("note: \(note)") }
                 let shown = ConfigLoader.displayPath(report.path, paths: session.paths)
                 if let error = report.error {
                     failed = true

@@ -17,6 +17,10 @@ struct ConfigCommand: AsyncParsableCommand {
 
         @OptionGroup var global: GlobalOptions
 
+        func validate() throws {
+            try global.refuseJSON("config init")
+        }
+
         @Argument(help: "Teams to follow, as abbreviations (TOR) or names (Leafs).")
         var teams: [String] = []
 
@@ -28,15 +32,13 @@ struct ConfigCommand: AsyncParsableCommand {
             let paths = Paths()
             let path = Session.configPath(flag: global.config, environment: ProcessInfo.processInfo.environment, paths: paths).path
             let display = ConfigLoader.displayPath(path, paths: paths)
-            if FileManager.default.fileExists(atPath: path), !force {
-                throw UsageError(message: "\(display) already exists; edit it, or add --force to start over")
-            }
             var abbreviations: [String] = []
             for team in teams { abbreviations.append(try Teams.resolve(team)) }
-            do {
-                try AtomicFile.write(ConfigTemplate.text(teams: abbreviations), to: path)
-            } catch {
-                throw RuntimeError(message: "cannot write \(display): \(error.localizedDescription)")
+            try ConfigFile.locked(path) {
+                if FileManager.default.fileExists(atPath: path), !force {
+                    throw UsageError(message: "\(display) already exists; edit it, or add --force to start over")
+                }
+                try AtomicFile.write(ConfigTemplate.text(teams: abbreviations), to: path, permissions: 0o600)
             }
             print("Wrote \(display)")
         }
@@ -47,6 +49,10 @@ struct ConfigCommand: AsyncParsableCommand {
 
         @OptionGroup var global: GlobalOptions
 
+        func validate() throws {
+            try global.refuseJSON("config path")
+        }
+
         func run() async throws {
             global.bootstrapLogging()
             print(Session.configPath(flag: global.config, environment: ProcessInfo.processInfo.environment, paths: Paths()).path)
@@ -56,7 +62,7 @@ struct ConfigCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
-            abstract: "Print the settings in effect, defaults included, with secrets redacted.")
+            abstract: "Print the settings in effect, defaults included, secrets redacted.")
 
         @OptionGroup var global: GlobalOptions
 
@@ -79,9 +85,13 @@ struct ConfigCommand: AsyncParsableCommand {
     struct Validate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "validate",
-            abstract: "Check the config file; print every problem with its line. Exit 2 if any.")
+            abstract: "Check the config file: every problem with its line. Exit 2 if any.")
 
         @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            try global.refuseJSON("config validate")
+        }
 
         func run() async throws {
             let session = try global.session()

@@ -6,15 +6,19 @@ extension Faceoff {
     struct DoctorCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "doctor",
-            abstract: "Check the setup and say how to fix what is wrong. Exit 1 if anything is.",
+            abstract: "Check the setup and say how to fix it. Exit 1 if anything is wrong.",
             discussion: """
-                Checks the config and templates, the time zone data, the store and the calendar
-                directory, the NHL API (and its latency), notify-send and a notification daemon,
-                each webhook (reachable; a signed test alert only with --send) and the systemd
-                user unit.
+                Checks the config and templates, the time zone data, the store and the
+                calendar directory, the NHL API (and its latency), notify-send and a
+                notification daemon, each webhook (reachable; a signed test alert only with
+                --send) and the systemd user unit.
                 """)
 
         @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            try global.refuseJSON("doctor")
+        }
 
         @Flag(help: "Send a signed test alert to each webhook.")
         var send = false
@@ -38,7 +42,11 @@ extension Faceoff {
                 check(.fail, "config", "\(error)")
                 throw ExitCode(1)
             }
-            check(.ok, "config", "\(session.displayConfigPath) (\(session.config.teams.count) teams, \(session.config.sinks.count) sinks)")
+            if FileManager.default.fileExists(atPath: session.configPath) {
+                check(.ok, "config", "\(session.displayConfigPath) (\(session.config.teams.count) teams, \(session.config.sinks.count) sinks)")
+            } else {
+                check(.warn, "config", "\(session.displayConfigPath) does not exist, so the defaults are used; `faceoff config init` or `faceoff follow TOR` writes one")
+            }
             let renderer: Renderer?
             do {
                 let loaded = try session.renderer()
@@ -71,12 +79,12 @@ extension Faceoff {
             let directory = session.calendarDirectory
             let probe = directory + "/.faceoff-doctor-\(getpid())"
             do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                try FileError.makeDirectories(directory)
                 try AtomicFile.write("probe", to: probe)
-                try FileManager.default.removeItem(atPath: probe)
+                unlink(probe)
                 check(.ok, "calendar directory", ConfigLoader.displayPath(directory, paths: session.paths))
             } catch {
-                check(.fail, "calendar directory", "\(directory) is not writable: \(error.localizedDescription) (set [calendar] dir or fix its permissions)")
+                check(.fail, "calendar directory", "\(error) (set [calendar] dir, or fix that folder)")
             }
 
             let http = CurlHTTPClient()
@@ -125,8 +133,11 @@ extension Faceoff {
                 do {
                     _ = try await http.send(probe)
                     check(.ok, "webhook \(sink.displayName)", "\(webhook.displayURL) reachable (--send sends a signed test alert)")
-                } catch let error as HTTPError where error.status != nil {
+                } catch let error as HTTPError where (400..<500).contains(error.status ?? 0) {
+                    // Many receivers answer HEAD with 404 or 405 and take POSTs all the same.
                     check(.ok, "webhook \(sink.displayName)", "\(webhook.displayURL) reachable (answered HEAD with \(error.status!)); --send sends a signed test alert")
+                } catch let error as HTTPError where error.status != nil {
+                    check(.fail, "webhook \(sink.displayName)", "\(webhook.displayURL) answered HEAD with \(error.status!), a server error; it may fail alerts too (--send tries one)")
                 } catch {
                     check(.fail, "webhook \(sink.displayName)", "\(error)")
                 }

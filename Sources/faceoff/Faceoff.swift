@@ -6,13 +6,13 @@ import Logging
 struct Faceoff: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "faceoff",
-        abstract: "Follow NHL teams from Linux: calendar feeds, live alerts, and the numbers.",
+        abstract: "Follow NHL teams from Linux: calendar feeds, live alerts, numbers.",
         discussion: """
             Examples:
               faceoff demo                    see it work, no network needed
               faceoff follow TOR MTL          follow two teams (edits config.toml)
               faceoff next                    the next game of the first followed team
-              faceoff watch                   live scoreboard and alerts for the followed teams
+              faceoff watch                   live scoreboard and alerts, followed teams
               faceoff calendar                .ics feeds of the followed teams' seasons
               faceoff schedule MTL --from 2025-11-01
               faceoff standings --by wildcard
@@ -26,9 +26,9 @@ struct Faceoff: AsyncParsableCommand {
               faceoff api standings/now       a raw API response, through the cache
               faceoff --offline api club-schedule-season/TOR/now
 
-            Global options, before or after the subcommand: --config <path>, --api-base <url>,
-            --offline, --json, --no-color, -v/--verbose. Exit status: 0 success,
-            1 runtime failure (network, store), 2 usage or config error.
+            Global options, before or after the subcommand: --config <path>, --api-base
+            <url>, --offline, --json, --no-color, -v/--verbose. Exit status: 0 success, 1
+            runtime failure (network, store), 2 usage or config error.
             """,
         version: FaceoffInfo.version,
         subcommands: [
@@ -39,6 +39,12 @@ struct Faceoff: AsyncParsableCommand {
 
     /// Parses, runs, reports errors on stderr, and returns the exit status.
     static func runMain(_ arguments: [String]) async -> Int32 {
+        // `faceoff shedule`: ArgumentParser would call it an unexpected argument.
+        if let first = arguments.first, !first.hasPrefix("-"), first != "help", !SubcommandNames.topLevel.contains(first) {
+            let hint = Suggest.phrase(first, in: SubcommandNames.topLevel)
+            printError("faceoff: '\(first)' is not a command\(hint); `faceoff --help` lists them")
+            return 2
+        }
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -90,11 +96,17 @@ struct Faceoff: AsyncParsableCommand {
         case let error as RuntimeError:
             printError("faceoff: \(error.message)")
             return 1
+        case let error as FeedServerError:
+            printError("faceoff: \(error)")
+            return 1
+        case let error as FileError:
+            printError("faceoff: \(error)")
+            return 1
         default:
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if code == .success {
-                if !message.isEmpty { print(message) }
+                if !message.isEmpty { print(HelpText.wrappingUsage(message)) }
                 return 0
             }
             if !message.isEmpty { printError(message) }
@@ -116,4 +128,27 @@ struct RuntimeError: Error {
 
 func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Help as it reads at 80 columns: ArgumentParser wraps everything but the USAGE line, which
+/// with the global options runs past 160 characters.
+enum HelpText {
+    static func wrappingUsage(_ help: String, width: Int = 80) -> String {
+        help.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.hasPrefix("USAGE: "), line.count > width else { return String(line) }
+            // Whole groups only: "[--config <path>]" is never cut.
+            let groups = line.dropFirst("USAGE: ".count).matches(of: /\[[^\]]*\](?: \.\.\.)?|\S+/).map { String($0.output) }
+            var lines: [String] = []
+            var current = "USAGE:"
+            for group in groups {
+                if current.count + 1 + group.count > width, current.count > "USAGE:".count {
+                    lines.append(current)
+                    current = "      "
+                }
+                current += " " + group
+            }
+            lines.append(current)
+            return lines.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
 }

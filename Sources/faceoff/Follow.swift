@@ -22,6 +22,7 @@ struct Follow: AsyncParsableCommand {
     var player: [String] = []
 
     func validate() throws {
+        try global.refuseJSON("follow")
         if teams.isEmpty && player.isEmpty {
             throw ValidationError("name at least one team (faceoff follow TOR) or --player")
         }
@@ -30,7 +31,7 @@ struct Follow: AsyncParsableCommand {
     func run() async throws {
         let session = try global.session()
         let abbreviations = try teams.map { team throws(UnknownTeamError) in try Teams.resolve(team) }
-        let playerIDs = try await PlayerLookup.resolve(player, session: session)
+        let playerIDs = try await PlayerLookup.resolve(player, session: session, checkIDs: true)
         let editor = ConfigFileEditor(session: session)
         let result = try editor.edit { text in
             var text = text
@@ -55,15 +56,20 @@ struct Follow: AsyncParsableCommand {
 struct ConfigFileEditor {
     let session: Session
 
+    /// Read, changed and written under `ConfigFile.locked`: two edits at once both land.
     func edit(_ change: (String) -> String) throws -> Config {
+        try ConfigFile.locked(session.configPath) { try editLocked(change) }
+    }
+
+    private func editLocked(_ change: (String) -> String) throws -> Config {
         let path = session.configPath
         let display = session.displayConfigPath
         let original: String
         if FileManager.default.fileExists(atPath: path) {
             do {
-                original = try String(contentsOfFile: path, encoding: .utf8)
+                original = try FileError.readText(path)
             } catch {
-                throw RuntimeError(message: "cannot read \(display): \(error.localizedDescription)")
+                throw RuntimeError(message: "cannot read \(display): \(FileError.reason(error.code))")
             }
         } else {
             original = ConfigTemplate.text()
@@ -79,11 +85,8 @@ struct ConfigFileEditor {
         let exists = FileManager.default.fileExists(atPath: path)
         // A new file only when the edit changed something (unfollow on no config writes nothing).
         if exists ? updated != original : updated != ConfigTemplate.text() {
-            do {
-                try AtomicFile.write(updated, to: path)
-            } catch {
-                throw RuntimeError(message: "cannot write \(display): \(error.localizedDescription)")
-            }
+            // 0600: a config may hold webhook secrets and tokens.
+            try AtomicFile.write(updated, to: path, permissions: 0o600)
         }
         return config
     }
@@ -95,13 +98,15 @@ enum PlayerLookup {
         let label: String
     }
 
-    static func resolve(_ inputs: [String], session: Session) async throws -> [Resolved] {
+    /// - Parameter checkIDs: ask the API whether a player given by id exists (`follow`; not
+    ///   `unfollow`, which must work for any id the config holds).
+    static func resolve(_ inputs: [String], session: Session, checkIDs: Bool = false) async throws -> [Resolved] {
         var resolved: [Resolved] = []
         var search: PlayerSearch?
         for input in inputs {
             let trimmed = input.trimmingCharacters(in: .whitespaces)
             if let id = Int(trimmed), id > 0 {
-                resolved.append(Resolved(id: id, label: "player \(id)"))
+                resolved.append(checkIDs ? try await check(id, session: session) : Resolved(id: id, label: "player \(id)"))
                 continue
             }
             if search == nil {
@@ -120,6 +125,25 @@ enum PlayerLookup {
             }
         }
         return resolved
+    }
+
+    /// A player id checked against the API: one it does not know is refused; one that can't
+    /// be checked (offline, the API down) is taken, and that is said.
+    static func check(_ id: Int, session: Session) async throws -> Resolved {
+        if session.mode == .offline {
+            printError("note: player \(id) not checked (offline); follow it again online to check it")
+            return Resolved(id: id, label: "player \(id)")
+        }
+        do {
+            let landing = try await session.nhlClient(store: (try? openCacheStore(session)) ?? nil).fetch(.player(id)).value
+            let name = [landing.firstName?.value, landing.lastName?.value].compactMap { $0 }.joined(separator: " ")
+            return Resolved(id: id, label: name.isEmpty ? "player \(id)" : "\(name) (\(id))")
+        } catch let error as NHLError where error.code == .notFound {
+            throw UsageError(message: "no NHL player has the id \(id); check it, or follow by name (faceoff follow --player \"Nick Suzuki\")")
+        } catch {
+            printError("note: player \(id) not checked (\(error)); following it anyway")
+            return Resolved(id: id, label: "player \(id)")
+        }
     }
 }
 

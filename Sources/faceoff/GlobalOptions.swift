@@ -23,6 +23,12 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: [.short, .long], help: "Log more (debug) to stderr; LOG_LEVEL=trace|debug|info|warning|error sets it too.")
     var verbose = false
 
+    /// For a command that prints no JSON: `--json` is refused (a usage error), not ignored.
+    func refuseJSON(_ command: String, instead: String? = nil) throws {
+        guard json else { return }
+        throw ValidationError("`faceoff \(command)` has no JSON output" + (instead.map { "; use \($0)" } ?? ""))
+    }
+
     /// Reads the config and sets up logging; config errors become exit status 2.
     func session() throws -> Session {
         bootstrapLogging()
@@ -79,6 +85,13 @@ struct GlobalOptions: ParsableArguments {
 }
 
 enum SubcommandNames {
+    /// The names `faceoff NAME` takes.
+    static let topLevel: [String] = {
+        var names: [String] = []
+        for sub in Faceoff.configuration.subcommands { names.append(sub._commandName) }
+        return names
+    }()
+
     /// Every subcommand name at any depth, read from the command tree.
     static let all: Set<String> = {
         var names: Set<String> = []

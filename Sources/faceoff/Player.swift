@@ -4,8 +4,8 @@ import FaceoffKit
 extension Faceoff {
     struct PlayerCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "player", abstract: "A player's bio, this season's numbers, career totals and last five games.",
-            discussion: "Examples: faceoff player 8478402; faceoff player \"Nick Suzuki\"")
+            commandName: "player", abstract: "A player's bio, season and career numbers, and last five games.",
+            discussion: "Examples:\n  faceoff player 8478402\n  faceoff player \"Nick Suzuki\"")
 
         @OptionGroup var global: GlobalOptions
 

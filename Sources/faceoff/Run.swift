@@ -9,13 +9,14 @@ extension Faceoff {
     struct RunCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "run",
-            abstract: "Run unattended: keep the calendars current and send every game's alerts.",
+            abstract: "Run unattended: keep the calendars current, send every game's alerts.",
             discussion: """
-                Refreshes the followed teams' schedules (every [calendar] refresh, 6 h, and after
-                each final) and rewrites their calendars; sleeps until the pregame window of the
-                next game of a followed team (or of a followed player's team) and watches it; sends
-                alerts to the [[sink]]s (with none: desktop notifications, and each alert in the
-                log). Serves the feeds too when [serve] enabled = true.
+                Refreshes the followed teams' schedules (every [calendar] refresh, 6 h, and
+                after each final) and rewrites their calendars; sleeps until the pregame
+                window of the next game of a followed team (or of a followed player's team)
+                and watches it; sends alerts to the [[sink]]s (with none: desktop
+                notifications, and each alert in the log). Serves the feeds too when [serve]
+                enabled = true.
 
                 One `run` per store (a second refuses to start). SIGTERM or Ctrl-C stops it
                 within 5 s; what webhooks still owe stays queued for the next start. SIGHUP
@@ -30,6 +31,10 @@ extension Faceoff {
                 """)
 
         @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            try global.refuseJSON("run")
+        }
 
         func run() async throws {
             global.bootstrapLogging(standard: .info)

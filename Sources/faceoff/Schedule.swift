@@ -5,7 +5,7 @@ extension Faceoff {
     struct ScheduleCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "schedule", abstract: "A team's season: results, live scores, upcoming games and TV.",
-            discussion: "Examples: faceoff schedule; faceoff schedule MTL --from 2025-11-01 --to 2025-11-30")
+            discussion: "Examples:\n  faceoff schedule\n  faceoff schedule MTL --from 2025-11-01 --to 2025-11-30")
 
         @OptionGroup var global: GlobalOptions
 
@@ -25,6 +25,8 @@ extension Faceoff {
             if let season, Season(season) == nil { throw ValidationError("--season must look like 20252026") }
             try checkDay(from, "--from")
             try checkDay(to, "--to")
+            // Both are YYYY-MM-DD, so they compare as text.
+            if let from, let to, from > to { throw ValidationError("--from \(from) is after --to \(to); no day can be in between") }
         }
 
         func run() async throws {

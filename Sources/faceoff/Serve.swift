@@ -6,7 +6,7 @@ extension Faceoff {
     struct ServeCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "serve",
-            abstract: "Serve the calendar feeds over HTTP for calendar apps that subscribe by URL.",
+            abstract: "Serve the feeds over HTTP for calendar apps that subscribe by URL.",
             discussion: """
                 Serves /calendars/TEAM.ics for each followed team, /calendars/favourites.ics,
                 /calendars/all.ics and an index page at / with webcal:// links. Feeds are
@@ -26,6 +26,7 @@ extension Faceoff {
         var listen: String?
 
         func validate() throws {
+            try global.refuseJSON("serve")
             if let listen, ListenAddress(listen) == nil {
                 throw ValidationError("--listen must be host:port, like 127.0.0.1:8765 or [::1]:0")
             }

@@ -6,7 +6,7 @@ extension Faceoff {
     struct StatusCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "status",
-            abstract: "One line for a status bar: the live game, else the next one. No network.",
+            abstract: "One line for a status bar: the live or next game. No network.",
             discussion: """
                 Reads the store only (what `faceoff run` or `faceoff watch` last saw, and the
                 cached schedules), so it is fast enough for a tmux status line refreshed every

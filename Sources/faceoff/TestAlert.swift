@@ -10,11 +10,11 @@ extension Faceoff {
             commandName: "test-alert",
             abstract: "Send a sample alert through each sink, and report what happened.",
             discussion: """
-                The sample goes through the real path (templates, notify-send, a signed webhook
-                POST) but not through the sinks' filters or delays, and nothing is recorded: each
-                run sends a new event id, so receivers that deduplicate show every try. With no
-                [[sink]] in the config, the defaults are tried: stdout and desktop notifications.
-                Exits 1 when any sink failed.
+                The sample goes through the real path (templates, notify-send, a signed
+                webhook POST) but not through the sinks' filters or delays, and nothing is
+                recorded: each run sends a new event id, so receivers that deduplicate show
+                every try. With no [[sink]] in the config, the defaults are tried: stdout and
+                desktop notifications. Exits 1 when any sink failed.
 
                 Examples:
                   faceoff test-alert
@@ -22,6 +22,10 @@ extension Faceoff {
                 """)
 
         @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            try global.refuseJSON("test-alert")
+        }
 
         @Option(help: "Only the sink with this name (or type, for an unnamed sink).")
         var sink: String?

@@ -5,8 +5,8 @@ import Foundation
 struct Unfollow: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unfollow",
-        abstract: "Stop following teams or players (edits config.toml, keeping your comments).",
-        discussion: "Examples: faceoff unfollow MTL; faceoff unfollow --player 8479318")
+        abstract: "Stop following teams or players (edits config.toml, keeps comments).",
+        discussion: "Examples:\n  faceoff unfollow MTL\n  faceoff unfollow --player 8479318")
 
     @OptionGroup var global: GlobalOptions
 
@@ -17,6 +17,7 @@ struct Unfollow: AsyncParsableCommand {
     var player: [String] = []
 
     func validate() throws {
+        try global.refuseJSON("unfollow")
         if teams.isEmpty && player.isEmpty {
             throw ValidationError("name at least one team (faceoff unfollow MTL) or --player")
         }

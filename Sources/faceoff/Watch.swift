@@ -8,11 +8,12 @@ extension Faceoff {
             commandName: "watch",
             abstract: "Watch games live: a scoreboard and alerts in the terminal.",
             discussion: """
-                With a game id, watches that game and exits once its final is out (a game already
-                over: its final). With a team (default: the followed teams), follows them game
-                after game until interrupted. On a terminal it draws a scoreboard that updates in
-                place; otherwise it prints one line per event (--format jsonl for JSON lines).
-                Alerts go out once: a second `watch` on the same store never repeats one.
+                With a game id, watches that game and exits once its final is out (a game
+                already over: its final). With a team (default: the followed teams), follows
+                them game after game until interrupted. On a terminal it draws a scoreboard
+                that updates in place; otherwise it prints one line per event (--format jsonl
+                for JSON lines). Alerts go out once: a second `watch` on the same store never
+                repeats one.
 
                 Examples:
                   faceoff watch
@@ -21,6 +22,10 @@ extension Faceoff {
                 """)
 
         @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            try global.refuseJSON("watch", instead: "--format jsonl")
+        }
 
         @Argument(help: "A game id (2025020119) or a team (default: the followed teams).")
         var target: String?
@@ -107,10 +112,10 @@ extension Faceoff {
                 Plays a game through the same engine as `watch`, to try a setup or a template.
                 Nothing is recorded in the store: replaying twice works.
 
-                With --serve, serves the games instead, as the NHL API would while they are live:
-                /v1/gamecenter/ID/play-by-play (and landing), score/now, schedule/now and the
-                teams' club-schedule-season. The games start a few seconds after launch; the first
-                line printed is the API base to give `--api-base`.
+                With --serve, serves the games instead, as the NHL API would while they are
+                live: /v1/gamecenter/ID/play-by-play (and landing), score/now, schedule/now
+                and the teams' club-schedule-season. The games start a few seconds after
+                launch; the first line printed is the API base to give `--api-base`.
 
                 Examples:
                   faceoff replay 2025020100 --speed 120
@@ -145,6 +150,7 @@ extension Faceoff {
         var intermission: Int = ReplayServer.intermission
 
         func validate() throws {
+            try global.refuseJSON("replay", instead: "--format jsonl")
             guard speed >= 0 else { throw ValidationError("--speed must be 0 or more") }
             if let fromPeriod, !(1...10).contains(fromPeriod) { throw ValidationError("--from-period must be a period of the game (1, 2, 3, 4...)") }
             if let serve, ListenAddress(serve) == nil { throw ValidationError("--serve must be host:port, like 127.0.0.1:0") }
@@ -188,19 +194,19 @@ extension Faceoff {
             let game = GameSnapshot(feeds[0])
             let alerts = try AlertPlumbing(
                 session: session, format: format, configured: sinks, store: nil, teams: [game.away.abbrev, game.home.abbrev])
-            try await ReplayRunner(replay: ReplayFeed(feeds[0]), speed: speed == 0 ? .infinity : speed, fromPeriod: fromPeriod, alerts: alerts).run()
+            try await ReplayRunner(replay: ReplayFeed(feeds[0]), speed: speed, fromPeriod: fromPeriod, alerts: alerts).run()
         }
     }
 
     struct DemoCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "demo",
-            abstract: "See Faceoff work with no network: a bundled game replayed fast, and a demo calendar.",
+            abstract: "See it work offline: a bundled game replayed fast, a demo calendar.",
             discussion: "The game and schedule are made up by the project and built into the binary.")
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(help: "How many times faster than real time.")
+        @Option(help: "How many times faster than real time (0 for no pauses).")
         var speed: Double = 240
 
         @Option(help: "text or jsonl.")
@@ -208,6 +214,11 @@ extension Faceoff {
 
         @Flag(help: "Send the alerts to the configured notify and webhook sinks too (nothing is recorded: twice works).")
         var sinks = false
+
+        func validate() throws {
+            try global.refuseJSON("demo", instead: "--format jsonl")
+            guard speed >= 0 else { throw ValidationError("--speed must be 0 or more") }
+        }
 
         func run() async throws {
             let session = try global.session()
@@ -218,7 +229,7 @@ extension Faceoff {
             let alerts = try AlertPlumbing(
                 session: session, format: format, configured: sinks, store: nil, teams: [snapshot.away.abbrev, snapshot.home.abbrev])
             let output = alerts.terminal
-            try await ReplayRunner(replay: ReplayFeed(game), speed: max(1, speed), fromPeriod: nil, alerts: alerts).run()
+            try await ReplayRunner(replay: ReplayFeed(game), speed: speed, fromPeriod: nil, alerts: alerts).run()
 
             // A demo calendar from the bundled schedule, written where feeds go.
             guard let scheduleText = DemoData.schedule,

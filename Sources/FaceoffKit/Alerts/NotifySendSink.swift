@@ -135,7 +135,6 @@ public final class LogoCache: Sendable {
             guard String(decoding: response.body.prefix(512), as: UTF8.self).contains("<svg") else {
                 throw HTTPError(.transport, url: request.url, detail: "not an SVG image")
             }
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             try AtomicFile.write(String(decoding: response.body, as: UTF8.self), to: path)
             return path
         } catch {

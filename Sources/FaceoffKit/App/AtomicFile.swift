@@ -18,15 +18,38 @@ public struct FileError: Error, Sendable, CustomStringConvertible {
 
     public var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
 
-    static func reason(_ code: Int32) -> String {
+    public static func reason(_ code: Int32) -> String {
         switch code {
         case ENOSPC, EDQUOT: "the disk is full; free some space and it is written on the next try"
         case EROFS: "the file system is read-only; remount it read-write or point Faceoff elsewhere (XDG_DATA_HOME, XDG_STATE_HOME)"
         case EACCES, EPERM: "permission denied; check who owns that folder"
         case ENOTDIR: "a part of that path is a file, not a folder"
+        case EISDIR: "it is a folder, not a file"
+        case ENOENT: "no such file or folder"
+        case EILSEQ: "it is not UTF-8 text"
         case EIO: "an input/output error (a failing disk?)"
         default: String(cString: strerror(code))
         }
+    }
+
+    /// The UTF-8 text of the file at `path`.
+    public static func readText(_ path: String) throws(FileError) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError("read", path: path, code: errno) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileError("read", path: path, code: errno)
+            }
+            if count == 0 { break }
+            bytes += chunk.prefix(count)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw FileError("read", path: path, code: EILSEQ) }
+        return text
     }
 
     /// Creates `path` and the folders above it, as `mkdir -p` does.
@@ -41,28 +64,36 @@ public struct FileError: Error, Sendable, CustomStringConvertible {
 
 /// Writes a file so that readers see the old or the new content, never a part.
 public enum AtomicFile {
+    /// A file that exists keeps its mode; a new one gets `permissions`. Through a symlink (a
+    /// config kept in a dotfiles repository) it writes the file the link names, and the link
+    /// stays a link.
     public static func write(_ text: String, to path: String, permissions: Int = 0o644) throws(FileError) {
-        // Write through a symlink (a config kept in a dotfiles repository) to the file it names.
-        let url = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        let url = URL(fileURLWithPath: ConfigFile.resolve(path))
         let path = url.path
         let directory = url.deletingLastPathComponent()
         try FileError.makeDirectories(directory.path)
-        let existing = try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        var status = stat()
+        let existing = stat(path, &status) == 0 ? mode_t(status.st_mode & 0o7777) : nil
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(existing ?? permissions))
+        // A new file: `permissions` as narrowed by the umask, as for any file created.
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(permissions))
         guard descriptor >= 0 else { throw FileError("write", path: path, code: errno) }
         var failure: Int32 = 0
+        // An existing one: exactly its mode, which the umask would have narrowed.
+        if let existing, fchmod(descriptor, existing) != 0 { failure = errno }
         let bytes = Array(text.utf8)
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
+        if failure == 0 {
+            bytes.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    offset += written
                 }
-                offset += written
             }
         }
         if failure == 0, fsync(descriptor) != 0 { failure = errno }

@@ -83,8 +83,13 @@ public struct Session: Sendable {
     }
 
     /// Where feeds are written: `[calendar] dir`, else `$XDG_DATA_HOME/faceoff/calendars`.
+    /// `[calendar] dir`; a relative one is read from the config file's folder, never from
+    /// wherever a command happens to be run.
     public var calendarDirectory: String {
-        config.calendar.dir.map(paths.expand) ?? paths.calendarDirectory
+        guard let dir = config.calendar.dir.map(paths.expand) else { return paths.calendarDirectory }
+        if dir.hasPrefix("/") { return dir }
+        let folder = (ConfigFile.resolve(configPath) as NSString).deletingLastPathComponent
+        return folder + "/" + dir
     }
 
     /// How text for stdout is styled: `--no-color`, NO_COLOR, TERM=dumb and a stdout that is
@@ -104,10 +109,13 @@ public struct Session: Sendable {
         try Store.reader(path: paths.storeFile)
     }
 
+    /// The NHL client of the commands a person waits for: `RetryPolicy.interactive` (the
+    /// daemon builds its own, with more patience).
     public func nhlClient(store: Store?, http: any HTTPClient = CurlHTTPClient()) -> NHLClient {
         let pinned = pinnedNow ? now : nil
         return NHLClient(
             base: config.apiBase, http: http, cache: store.map(ResponseCache.init), mode: mode,
-            now: { pinned ?? Date() })
+            now: { pinned ?? Date() }
+        ).retrying(.interactive)
     }
 }

@@ -34,9 +34,9 @@ public struct TemplateSet: Sendable {
                 let path = directory + "/\(name).mustache"
                 if FileManager.default.fileExists(atPath: path) {
                     do {
-                        source = try String(contentsOfFile: path, encoding: .utf8)
+                        source = try FileError.readText(path)
                     } catch {
-                        throw TemplateError(file: path, line: nil, column: nil, message: "cannot read it: \(error.localizedDescription)")
+                        throw TemplateError(file: path, line: nil, column: nil, message: "cannot read it: \(FileError.reason(error.code))")
                     }
                     file = path
                     overridden.insert(name)

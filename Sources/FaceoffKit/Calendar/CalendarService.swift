@@ -143,6 +143,11 @@ public struct CalendarService: Sendable {
                     vanished: vanished, event: event)
             }
             for (id, built) in events {
+                // A game already played doesn't get cancelled after the fact: keep it as it was.
+                if built.status == .cancelled, let old = existing[id], old.event.status != .cancelled, old.event.end < date {
+                    rows.append(old)
+                    continue
+                }
                 var event = built
                 let fingerprint = GameEventBuilder.fingerprint(built)
                 let hash = GameEventBuilder.contentHash(built)

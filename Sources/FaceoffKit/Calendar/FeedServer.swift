@@ -1,6 +1,7 @@
 import CompressNIO
 import Foundation
 import Hummingbird
+import NIOCore
 import Logging
 import Synchronization
 
@@ -17,6 +18,15 @@ public struct FeedServer: Sendable {
         public var publicURL: String
         public var staleAfter: Duration = .seconds(5 * 60)
         public var waitLimit: Duration = .seconds(2)
+        /// How long a connection may take to send a request's headers, new or kept alive.
+        public var headerLimit: Duration = .seconds(10)
+        /// How long a request may take to be answered and written out.
+        public var requestLimit: Duration = .seconds(30)
+        /// Open connections at most; past it the oldest one still sending its headers (or
+        /// idle) is closed. Calendar apps open one or two each: 128 is plenty, and fits a
+        /// 256-descriptor limit with room for the store and libcurl (the systemd unit sets
+        /// LimitNOFILE=1024).
+        public var maxConnections = 128
 
         public init(host: String, port: Int, token: String, publicURL: String) {
             self.host = host
@@ -53,8 +63,12 @@ public struct FeedServer: Sendable {
         router.get("/calendars/:file") { request, context in try await feed(request, context) }
         router.head("/calendars/:file") { request, context in try await feed(request, context) }
         let host = settings.host
+        let connections = ConnectionGuard(limits: .init(
+            waiting: .nanoseconds(Int64(settings.headerLimit.inSeconds * 1e9)), busy: .nanoseconds(Int64(settings.requestLimit.inSeconds * 1e9)),
+            maxConnections: settings.maxConnections))
         let app = Application(
             router: router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [connections.makeHandler()])),
             configuration: ApplicationConfiguration(address: .hostname(host, port: settings.port), serverName: "Faceoff"),
             onServerRunning: { [bound] channel in
                 let port = channel.localAddress?.port ?? 0
@@ -67,7 +81,13 @@ public struct FeedServer: Sendable {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await refresher.run() }
             defer { refresher.finish() }
-            try await app.run()
+            do {
+                try await app.run()
+            } catch let error as IOError {
+                throw FeedServerError(host: host, port: settings.port, errno: error.errnoCode)
+            } catch is SocketAddressError, is SocketAddressError.UnknownHost {
+                throw FeedServerError(host: host, port: settings.port, errno: EADDRNOTAVAIL)
+            }
         }
     }
 
@@ -266,4 +286,22 @@ actor FeedRefresher {
 final class BoundAddress: Sendable {
     private let value = Mutex<String?>(nil)
     func withLock<T>(_ body: (inout String?) -> T) -> T { value.withLock { body(&$0) } }
+}
+
+/// The feed server could not listen, in words.
+public struct FeedServerError: Error, Sendable, CustomStringConvertible {
+    public let host: String
+    public let port: Int
+    public let errno: Int32
+
+    public var description: String {
+        let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let why = switch errno {
+        case EADDRINUSE: "that port is in use (another `faceoff serve`, or `faceoff run` with [serve] enabled?); pick another with --listen or [serve] listen"
+        case EADDRNOTAVAIL: "\(host) is not an address of this machine; use 127.0.0.1, ::1, 0.0.0.0 or one of its own addresses"
+        case EACCES: "ports below 1024 need root; use a higher one, such as 8765"
+        default: String(cString: strerror(errno))
+        }
+        return "cannot listen on \(address): \(why)"
+    }
 }

@@ -23,6 +23,8 @@ public struct Config: Sendable, Equatable {
 }
 
 public struct CalendarSettings: Sendable, Equatable {
+    /// The shortest `duration` an event may have, from the config or `--duration`.
+    public static let minimumDuration: Duration = .seconds(60)
     /// nil means `$XDG_DATA_HOME/faceoff/calendars`.
     public var dir: String?
     /// "current" or an eight-digit season such as "20252026".

@@ -15,9 +15,9 @@ public enum ConfigLoader {
         }
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try FileError.readText(path)
         } catch {
-            throw ConfigErrors([ConfigError(file: display, line: nil, message: "cannot read it: \(error.localizedDescription)")])
+            throw ConfigErrors([ConfigError(file: display, line: nil, message: "cannot read it: \(FileError.reason(error.code))")])
         }
         return try parse(text, file: display)
     }

@@ -25,7 +25,10 @@ struct ConfigValidator {
                 config.players = playerIDs(value, path)
             case "timezone":
                 if let name = string(value, path, example: #""America/Toronto""#) {
-                    if TimeZone(identifier: name) == nil {
+                    // IANA names are short ("America/Argentina/ComodRivadavia" is among the longest).
+                    if name.utf8.count > 64 {
+                        fail(path, "'timezone' is \(name.utf8.count) characters long, not a time zone name; use an IANA name like \"America/Toronto\"")
+                    } else if TimeZone(identifier: name) == nil {
                         let known = TimeZone.knownTimeZoneIdentifiers
                         fail(path, "unknown time zone '\(name)'\(Suggest.phrase(name, in: known)); use an IANA name like \"America/Toronto\" (`timedatectl list-timezones` lists them)")
                     } else {
@@ -80,7 +83,7 @@ struct ConfigValidator {
                     settings.reminders = texts.compactMap { durationText($0, path, name: "reminders") }
                 }
             case "duration":
-                if let value = duration(value, path, minimum: .seconds(60)) { settings.duration = value }
+                if let value = duration(value, path, minimum: CalendarSettings.minimumDuration) { settings.duration = value }
             case "refresh":
                 if let value = duration(value, path, minimum: .seconds(15 * 60)) { settings.refresh = value }
             case "scores":

@@ -7,6 +7,8 @@ public enum Suggest {
         var best = Int.max
         var found: [String] = []
         for candidate in candidates {
+            // The lengths alone differ by more than the limit (and a huge input costs nothing).
+            guard abs(needle.count - candidate.count) <= limit else { continue }
             let distance = editDistance(needle, Array(candidate.lowercased()))
             guard distance <= limit, distance <= best else { continue }
             if distance < best {

@@ -204,6 +204,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
     /// plan for on the timeline with the time of the next refresh.
     private func refresh(_ parts: inout Parts, _ timeline: inout Timeline<C.Instant>) async {
         guard let games = await fetchSchedules(&parts) else {
+            if Task.isCancelled { return }
             if outage.start != nil {
                 // Offline: the outage was logged once; look again soon, so that the
                 // schedule is back within a poll or two of the network.
@@ -238,6 +239,9 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
                     guard let id = game.id, let away = game.awayTeam?.abbrev, let home = game.homeTeam?.abbrev else { continue }
                     games[id] = .init(id: id, start: game.startTime, away: away, home: home, live: game.gameState?.isLive ?? false)
                 }
+            } catch is CancellationError {
+                // Stopping (SIGTERM): nothing failed, and there is no "again".
+                return nil
             } catch where Outage.isUnreachable(error) {
                 logger.debug("schedule fetch failed", metadata: ["team": "\(team)", "error": "\(error)"])
             } catch {

@@ -25,11 +25,7 @@ public struct FanService: Sendable {
     }
 
     private func schedule(_ team: String, season: String) async throws -> Fetched<ClubSchedule> {
-        do {
-            return try await client.fetch(.clubSchedule(team, season: season))
-        } catch let error as HTTPError where error.kind == .notFound || error.status == 404 {
-            throw FanError("no games scheduled for \(team) in \(season == "now" ? "the current season" : season)")
-        }
+        try await client.fetch(.clubSchedule(team, season: season))
     }
 
     public func schedule(team: String, season: String?, from: String?, to: String?) async throws -> Output<ScheduleReport> {
@@ -106,12 +102,7 @@ public struct FanService: Sendable {
     }
 
     public func player(id: Int) async throws -> Output<PlayerReport> {
-        let fetched: Fetched<PlayerLanding>
-        do {
-            fetched = try await client.fetch(.player(id))
-        } catch let error as HTTPError where error.kind == .notFound || error.status == 404 {
-            throw FanError("no NHL player has the id \(id)")
-        }
+        let fetched = try await client.fetch(.player(id))
         let season = CurrentSeason.id(at: now, timeZone: time.timeZone)
         return Output(report: PlayerReport(landing: fetched.value, season: season, now: now, time: time), notes: notes([fetched]))
     }

@@ -75,12 +75,14 @@ public struct GameSummary: Codable, Sendable, Equatable {
         let schedule = game.gameScheduleState
         timeTBD = schedule?.isTimeTBD ?? false
         let state = game.gameState
-        if schedule?.isCancelled == true {
+        // A game played is final whatever the schedule state says: it is never cancelled or
+        // postponed after the fact.
+        if state?.isFinal == true {
+            status = "final"
+        } else if schedule?.isCancelled == true {
             status = "cancelled"
         } else if schedule?.isPostponed == true {
             status = "postponed"
-        } else if state?.isFinal == true {
-            status = "final"
         } else if state?.isLive == true {
             status = "live"
         } else {

@@ -108,8 +108,14 @@ private final class TransferState {
     var body: [UInt8] = []
     var headers: [String: String] = [:]
     let cancelFlag: CancelFlag
+    let maxBodyBytes: Int
+    /// The body passed `maxBodyBytes`: the write callback stopped the transfer.
+    var tooLarge = false
 
-    init(cancelFlag: CancelFlag) { self.cancelFlag = cancelFlag }
+    init(cancelFlag: CancelFlag, maxBodyBytes: Int) {
+        self.cancelFlag = cancelFlag
+        self.maxBodyBytes = maxBodyBytes
+    }
 }
 
 private enum CurlTransfer {
@@ -121,7 +127,7 @@ private enum CurlTransfer {
         }
         defer { faceoff_curl_easy_cleanup(handle) }
 
-        let state = TransferState(cancelFlag: cancelFlag)
+        let state = TransferState(cancelFlag: cancelFlag, maxBodyBytes: request.maxBodyBytes)
         let statePointer = Unmanaged.passUnretained(state).toOpaque()
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
 
@@ -182,6 +188,7 @@ private enum CurlTransfer {
 
         if code != CURLE_OK {
             if code == CURLE_ABORTED_BY_CALLBACK { throw CancellationError() }
+            if state.tooLarge { throw HTTPError(.tooLarge(limit: request.maxBodyBytes), url: shownURL) }
             var osErrno = 0
             faceoff_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osErrno)
             throw HTTPError(kind(of: code, osErrno: Int32(osErrno)), url: shownURL, detail: request.displayURL == request.url ? detail : "")
@@ -243,6 +250,8 @@ private enum CurlTransfer {
             return .tls
         case CURLE_PARTIAL_FILE:
             return .truncatedBody
+        case CURLE_BAD_CONTENT_ENCODING:
+            return .badEncoding
         case CURLE_FILE_COULDNT_READ_FILE, CURLE_REMOTE_FILE_NOT_FOUND:
             return .notFound
         case CURLE_TOO_MANY_REDIRECTS:
@@ -277,6 +286,11 @@ private let writeCallback: faceoff_curl_data_callback = { data, size, count, use
     let length = size * count
     guard let data, let userdata else { return length }
     let state = Unmanaged<TransferState>.fromOpaque(userdata).takeUnretainedValue()
+    guard state.body.count + length <= state.maxBodyBytes else {
+        // Anything but `length` makes libcurl stop with a write error.
+        state.tooLarge = true
+        return 0
+    }
     data.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
         state.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
     }

@@ -20,6 +20,11 @@ public struct HTTPRequest: Sendable {
     public var totalTimeout: Duration
     /// Validators of a cached copy; a 304 answer means the cached copy is still current.
     public var conditional: Validators?
+    /// The largest body taken (after decompression); a larger one fails as `tooLarge`.
+    public var maxBodyBytes: Int = HTTPRequest.defaultMaxBodyBytes
+
+    /// 16 MiB: the largest NHL answer, a late-game play-by-play, is under 1 MB.
+    public static let defaultMaxBodyBytes = 16 << 20
 
     public init(
         url: String,

@@ -8,6 +8,10 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case tls
         case status(Int)
         case truncatedBody
+        /// Larger than `HTTPRequest.maxBodyBytes`.
+        case tooLarge(limit: Int)
+        /// Sent compressed, but the compressed data is corrupt.
+        case badEncoding
         case notFound
         case tooManyRedirects
         case invalidURL
@@ -42,7 +46,7 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
             return true
         case .status(let code):
             return code == 408 || code == 429 || (500...599).contains(code)
-        case .tls, .notFound, .tooManyRedirects, .invalidURL, .noHTTPLibrary:
+        case .tls, .notFound, .tooManyRedirects, .invalidURL, .noHTTPLibrary, .tooLarge, .badEncoding:
             return false
         }
     }
@@ -55,10 +59,12 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .dnsFailure: what = "could not resolve the host name (check the network or the API base URL)"
         case .connectionRefused: what = "the connection was refused (is the server running?)"
         case .connectionFailed: what = "could not connect"
-        case .timeout: what = "timed out"
+        case .timeout: what = "the server did not answer in time (it may be down or slow; try again later)"
         case .tls: what = "the TLS handshake or certificate check failed"
         case .status(let code): what = "the server answered HTTP \(code)"
         case .truncatedBody: what = "the response body was cut short"
+        case .tooLarge(let limit): what = "the answer is larger than \(limit >> 20) MB, far more than any NHL answer; not reading it"
+        case .badEncoding: what = "the answer was sent compressed, but its compressed data is corrupt"
         case .notFound: what = "not found"
         case .tooManyRedirects: what = "too many redirects"
         case .invalidURL: what = "the URL is not valid"

@@ -17,8 +17,14 @@ public struct RetryPolicy: Sendable, Equatable {
         self.maxTotal = maxTotal
     }
 
+    /// The daemon's patience: it has time, and a fetch that succeeds late still helps.
     public static let standard = RetryPolicy(
         maxAttempts: 4, baseDelay: .milliseconds(500), maxDelay: .seconds(8), maxTotal: .seconds(60))
+
+    /// A person waiting at a terminal (fan commands, `calendar`, `watch`, a feed request):
+    /// an answer or a plain "did not answer" within about 10 s.
+    public static let interactive = RetryPolicy(
+        maxAttempts: 3, baseDelay: .milliseconds(500), maxDelay: .seconds(2), maxTotal: .seconds(10))
 
     /// The wait before attempt `attempt + 1`, after `attempt` failures (1-based).
     /// `unit` is a random number in 0..<1.

@@ -117,8 +117,8 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                 interval = nextPoll(snapshot)
             } catch let error as WatchError where error.isFinal {
                 throw error
-            } catch let error as HTTPError where polls == 1 && (error.kind == .notFound || error.status == 404) {
-                throw WatchError("no game \(gameID) in the API (\(error))", final: true)
+            } catch let error as NHLError where polls == 1 && error.code == .notFound {
+                throw WatchError("\(error)", final: true)
             } catch let error where !(error is CancellationError) {
                 failures += 1
                 interval = min(.seconds(60), settings.poll * (1 << min(failures, 4)))

@@ -6,10 +6,47 @@ public struct Endpoint<Response: Decodable & Sendable>: Sendable {
     public let path: String
     /// How long a response stays good, judged from its content at the time it was fetched.
     let freshness: @Sendable (Response, Date) -> Freshness
+    /// What a 404 means when the path holds something the user gave (a player or game id):
+    /// "no NHL player has the id 8478402". Nil for a fixed resource, where a 404 means the
+    /// server is not the NHL API as expected.
+    let missing: String?
+    /// Why a decoded answer can't be what was asked for (empty, or about another team or
+    /// game), or nil when it can. An answer that fails is never cached nor shown.
+    let problem: @Sendable (Response) -> String?
 
-    init(_ path: String, freshness: @escaping @Sendable (Response, Date) -> Freshness) {
+    init(
+        _ path: String, missing: String? = nil, problem: @escaping @Sendable (Response) -> String? = { _ in nil },
+        freshness: @escaping @Sendable (Response, Date) -> Freshness
+    ) {
         self.path = path
+        self.missing = missing
+        self.problem = problem
         self.freshness = freshness
+    }
+}
+
+/// The sanity checks of `Endpoint.problem`, one per kind of answer.
+enum AnswerChecks {
+    static func game(_ id: Int?, asked: Int) -> String? {
+        guard let id else { return "it has no game id" }
+        return id == asked ? nil : "it is about game \(id), not \(asked)"
+    }
+
+    static func clubSchedule(_ schedule: ClubSchedule, team: String) -> String? {
+        guard let games = schedule.games else { return "it has no list of games" }
+        // Games whose teams are both named, neither of them this one.
+        let others = games.filter { game in
+            guard let away = game.awayTeam?.abbrev, let home = game.homeTeam?.abbrev else { return false }
+            return away != team && home != team
+        }
+        guard others.isEmpty else {
+            let teams = Set(others.flatMap { [$0.awayTeam?.abbrev, $0.homeTeam?.abbrev].compactMap { $0 } }).sorted()
+            return "\(others.count) of its \(games.count) games are not \(team)'s (\(teams.prefix(4).joined(separator: ", ")))"
+        }
+        // The NHL cancels a game or two in a bad season, never a fifth of them.
+        let cancelled = games.filter { $0.gameScheduleState?.isCancelled == true }.count
+        if cancelled > max(2, games.count / 5) { return "it calls \(cancelled) of its \(games.count) games cancelled" }
+        return nil
     }
 }
 
@@ -52,19 +89,25 @@ public enum DateSelector: Sendable, Equatable {
 extension Endpoint where Response == ClubSchedule {
     /// `season` is "now" or an id such as "20252026".
     public static func clubSchedule(_ team: String, season: String = "now") -> Self {
-        Self("club-schedule-season/\(team)/\(season)") { FreshnessRules.schedule($0.games ?? [], now: $1) }
+        Self(
+            "club-schedule-season/\(team)/\(season)",
+            missing: season == "now" ? nil : "no games scheduled for \(team) in \(season)",
+            problem: { AnswerChecks.clubSchedule($0, team: team) }
+        ) { FreshnessRules.schedule($0.games ?? [], now: $1) }
     }
 }
 
 extension Endpoint where Response == LeagueSchedule {
     public static func schedule(_ date: DateSelector = .now) -> Self {
-        Self("schedule/\(date.segment)") { FreshnessRules.schedule($0.allGames, now: $1) }
+        Self("schedule/\(date.segment)", problem: { $0.gameWeek == nil ? "it has no game week" : nil }) {
+            FreshnessRules.schedule($0.allGames, now: $1)
+        }
     }
 }
 
 extension Endpoint where Response == DailyScore {
     public static func score(_ date: DateSelector = .now) -> Self {
-        Self("score/\(date.segment)") { score, _ in
+        Self("score/\(date.segment)", problem: { $0.games == nil ? "it has no list of games" : nil }) { score, _ in
             let states = (score.games ?? []).map(\.gameState)
             if states.contains(where: { $0?.isLive ?? false }) { return .revalidate }
             // A past day whose games are all official never changes; "now" moves on tomorrow.
@@ -76,37 +119,61 @@ extension Endpoint where Response == DailyScore {
 
 extension Endpoint where Response == PlayByPlay {
     public static func playByPlay(_ gameID: Int) -> Self {
-        Self("gamecenter/\(gameID)/play-by-play") { response, _ in FreshnessRules.game(response.gameState) }
+        Self(
+            "gamecenter/\(gameID)/play-by-play", missing: "no NHL game has the id \(gameID)",
+            problem: { AnswerChecks.game($0.id, asked: gameID) }
+        ) { response, _ in FreshnessRules.game(response.gameState) }
     }
 }
 
 extension Endpoint where Response == GameLanding {
     public static func landing(_ gameID: Int) -> Self {
-        Self("gamecenter/\(gameID)/landing") { response, _ in FreshnessRules.game(response.gameState) }
+        Self(
+            "gamecenter/\(gameID)/landing", missing: "no NHL game has the id \(gameID)",
+            problem: { AnswerChecks.game($0.id, asked: gameID) }
+        ) { response, _ in FreshnessRules.game(response.gameState) }
     }
 }
 
 extension Endpoint where Response == Boxscore {
     public static func boxscore(_ gameID: Int) -> Self {
-        Self("gamecenter/\(gameID)/boxscore") { response, _ in FreshnessRules.game(response.gameState) }
+        Self(
+            "gamecenter/\(gameID)/boxscore", missing: "no NHL game has the id \(gameID)",
+            problem: { AnswerChecks.game($0.id, asked: gameID) }
+        ) { response, _ in FreshnessRules.game(response.gameState) }
     }
 }
 
 extension Endpoint where Response == Standings {
     public static func standings(_ date: DateSelector = .now) -> Self {
-        Self("standings/\(date.segment)") { _, _ in FreshnessRules.daily }
+        // Before a season the NHL answers an empty list, so only a missing one is wrong.
+        Self("standings/\(date.segment)", problem: { $0.standings == nil ? "it has no standings list" : nil }) { _, _ in FreshnessRules.daily }
     }
 }
 
 extension Endpoint where Response == Roster {
     /// `season` is "current" or an id such as "20252026".
     public static func roster(_ team: String, season: String = "current") -> Self {
-        Self("roster/\(team)/\(season)") { _, _ in FreshnessRules.daily }
+        // A past season without data has empty lists; the current roster never does.
+        Self(
+            "roster/\(team)/\(season)",
+            problem: { roster in
+                if roster.forwards == nil && roster.defensemen == nil && roster.goalies == nil { return "it has no player lists" }
+                return season == "current" && roster.allPlayers.isEmpty ? "it lists no players" : nil
+            }
+        ) { _, _ in FreshnessRules.daily }
     }
 }
 
 extension Endpoint where Response == PlayerLanding {
     public static func player(_ id: Int) -> Self {
-        Self("player/\(id)/landing") { _, _ in FreshnessRules.daily }
+        Self(
+            "player/\(id)/landing", missing: "no NHL player has the id \(id)",
+            problem: { player in
+                guard let playerId = player.playerId else { return "it has no player id" }
+                guard playerId == id else { return "it is about player \(playerId), not \(id)" }
+                return player.firstName == nil && player.lastName == nil ? "it has no name" : nil
+            }
+        ) { _, _ in FreshnessRules.daily }
     }
 }

@@ -75,29 +75,34 @@ public struct NHLClient: Sendable {
 
         if mode == .offline {
             guard let cached else { throw NHLError(.notCached, url: url) }
-            return Fetched(value: try decode(Response.self, cached.body, url: url), origin: .stale(age: cached.age(at: date), reason: "offline"), url: url)
+            return Fetched(value: try decode(endpoint, cached.body, url: url), origin: .stale(age: cached.age(at: date), reason: "offline"), url: url)
         }
-        if !revalidate, let cached, cached.isFresh(at: date), let value = try? decode(Response.self, cached.body, url: url) {
+        if !revalidate, let cached, cached.isFresh(at: date), let value = try? decode(endpoint, cached.body, url: url) {
             return Fetched(value: value, origin: .cache(age: cached.age(at: date)), url: url)
         }
 
         do {
-            let response = try await http.send(HTTPRequest(url: url, retry: retry, conditional: cached?.validators))
+            let response: HTTPResponse
+            do {
+                response = try await http.send(HTTPRequest(url: url, retry: retry, conditional: cached?.validators))
+            } catch let error as HTTPError where error.kind == .notFound || error.status == 404 {
+                throw endpoint.missing.map { NHLError(.notFound, url: url, detail: $0) } ?? NHLError(.wrongServer, url: url)
+            }
             if response.isNotModified {
                 guard let cached else { throw NHLError(.unexpectedNotModified, url: url) }
-                let value = try decode(Response.self, cached.body, url: url)
+                let value = try decode(endpoint, cached.body, url: url)
                 store { try $0.revalidated(url, at: date, freshness: endpoint.freshness(value, date)) }
                 return Fetched(value: value, origin: .network, url: url)
             }
-            // Decode before storing, so a broken answer never replaces a good copy.
-            let value = try decode(Response.self, response.body, url: url)
+            // Decode and check before storing, so a broken or empty answer never replaces a good copy.
+            let value = try decode(endpoint, response.body, url: url)
             let entry = CachedResponse(
                 url: url, body: response.body, validators: response.validators, fetchedAt: date,
                 freshness: endpoint.freshness(value, date))
             store { try $0.save(entry) }
             return Fetched(value: value, origin: .network, url: url)
         } catch let error where !(error is CancellationError) {
-            guard let cached, isWorthFallingBack(error), let value = try? decode(Response.self, cached.body, url: url) else {
+            guard let cached, isWorthFallingBack(error), let value = try? decode(endpoint, cached.body, url: url) else {
                 throw error
             }
             // The caller says so to the user (Fetched.staleness); the log keeps the detail.
@@ -106,9 +111,10 @@ public struct NHLClient: Sendable {
         }
     }
 
+    /// Any failure but "no such player or game".
     private func isWorthFallingBack(_ error: any Error) -> Bool {
-        if let error = error as? HTTPError { return error.kind != .notFound && error.status != 404 }
-        return error is NHLError
+        if let error = error as? NHLError { return error.code != .notFound }
+        return error is HTTPError
     }
 
     private func cachedEntry(_ url: String) -> CachedResponse? {
@@ -128,6 +134,13 @@ public struct NHLClient: Sendable {
         } catch {
             logger.warning("cannot write the response cache", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// The answer decoded and checked: one that fails `Endpoint.problem` is an error.
+    func decode<T>(_ endpoint: Endpoint<T>, _ body: [UInt8], url: String) throws(NHLError) -> T {
+        let value = try decode(T.self, body, url: url)
+        if let problem = endpoint.problem(value) { throw NHLError(.wrongAnswer, url: url, detail: problem) }
+        return value
     }
 
     func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8], url: String) throws(NHLError) -> T {
@@ -154,6 +167,12 @@ public struct NHLError: Error, Sendable, Equatable, CustomStringConvertible {
         case undecodable
         case notCached
         case unexpectedNotModified
+        /// Valid JSON, but empty or about something else than what was asked.
+        case wrongAnswer
+        /// A 404 for something the user named: it does not exist (`detail` says what).
+        case notFound
+        /// A 404 for a resource the NHL API always has: the server is not that API.
+        case wrongServer
     }
 
     public let code: Code
@@ -172,6 +191,10 @@ public struct NHLError: Error, Sendable, Equatable, CustomStringConvertible {
         case .undecodable: "\(url): the response could not be read: \(detail)"
         case .notCached: "\(url): no cached copy to use offline; run once without --offline"
         case .unexpectedNotModified: "\(url): the server answered 304 Not Modified to a request that had no cached copy"
+        case .wrongAnswer: "\(url): the answer was empty or wrong (\(detail)); not using it"
+        case .notFound: "\(detail) (\(url) answered 404 Not Found)"
+        case .wrongServer:
+            "\(url) answered 404 Not Found, which the NHL API never does for it: the server is not the NHL API as expected; check `api_base` in the config (or --api-base)"
         }
     }
 }
@@ -184,11 +207,39 @@ enum DecodingErrorText {
             return joined.hasPrefix(".") ? String(joined.dropFirst()) : (joined.isEmpty ? "the top level" : joined)
         }
         switch error {
-        case .typeMismatch(let type, let context): return "at \(path(context)): expected \(type)"
-        case .valueNotFound(let type, let context): return "at \(path(context)): missing \(type)"
+        case .typeMismatch(let type, let context):
+            // Foundation says "Expected to decode Dictionary<String, Any> but found an array instead."
+            let said = context.debugDescription
+            let found = said.range(of: "but found ").flatMap { start in
+                said.range(of: " instead", range: start.upperBound..<said.endIndex).map { String(said[start.upperBound..<$0.lowerBound]) }
+            }
+            let foundText = found.map { ", found \(Self.words(forFound: $0))" } ?? ""
+            return "at \(path(context)): expected \(words(for: type))\(foundText)"
+        case .valueNotFound(let type, let context): return "at \(path(context)): missing \(words(for: type))"
         case .keyNotFound(let key, let context): return "at \(path(context)): missing key '\(key.stringValue)'"
         case .dataCorrupted(let context): return "at \(path(context)): \(context.debugDescription)"
         @unknown default: return "\(error)"
+        }
+    }
+
+    /// A Swift type as the JSON it stands for: "an object", "a list", "a number".
+    static func words(for type: Any.Type) -> String {
+        let name = String(describing: type)
+        if name.hasPrefix("Dictionary") || name.hasPrefix("KeyedDecodingContainer") { return "an object" }
+        if name.hasPrefix("Array") || name.hasPrefix("UnkeyedDecodingContainer") { return "a list" }
+        if name == "String" { return "text" }
+        if name == "Bool" { return "true or false" }
+        if ["Int", "Int64", "Int32", "Double", "Float", "Decimal"].contains(name) { return "a number" }
+        return "a value of type \(name)"
+    }
+
+    static func words(forFound found: String) -> String {
+        switch found {
+        case "an array": "a list"
+        case "a dictionary": "an object"
+        case "a string", "a string/data": "text"
+        case "a bool", "bool": "true or false"
+        default: found
         }
     }
 }

@@ -32,7 +32,7 @@ public struct PlayerSearch: Sendable {
                     do {
                         let roster = try await client.fetch(.roster(team)).value
                         return .success(Self.candidates(in: roster, team: team))
-                    } catch let error as HTTPError where error.kind == .notFound || error.status == 404 {
+                    } catch let error as NHLError where error.code == .wrongServer {
                         // No roster for that team (a partial mirror): nothing to search, not a failure.
                         return .success([])
                     } catch {

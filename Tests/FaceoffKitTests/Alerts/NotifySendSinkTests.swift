@@ -108,8 +108,9 @@ import Testing
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let fake = directory.appendingPathComponent("notify-send")
-        try "#!/bin/sh\nsleep 30\n".write(to: fake, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        // Written close-on-exec (AtomicFile): a program another test starts at that moment must
+        // not inherit the file open for writing, or running it fails with "Text file busy".
+        try AtomicFile.write("#!/bin/sh\nsleep 30\n", to: fake.path, permissions: 0o755)
         let sink = NotifySendSink(
             renderer: Self.renderer, environment: ["PATH": directory.path + ":/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/x"], logos: nil,
             timeout: .seconds(1))

@@ -176,7 +176,13 @@ import Testing
         let client = NHLClient(base: TestPaths.mirrorBase, http: CurlHTTPClient(), cache: nil)
         let schedule = try await client.fetch(.clubSchedule("TOR"))
         #expect(schedule.value.games?.isEmpty == false)
-        let missing = await #expect(throws: HTTPError.self) { try await client.fetch(.clubSchedule("ZZZ")) }
-        #expect(missing?.kind == .notFound)
+        // A team's current schedule is something the NHL API always has: a file missing from a
+        // mirror means the mirror is not what api_base should name.
+        let missing = await #expect(throws: NHLError.self) { try await client.fetch(.clubSchedule("ZZZ")) }
+        #expect(missing?.code == .wrongServer)
+        // A season the user asked for may simply not exist.
+        let season = await #expect(throws: NHLError.self) { try await client.fetch(.clubSchedule("TOR", season: "19001901")) }
+        #expect(season?.code == .notFound)
+        #expect(season?.description.hasPrefix("no games scheduled for TOR in 19001901") == true)
     }
 }

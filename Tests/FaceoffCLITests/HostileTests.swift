@@ -1,0 +1,417 @@
+import FaceoffKit
+import Foundation
+import Testing
+
+/// Tests/tools/garbage_api.py: the test mirror served over HTTP on 127.0.0.1, each path
+/// answered as the test says (an empty object, another team's schedule, a hang...).
+final class GarbageAPI: Sendable {
+    let process: Background
+    let base: String
+    let control: URL
+
+    init(_ cli: CLI) async throws {
+        control = cli.home.appendingPathComponent("garbage-modes.json")
+        process = try Background(
+            "/usr/bin/python3", [CLI.root.appendingPathComponent("Tests/tools/garbage_api.py").path, CLI.mirror.path, control.path],
+            environment: ["PATH": "/usr/bin:/bin"])
+        try #require(await process.wait(timeout: 30) { !$0.isEmpty })
+        base = process.output[0]
+    }
+
+    /// How each path under /v1/ is answered from now on ("*" for all).
+    func answer(_ modes: [String: String]) throws {
+        try JSONSerialization.data(withJSONObject: modes).write(to: control, options: .atomic)
+    }
+
+    func stop() { process.kill() }
+}
+
+extension CLI {
+    var storeFile: URL { home.appendingPathComponent(".local/state/faceoff/faceoff.sqlite") }
+    var calendars: URL { home.appendingPathComponent(".local/share/faceoff/calendars") }
+
+    /// Makes every cached response two days old, so the next command asks the server again.
+    func ageCache() async throws {
+        let aged = try await CLI.execute("/usr/bin/python3", ["-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("UPDATE response_cache SET fetched_at = fetched_at - 2 * 86400")
+            db.commit()
+            """, storeFile.path])
+        try #require(aged.status == 0, "\(aged.stderr)")
+    }
+}
+
+/// What a hostile or broken world does to Faceoff: bad answers, slow clients, concurrent
+/// edits, mistakes. Nothing good is replaced by worse, and every error is a plain sentence.
+@Suite("trust nothing") struct HostileTests {
+    /// Words that mean a raw Foundation, NIO or Swift error reached the user.
+    static let raw = ["Error Domain", "NSCocoaErrorDomain", "NSPOSIXErrorDomain", "errno:", "SocketAddressError", "IOError", "Dictionary<String", "DecodingError"]
+
+    static func plain(_ text: String) -> Bool { !raw.contains { text.contains($0) } }
+
+    // MARK: Data loss and wrong data
+
+    @Test func eightFollowsAtOnceAllLand() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        try AlertCommandTests().writeConfig(cli, "# mine\nteams = []\n")
+        let teams = ["TOR", "MTL", "BOS", "BUF", "OTT", "DET", "FLA", "TBL"]
+        let results = try await withThrowingTaskGroup(of: CLI.Result.self) { group in
+            for team in teams { group.addTask { try await cli.run(["follow", team]) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr))")
+        let shown = try await cli.run(["config", "show", "--json"])
+        let config = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+        #expect(Set(config?["teams"] as? [String] ?? []) == Set(teams))
+        #expect(try String(contentsOf: cli.configFile, encoding: .utf8).hasPrefix("# mine\n"))
+    }
+
+    @Test func followWritesThroughASymlinkAndKeepsTheMode() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let dotfiles = cli.home.appendingPathComponent("dotfiles")
+        try FileManager.default.createDirectory(at: dotfiles, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: cli.configFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        // A dangling link: the target is created, mode 0600, and the link stays a link.
+        try FileManager.default.createSymbolicLink(atPath: cli.configFile.path, withDestinationPath: "../../dotfiles/faceoff.toml")
+        let first = try await cli.run(["follow", "TOR"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let target = dotfiles.appendingPathComponent("faceoff.toml").path
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: cli.configFile.path)) == "../../dotfiles/faceoff.toml")
+        #expect(try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int == 0o600)
+        #expect(try String(contentsOfFile: target, encoding: .utf8).contains("\"TOR\""))
+        // An existing target keeps its mode, whatever the umask.
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: target)
+        #expect(try await cli.run(["follow", "MTL"]).status == 0)
+        #expect(try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int == 0o640)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: cli.configFile.path)) != nil)
+        #expect(try String(contentsOfFile: target, encoding: .utf8).contains("\"MTL\""))
+    }
+
+    @Test func anEmptyOrWrongAnswerNeverReplacesAGoodCopy() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let api = try await GarbageAPI(cli)
+        defer { api.stop() }
+        let environment = ["FACEOFF_API_BASE": api.base]
+        let good = try await cli.run(["player", "8479318", "--json"], environment: environment)
+        #expect(good.status == 0, "\(good.stderr)")
+        let standings = try await cli.run(["standings"], environment: environment)
+        #expect(standings.status == 0, "\(standings.stderr)")
+        for mode in ["{}", "[]", "null", "wrong-types", "html", "empty", "truncated", "bad-gzip"] {
+            try await cli.ageCache()
+            try api.answer(["player/8479318/landing": mode, "standings/now": mode])
+            // The cached copy is shown, with a note that says why.
+            let player = try await cli.run(["player", "8479318", "--json"], environment: environment)
+            #expect(player.status == 0, "\(mode): \(player.stderr)")
+            #expect(player.stdout == good.stdout, "\(mode)")
+            #expect(player.stderr.contains("using data from"), "\(mode): \(player.stderr)")
+            #expect(Self.plain(player.stderr), "\(mode): \(player.stderr)")
+            let table = try await cli.run(["standings"], environment: environment)
+            #expect(table.stdout == standings.stdout, "\(mode): \(table.stderr)")
+        }
+        // ...and it is still there for --offline.
+        let offline = try await cli.run(["player", "8479318", "--json", "--offline"], environment: environment)
+        #expect(offline.stdout == good.stdout)
+
+        // With no copy to fall back on: an error that says what was wrong, in words.
+        let fresh = try CLI()
+        defer { fresh.cleanUp() }
+        let expected = [
+            "{}": "the answer was empty or wrong (it has no player id)", "[]": "expected an object, found a list",
+            "wrong-types": "expected", "bad-gzip": "compressed data is corrupt", "html": "not JSON",
+        ]
+        for (mode, words) in expected {
+            try api.answer(["player/8479318/landing": mode])
+            let player = try await fresh.run(["player", "8479318"], environment: environment)
+            #expect(player.status == 1, "\(mode)")
+            #expect(player.stderr.contains(words), "\(mode): \(player.stderr)")
+            #expect(!player.stdout.contains("---"), "\(mode)")
+            #expect(Self.plain(player.stderr), "\(mode): \(player.stderr)")
+        }
+        try api.answer(["standings/now": "{}"])
+        let noStandings = try await fresh.run(["standings"], environment: environment)
+        #expect(noStandings.status == 1)
+        #expect(noStandings.stderr.contains("it has no standings list"), "\(noStandings.stderr)")
+        #expect(!noStandings.stderr.contains("hasn't started"))
+    }
+
+    @Test func aScheduleOfAnotherTeamOrAllCancelledNeverRewritesAFeed() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let api = try await GarbageAPI(cli)
+        defer { api.stop() }
+        let environment = ["FACEOFF_API_BASE": api.base]
+        #expect(try await cli.run(["calendar", "MTL"], environment: environment).status == 0)
+        let feed = cli.calendars.appendingPathComponent("MTL.ics")
+        var good = try Data(contentsOf: feed)
+        for (mode, words) in [("as:club-schedule-season/TOR/now", "are not MTL's"), ("cancelled", "games cancelled")] {
+            try api.answer(["club-schedule-season/MTL/now": mode])
+            // With the good answer cached, the feed is written from it again, unchanged.
+            try await cli.ageCache()
+            let cached = try await cli.run(["calendar", "MTL"], environment: environment)
+            #expect(cached.stderr.contains(words), "\(mode): \(cached.stderr)")
+            #expect(try Data(contentsOf: feed) == good, "\(mode)")
+            // With nothing cached: refused, the last good feed stays, exit 1.
+            try FileManager.default.removeItem(at: cli.storeFile.deletingLastPathComponent())
+            let refused = try await cli.run(["calendar", "MTL"], environment: environment)
+            #expect(refused.status == 1, "\(mode)")
+            #expect(refused.stderr.contains(words), "\(mode): \(refused.stderr)")
+            #expect(try Data(contentsOf: feed) == good, "\(mode)")
+            // A new store: the feed is written again, with new SEQUENCE and LAST-MODIFIED.
+            try api.answer([:])
+            #expect(try await cli.run(["calendar", "MTL"], environment: environment).status == 0)
+            good = try Data(contentsOf: feed)
+        }
+        // One game played, then called cancelled (and unplayed): the feed keeps it as played.
+        try api.answer(["club-schedule-season/MTL/now": "cancel-one"])
+        try await cli.ageCache()
+        let one = try await cli.run(["calendar", "MTL"], environment: environment)
+        #expect(one.status == 0, "\(one.stderr)")
+        let text = try String(contentsOf: feed, encoding: .utf8)
+        #expect(!text.contains("CANCELLED"), "\(text)")
+    }
+
+    @Test func demoAtSpeedZeroDoesNotPause() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let started = Date()
+        let demo = try await cli.run(["demo", "--speed", "0", "--format", "jsonl"])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(demo.stdout.split(separator: "\n").count > 10)
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(try await cli.run(["demo", "--speed", "-1"]).status == 2)
+    }
+
+    // MARK: The feed server
+
+    /// 500 connections that send their headers a byte at a time, and 100 idle kept-alive
+    /// ones, against `faceoff serve` under a 256-descriptor limit: a normal request is still
+    /// answered, quickly (bench/ measures how quickly; here a loose bound for a busy CI).
+    @Test func slowAndIdleClientsNeverKeepARequestOut() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n")
+        let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"]
+        let serve = try Background(
+            "/bin/sh", ["-c", "ulimit -n 256 && exec \"$0\" serve --listen 127.0.0.1:0", CLI.binary.path], environment: environment)
+        defer { serve.kill() }
+        try #require(await serve.wait(timeout: 30) { !$0.isEmpty }, "\(serve.stderr)")
+        let url = try #require(URL(string: serve.output[0]))
+        let probe = try await CLI.execute("/usr/bin/python3", ["-c", """
+            import socket, sys, time
+            port = int(sys.argv[1])
+            held = []
+            for _ in range(500):
+                s = socket.create_connection(("127.0.0.1", port), timeout=5)
+                s.send(b"GET /calendars/TOR.ics HTTP/1.1\\r\\n")
+                held.append(s)
+            for _ in range(100):
+                s = socket.create_connection(("127.0.0.1", port), timeout=5)
+                s.send(b"GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+                s.recv(65536)
+                held.append(s)
+            for s in held[:50]:
+                try:
+                    s.send(b"X")
+                except OSError:
+                    pass
+            start = time.monotonic()
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            s.sendall(b"GET /calendars/TOR.ics HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n")
+            answer = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+            print(answer.split(b"\\r\\n")[0].decode(), round(time.monotonic() - start, 3))
+            """, String(url.port ?? 0)])
+        #expect(probe.status == 0, "\(probe.stderr)")
+        let words = probe.stdout.split(separator: " ")
+        #expect(probe.stdout.hasPrefix("HTTP/1.1 200"), "\(probe.stdout) \(serve.stderr)")
+        #expect((Double(words.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 99) < 5, "\(probe.stdout)")
+        #expect(serve.status == nil, "the server died: \(serve.stderr)")
+    }
+
+    // MARK: Limits and time
+
+    @Test func aHugeBodyIsRefusedAndAHungAPIGivesUpInAboutTenSeconds() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let api = try await GarbageAPI(cli)
+        defer { api.stop() }
+        let environment = ["FACEOFF_API_BASE": api.base]
+        try api.answer(["standings/now": "huge"])
+        let huge = try await cli.run(["standings"], environment: environment)
+        #expect(huge.status == 1)
+        #expect(huge.stderr.contains("larger than 16 MB"), "\(huge.stderr)")
+        for mode in ["hang", "stall"] {
+            try api.answer(["standings/now": mode])
+            let started = Date()
+            let hung = try await cli.run(["standings"], environment: environment)
+            let took = Date().timeIntervalSince(started)
+            #expect(hung.status == 1, "\(mode)")
+            #expect(hung.stderr.contains("did not answer in time"), "\(mode): \(hung.stderr)")
+            #expect(took < 20, "\(mode): \(took) s")
+        }
+    }
+
+    @Test func watchWarnsAboutAnEmptyAnswer() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let api = try await GarbageAPI(cli)
+        defer { api.stop() }
+        try api.answer(["gamecenter/2025020119/play-by-play": "{}"])
+        let watch = try Background(
+            CLI.binary.path, ["watch", "2025020119", "--format", "jsonl"],
+            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": api.base])
+        defer { watch.kill() }
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !watch.stderr.contains("empty or wrong") { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(watch.stderr.contains("empty or wrong"), "\(watch.stderr)")
+        #expect(watch.output.isEmpty)
+    }
+
+    // MARK: Errors that speak plainly
+
+    @Test func fileAndAddressMistakesAreOneSentenceEach() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let mirror = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"]
+        // The config is a folder.
+        try FileManager.default.createDirectory(at: cli.configFile, withIntermediateDirectories: true)
+        let folder = try await cli.run(["schedule", "TOR"], environment: mirror)
+        #expect(folder.status == 2)
+        #expect(folder.stderr.contains("it is a folder, not a file"), "\(folder.stderr)")
+        try FileManager.default.removeItem(at: cli.configFile)
+
+        // The calendar folder is a file.
+        try FileManager.default.createDirectory(at: cli.calendars.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data().write(to: cli.calendars)
+        let notFolder = try await cli.run(["calendar", "TOR"], environment: mirror)
+        #expect(notFolder.status == 1)
+        #expect(notFolder.stderr.contains(cli.calendars.path), "\(notFolder.stderr)")
+        #expect(notFolder.stderr.contains("is a file, not a folder"), "\(notFolder.stderr)")
+        try FileManager.default.removeItem(at: cli.calendars)
+
+        // -o into a folder, or where nothing can be created.
+        let intoFolder = try await cli.run(["calendar", "TOR", "-o", cli.home.path], environment: mirror)
+        #expect(intoFolder.status == 1)
+        #expect(intoFolder.stderr.contains("\(cli.home.path): it is a folder, not a file"), "\(intoFolder.stderr)")
+        let proc = try await cli.run(["calendar", "TOR", "-o", "/proc/nope.ics"], environment: mirror)
+        #expect(proc.status == 1)
+        #expect(proc.stderr.contains("/proc/nope.ics"), "\(proc.stderr)")
+
+        // A port in use, an address that is not one.
+        let holder = try Background(CLI.binary.path, ["serve", "--listen", "127.0.0.1:0"], environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"].merging(mirror) { $1 })
+        defer { holder.kill() }
+        try #require(await holder.wait(timeout: 30) { !$0.isEmpty })
+        let port = URL(string: holder.output[0])?.port ?? 0
+        let inUse = try await cli.run(["serve", "--listen", "127.0.0.1:\(port)"], environment: mirror)
+        #expect(inUse.status == 1)
+        #expect(inUse.stderr.contains("cannot listen on 127.0.0.1:\(port): that port is in use"), "\(inUse.stderr)")
+        let bogus = try await cli.run(["serve", "--listen", "999.1.1.1:80"], environment: mirror)
+        #expect(bogus.status != 0)
+        #expect(bogus.stderr.contains("999.1.1.1"), "\(bogus.stderr)")
+
+        for result in [folder, notFolder, intoFolder, proc, inUse, bogus] {
+            #expect(Self.plain(result.stderr), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count <= 2, "\(result.stderr)")
+        }
+    }
+
+    @Test func a404SaysWhetherTheThingOrTheServerIsWrong() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let api = try await GarbageAPI(cli)
+        defer { api.stop() }
+        let environment = ["FACEOFF_API_BASE": api.base]
+        try api.answer(["*": "404"])
+        // An id the user gave: no such player, and the URL.
+        let player = try await cli.run(["player", "8478402"], environment: environment)
+        #expect(player.status == 1)
+        #expect(player.stderr.contains("no NHL player has the id 8478402"), "\(player.stderr)")
+        #expect(player.stderr.contains("player/8478402/landing"), "\(player.stderr)")
+        // A resource the NHL always has: the server is not what api_base should name.
+        for command in [["schedule", "MTL"], ["standings"]] {
+            let result = try await cli.run(command, environment: environment)
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stderr.contains("check `api_base`"), "\(command): \(result.stderr)")
+            #expect(!result.stderr.contains("no games scheduled"), "\(command)")
+        }
+    }
+
+    @Test func jsonIsRefusedWhereThereIsNone() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let commands: [[String]] = [
+            ["follow", "TOR"], ["unfollow", "TOR"], ["calendar", "TOR"], ["doctor"], ["config", "validate"], ["config", "path"],
+            ["watch"], ["replay", "x.json"], ["demo"], ["test-alert"], ["run"], ["serve"], ["config", "init"],
+        ]
+        for command in commands {
+            let result = try await cli.run(command + ["--json"])
+            #expect(result.status == 2, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("has no JSON output"), "\(command): \(result.stderr)")
+        }
+        let watch = try await cli.run(["watch", "--json"])
+        #expect(watch.stderr.contains("--format jsonl"))
+        #expect(!FileManager.default.fileExists(atPath: cli.configFile.path))
+    }
+
+    @Test func flagsAndConfigAgree() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let mirror = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"]
+        let zero = try await cli.run(["calendar", "TOR", "--duration", "0s", "-o", "-"], environment: mirror)
+        #expect(zero.status == 2)
+        #expect(zero.stderr.contains("--duration must be at least 1m"), "\(zero.stderr)")
+        let backwards = try await cli.run(["schedule", "TOR", "--from", "2025-03-01", "--to", "2025-02-01"], environment: mirror)
+        #expect(backwards.status == 2)
+        #expect(backwards.stderr.contains("is after --to"), "\(backwards.stderr)")
+        // A player id is checked when online; offline, that it was not is said.
+        let unknown = try await cli.run(["follow", "--player", "99999999"], environment: mirror)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("no NHL player has the id 99999999"), "\(unknown.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.configFile.path))
+        let known = try await cli.run(["follow", "--player", "8479318"], environment: mirror)
+        #expect(known.status == 0, "\(known.stderr)")
+        let offline = try await cli.run(["follow", "--player", "99999998", "--offline"], environment: mirror)
+        #expect(offline.status == 0)
+        #expect(offline.stderr.contains("not checked (offline)"), "\(offline.stderr)")
+        // A relative [calendar] dir is the config file's folder's, wherever the command runs.
+        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n[calendar]\ndir = \"feeds\"\n")
+        let written = try await cli.run(["calendar"], environment: mirror)
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(FileManager.default.fileExists(atPath: cli.configFile.deletingLastPathComponent().appendingPathComponent("feeds/TOR.ics").path))
+    }
+
+    @Test func smallerThings() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let typo = try await cli.run(["shedule"])
+        #expect(typo.status == 2)
+        #expect(typo.stderr.contains("did you mean 'schedule'?"), "\(typo.stderr)")
+        // Help reads at 80 columns.
+        for command in [["run"], ["calendar"], ["watch"], ["schedule"], ["replay"], ["test-alert"], ["doctor"], ["serve"], ["status"], []] {
+            let help = try await cli.run(command + ["--help"], environment: ["COLUMNS": "80"])
+            let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.allSatisfy { $0.count <= 80 }, "\(command): \(lines.filter { $0.count > 80 })")
+            // No word left alone on a line after a full one (text wrapped twice).
+            let orphans = zip(lines, lines.dropFirst()).filter { $0.count > 60 && !$1.isEmpty && !$1.hasPrefix(" ") && !$1.contains(" ") }
+            #expect(orphans.isEmpty, "\(command): \(orphans.map(\.1))")
+        }
+        // doctor: no config file is not a ✓.
+        let doctor = try await cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        #expect(doctor.stdout.contains("does not exist, so the defaults are used"), "\(doctor.stdout)")
+        // A huge time zone is refused at once.
+        try AlertCommandTests().writeConfig(cli, "timezone = \"\(String(repeating: "A", count: 1 << 20))\"\n")
+        let started = Date()
+        let validate = try await cli.run(["config", "validate"])
+        #expect(validate.status == 2)
+        #expect(validate.stderr.contains("not a time zone name"))
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+}
