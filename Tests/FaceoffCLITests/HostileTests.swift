@@ -406,6 +406,25 @@ extension CLI {
         // doctor: no config file is not a ✓.
         let doctor = try await cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
         #expect(doctor.stdout.contains("does not exist, so the defaults are used"), "\(doctor.stdout)")
+        // doctor: a webhook that answers HEAD with a server error is not a ✓ either.
+        let api = try await GarbageAPI(cli)
+        defer { api.stop() }
+        try AlertCommandTests().writeConfig(cli, "[[sink]]\ntype = \"webhook\"\nname = \"hook\"\nurl = \"\(api.base)hook\"\n")
+        let webhook = try await cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        let line = webhook.stdout.split(separator: "\n").first { $0.contains("webhook hook") } ?? ""
+        #expect(line.contains("a server error") && !line.contains("✓"), "\(webhook.stdout)")
+
+        // run, stopped while a request hangs: no CancellationError, no "trying again".
+        try api.answer(["*": "hang"])
+        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n")
+        let run = try Background(
+            CLI.binary.path, ["run"], environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": api.base])
+        defer { run.kill() }
+        try await Task.sleep(for: .seconds(2))
+        run.signal(SIGTERM)
+        #expect(await run.exit(within: 10) == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("CancellationError") && !run.stderr.contains("trying again"), "\(run.stderr)")
+
         // A huge time zone is refused at once.
         try AlertCommandTests().writeConfig(cli, "timezone = \"\(String(repeating: "A", count: 1 << 20))\"\n")
         let started = Date()

@@ -75,8 +75,26 @@ public final class Store: Sendable {
         do {
             return Store(reading: path, queue: try DatabaseQueue(path: path, configuration: configuration))
         } catch {
-            throw StoreError(path: path, reason: Self.describe(error))
+            // On a read-only file system SQLite can't create the -shm file a WAL store is read
+            // through. Nothing can write the file there either, so it is read as immutable.
+            if isReadOnlyFileSystem(path), let store = try? Store(reading: path, queue: DatabaseQueue(path: immutableURI(path), configuration: configuration)) {
+                return store
+            }
+            throw Self.explain(error, path: path)
         }
+    }
+
+    /// `path` as an SQLite URI that opens it without locks or a -shm file.
+    static func immutableURI(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return "file:\(path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)?immutable=1"
+    }
+
+    /// Whether the folder holding `path` is on a file system mounted read-only.
+    static func isReadOnlyFileSystem(_ path: String) -> Bool {
+        var info = statvfs()
+        return statvfs((path as NSString).deletingLastPathComponent, &info) == 0 && info.f_flag & UInt(ST_RDONLY) != 0
     }
 
     /// Applies the migrations this store lacks, atomically across processes. The fast path
@@ -239,11 +257,11 @@ public final class Store: Sendable {
     /// read-only mount, so the file system is asked which it is.
     static func explain(_ error: any Error, path: String) -> StoreError {
         if let database = error as? DatabaseError, [.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN].contains(database.resultCode.primaryResultCode) {
+            if isReadOnlyFileSystem(path) {
+                return StoreError(path: path, reason: "its file system is read-only", advice: "Remount it read-write, or point XDG_STATE_HOME elsewhere.")
+            }
             var info = statvfs()
             if statvfs((path as NSString).deletingLastPathComponent, &info) == 0 {
-                if info.f_flag & UInt(ST_RDONLY) != 0 {
-                    return StoreError(path: path, reason: "its file system is read-only", advice: "Remount it read-write, or point XDG_STATE_HOME elsewhere.")
-                }
                 if database.resultCode.primaryResultCode == .SQLITE_FULL || info.f_bavail == 0 {
                     return StoreError(path: path, reason: "the disk is full", advice: "Free some space; nothing already stored is lost.")
                 }

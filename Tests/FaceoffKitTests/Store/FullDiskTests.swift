@@ -54,6 +54,21 @@ struct FullDiskTests {
         #expect(readOnly.description.contains("its file system is read-only"), "\(readOnly)")
     }
 
+    /// `faceoff status` on a store whose file system went read-only (a live USB, a disk
+    /// remounted after errors): it reads what was recorded.
+    @Test func aStoreOnAReadOnlyDiskIsStillRead() throws {
+        let disk = try Tmpfs(kilobytes: 2048)
+        defer { disk.unmount() }
+        let path = disk.path + "/faceoff.sqlite"
+        do {
+            let store = try Store(path: path)
+            try DaemonState(store: store).set(.outageSince, Date(timeIntervalSince1970: 1_000))
+        }
+        disk.remount(readOnly: true)
+        let reader = try #require(try Store.reader(path: path))
+        #expect(DaemonState(store: reader).date(.outageSince) == Date(timeIntervalSince1970: 1_000))
+    }
+
     /// The disk fills while alerts are owed: what the outbox held stays there until there is
     /// room, then goes out once; a new webhook alert the outbox can't take is sent once,
     /// directly; a sink that needs no disk (stdout, notify) gets everything; nothing crashes.
