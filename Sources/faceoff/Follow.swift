@@ -139,7 +139,7 @@ enum PlayerLookup {
             let name = [landing.firstName?.value, landing.lastName?.value].compactMap { $0 }.joined(separator: " ")
             return Resolved(id: id, label: name.isEmpty ? "player \(id)" : "\(name) (\(id))")
         } catch let error as NHLError where error.code == .notFound {
-            throw UsageError(message: "no NHL player has the id \(id); check it, or follow by name (faceoff follow --player \"Nick Suzuki\")")
+            throw UsageError(message: "\(error.detail); check it, or follow by name (faceoff follow --player \"Nick Suzuki\")")
         } catch {
             printError("note: player \(id) not checked (\(error)); following it anyway")
             return Resolved(id: id, label: "player \(id)")

@@ -255,7 +255,9 @@ extension CLI {
             let took = Date().timeIntervalSince(started)
             #expect(hung.status == 1, "\(mode)")
             #expect(hung.stderr.contains("did not answer in time"), "\(mode): \(hung.stderr)")
-            #expect(took < 20, "\(mode): \(took) s")
+            // About 10 s (10.4 s measured alone); loose for a busy CI, and far from the 60 s
+            // (two 30 s attempts) that a fan command waited before.
+            #expect(took < 40, "\(mode): \(took) s")
         }
     }
 

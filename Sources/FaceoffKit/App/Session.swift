@@ -69,7 +69,10 @@ public struct Session: Sendable {
     /// whether the user named it.
     public static func configPath(flag: String?, environment: [String: String], paths: Paths) -> (path: String, named: Bool) {
         let named = flag ?? environment["FACEOFF_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
-        return (named.map(paths.expand) ?? paths.configFile, named != nil)
+        // Absolute once, here: a relative `[calendar] dir` and a symlinked config are read
+        // from the file's folder, which `config.toml` alone would not have.
+        let path = named.map(paths.expand).map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
+        return (path ?? paths.configFile, named != nil)
     }
 
     /// The templates in effect: built in, or the user's copies in the template directory.

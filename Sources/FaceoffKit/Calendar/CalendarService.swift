@@ -144,6 +144,9 @@ public struct CalendarService: Sendable {
             }
             for (id, built) in events {
                 // A game already played doesn't get cancelled after the fact: keep it as it was.
+                // (The NHL cancels before the puck drops; a schedule that unplays a game whose
+                // end has passed is wrong. One still final in the schedule is final already:
+                // GameSummary.)
                 if built.status == .cancelled, let old = existing[id], old.event.status != .cancelled, old.event.end < date {
                     rows.append(old)
                     continue
@@ -184,7 +187,7 @@ public struct CalendarService: Sendable {
             // Many games vanishing at once is the API misbehaving, not the NHL cancelling them.
             let known = existing.values.filter { $0.season == season && !$0.vanished }.count
             let newlyGone = gone.values.filter { !$0.vanished }.count
-            if newlyGone > max(2, known / 5) {
+            if AnswerChecks.implausible(newlyGone, of: known) {
                 throw CalendarError("\(newlyGone) of \(known) games are missing from the schedule; not trusting it, the last good feed stays")
             }
             for (id, old) in gone {

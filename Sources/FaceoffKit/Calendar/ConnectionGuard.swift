@@ -74,6 +74,8 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     private let connections: ConnectionGuard
     private var deadline: Scheduled<Void>?
     private var channel: (any Channel)?
+    /// Requests read and not yet answered (a client may pipeline several).
+    private var unanswered = 0
 
     init(guard connections: ConnectionGuard) { self.connections = connections }
 
@@ -91,18 +93,27 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) { enter(.busy, context: context) }
+        if case .head = unwrapInboundIn(data) {
+            unanswered += 1
+            enter(.busy, context: context)
+        }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
-        // The answer is out once its end is written: then the connection waits again.
+        // The answer is out once its end is written: then, with no other request pipelined
+        // behind it, the connection waits again.
         let written = promise ?? context.eventLoop.makePromise()
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let contextBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        written.futureResult.whenSuccess { loopBound.value.enter(.waiting, context: contextBound.value) }
+        written.futureResult.whenSuccess { loopBound.value.answered(context: contextBound.value) }
         context.write(data, promise: written)
+    }
+
+    private func answered(context: ChannelHandlerContext) {
+        unanswered = max(0, unanswered - 1)
+        if unanswered == 0 { enter(.waiting, context: context) }
     }
 
     private func enter(_ phase: ConnectionGuard.Phase, context: ChannelHandlerContext) {

@@ -12,7 +12,8 @@ public enum ConfigFile {
             let length = readlink(current, &buffer, buffer.count - 1)
             guard length > 0 else { return current }
             let target = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            current = target.hasPrefix("/") ? target : (current as NSString).deletingLastPathComponent + "/" + target
+            let folder = (current as NSString).deletingLastPathComponent
+            current = target.hasPrefix("/") || folder.isEmpty ? target : folder + "/" + target
         }
         return current
     }

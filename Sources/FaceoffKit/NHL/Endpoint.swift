@@ -45,9 +45,13 @@ enum AnswerChecks {
         }
         // The NHL cancels a game or two in a bad season, never a fifth of them.
         let cancelled = games.filter { $0.gameScheduleState?.isCancelled == true }.count
-        if cancelled > max(2, games.count / 5) { return "it calls \(cancelled) of its \(games.count) games cancelled" }
+        if implausible(cancelled, of: games.count) { return "it calls \(cancelled) of its \(games.count) games cancelled" }
         return nil
     }
+
+    /// More games changed at once (cancelled, gone) than the NHL ever changes: more than two,
+    /// and more than a fifth.
+    static func implausible(_ count: Int, of total: Int) -> Bool { count > max(2, total / 5) }
 }
 
 enum FreshnessRules {

@@ -53,7 +53,8 @@ extension Endpoint where Response == JSONValue {
     /// Any path under `/v1/`, passed through. Freshness follows the resource's kind.
     public static func raw(_ path: String) -> Self {
         let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
-        return Self(trimmed) { json, _ in
+        // A path typed by hand: a 404 most likely means a typo, not a wrong server.
+        return Self(trimmed, missing: "the NHL API has nothing at \(trimmed); check the path") { json, _ in
             if let state = json["gameState"]?.string { return FreshnessRules.game(GameState(rawValue: state)) }
             if trimmed.hasPrefix("standings") || trimmed.hasPrefix("roster") || trimmed.hasPrefix("player") {
                 return FreshnessRules.daily

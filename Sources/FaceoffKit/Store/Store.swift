@@ -77,7 +77,9 @@ public final class Store: Sendable {
         } catch {
             // On a read-only file system SQLite can't create the -shm file a WAL store is read
             // through. Nothing can write the file there either, so it is read as immutable.
-            if isReadOnlyFileSystem(path), let store = try? Store(reading: path, queue: DatabaseQueue(path: immutableURI(path), configuration: configuration)) {
+            // Not with a WAL file left beside it: immutable reads would skip what it holds.
+            if isReadOnlyFileSystem(path), (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0 == 0,
+                let store = try? Store(reading: path, queue: DatabaseQueue(path: immutableURI(path), configuration: configuration)) {
                 return store
             }
             throw Self.explain(error, path: path)

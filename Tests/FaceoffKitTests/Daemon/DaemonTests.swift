@@ -48,7 +48,7 @@ import Testing
                     return .response(status: 200, headers: [("Content-Type", "application/json"), ("ETag", "\"s1\"")], body: body)
                 }
                 if request.path.hasPrefix("/v1/standings/") { return .json("{\"standings\": []}") }
-                if request.path.hasPrefix("/v1/player/8479318/landing") { return .json("{\"playerId\": 8479318, \"currentTeamAbbrev\": \"TOR\"}") }
+                if request.path.hasPrefix("/v1/player/8479318/landing") { return .json("{\"playerId\": 8479318, \"firstName\": {\"default\": \"Auston\"}, \"lastName\": {\"default\": \"Matthews\"}, \"currentTeamAbbrev\": \"TOR\"}") }
                 return .response(status: 404)
             }
             directory = try TestPaths.temporaryDirectory()
@@ -139,8 +139,9 @@ import Testing
         defer { setup.close() }
         let (server, daemon) = (setup.server, setup.daemon)
         let task = Task { try await daemon.run() }
-        while firstPoll.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(5)) }
-        let offset = try #require(firstPoll.withLock { $0 })
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+        while firstPoll.withLock({ $0 }) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        let offset = try #require(firstPoll.withLock { $0 }, "the game was never polled")
         task.cancel()
         _ = await task.result
         // The daemon slept (a minute at a time) to the window, 90 min in, and nothing polled the

@@ -124,6 +124,7 @@ import Testing
 
     @Test(arguments: templates)
     func templateRenderer(_ name: String) async throws {
+        try #require(Self.templates.count >= 10, "the built-in templates are found")
         let original = Array(try String(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("Templates/\(name)"), encoding: .utf8).utf8)
         let event = SampleEvent.make(.goal, team: "TOR", key: "fuzz")
         nonisolated(unsafe) let context = AlertContext.values(event, followed: ["TOR"])
