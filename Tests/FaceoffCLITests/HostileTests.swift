@@ -181,7 +181,8 @@ extension CLI {
         let demo = try await cli.run(["demo", "--speed", "0", "--format", "jsonl"])
         #expect(demo.status == 0, "\(demo.stderr)")
         #expect(demo.stdout.split(separator: "\n").count > 10)
-        #expect(Date().timeIntervalSince(started) < 30)
+        // At real time the demo game would take hours; without pauses it takes seconds (more on a busy CI).
+        #expect(Date().timeIntervalSince(started) < 120)
         #expect(try await cli.run(["demo", "--speed", "-1"]).status == 2)
     }
 
