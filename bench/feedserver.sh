@@ -13,4 +13,4 @@ export HOME=$home FACEOFF_API_BASE="file://$PWD/Tests/Fixtures/mirror/v1/"
 server=$!
 for _ in $(seq 100); do [ -s "$home/url" ] && break; sleep 0.1; done
 port=$(sed -E 's#.*:([0-9]+)/.*#\1#' "$home/url")
-python3 bench/python/slow_clients.py "$port" "${SLOW:-500}" "${IDLE:-100}" "${REQUESTS:-20}"
+python3 Tests/tools/slow_clients.py "$port" "${SLOW:-500}" "${IDLE:-100}" "${REQUESTS:-20}"

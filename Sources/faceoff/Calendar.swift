@@ -86,10 +86,6 @@ extension Faceoff {
                 """)
 
         @OptionGroup var global: GlobalOptions
-
-        func validate() throws {
-            try global.refuseJSON("calendar")
-        }
         @OptionGroup var flags: CalendarFlags
 
         @Argument(help: "Teams (default: the followed teams and favourites.ics).")
@@ -106,6 +102,10 @@ extension Faceoff {
 
         @Flag(help: "Write a feed even if it would drop from some games to none.")
         var allowEmpty = false
+
+        func validate() throws {
+            try global.refuseJSON("calendar")
+        }
 
         func run() async throws {
             let session = try global.session()

@@ -38,7 +38,7 @@ struct ConfigCommand: AsyncParsableCommand {
                 if FileManager.default.fileExists(atPath: path), !force {
                     throw UsageError(message: "\(display) already exists; edit it, or add --force to start over")
                 }
-                try AtomicFile.write(ConfigTemplate.text(teams: abbreviations), to: path, permissions: 0o600)
+                try ConfigFile.write(ConfigTemplate.text(teams: abbreviations), to: path)
             }
             print("Wrote \(display)")
         }

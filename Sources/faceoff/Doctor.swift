@@ -16,12 +16,12 @@ extension Faceoff {
 
         @OptionGroup var global: GlobalOptions
 
+        @Flag(help: "Send a signed test alert to each webhook.")
+        var send = false
+
         func validate() throws {
             try global.refuseJSON("doctor")
         }
-
-        @Flag(help: "Send a signed test alert to each webhook.")
-        var send = false
 
         enum Mark: String { case ok = "✓", warn = "!", fail = "✗" }
 

@@ -65,7 +65,8 @@ struct ConfigFileEditor {
         let path = session.configPath
         let display = session.displayConfigPath
         let original: String
-        if FileManager.default.fileExists(atPath: path) {
+        let exists = FileManager.default.fileExists(atPath: path)
+        if exists {
             do {
                 original = try FileError.readText(path)
             } catch {
@@ -82,11 +83,9 @@ struct ConfigFileEditor {
             // The edit only touches two lists, so an error here was in the file before.
             throw ConfigErrors(error.errors + [ConfigError(file: display, line: nil, message: "not changed; fix the problems above first")])
         }
-        let exists = FileManager.default.fileExists(atPath: path)
         // A new file only when the edit changed something (unfollow on no config writes nothing).
         if exists ? updated != original : updated != ConfigTemplate.text() {
-            // 0600: a config may hold webhook secrets and tokens.
-            try AtomicFile.write(updated, to: path, permissions: 0o600)
+            try ConfigFile.write(updated, to: path)
         }
         return config
     }
@@ -136,8 +135,7 @@ enum PlayerLookup {
         }
         do {
             let landing = try await session.nhlClient(store: (try? openCacheStore(session)) ?? nil).fetch(.player(id)).value
-            let name = [landing.firstName?.value, landing.lastName?.value].compactMap { $0 }.joined(separator: " ")
-            return Resolved(id: id, label: name.isEmpty ? "player \(id)" : "\(name) (\(id))")
+            return Resolved(id: id, label: "\(landing.fullName) (\(id))")
         } catch let error as NHLError where error.code == .notFound {
             throw UsageError(message: "\(error.detail); check it, or follow by name (faceoff follow --player \"Nick Suzuki\")")
         } catch {

@@ -68,7 +68,7 @@ public enum AtomicFile {
     /// config kept in a dotfiles repository) it writes the file the link names, and the link
     /// stays a link.
     public static func write(_ text: String, to path: String, permissions: Int = 0o644) throws(FileError) {
-        let url = URL(fileURLWithPath: ConfigFile.resolve(path))
+        let url = URL(fileURLWithPath: destination(of: path))
         let path = url.path
         let directory = url.deletingLastPathComponent()
         try FileError.makeDirectories(directory.path)
@@ -103,5 +103,21 @@ public enum AtomicFile {
             unlink(temporary.path)
             throw FileError("write", path: path, code: code)
         }
+    }
+
+    /// The file a write to `path` lands in: every symlink followed, also when the last link
+    /// points at a file that does not exist yet (a config kept in a dotfiles repository, not
+    /// yet written). A path that is no link is returned as it is.
+    public static func destination(of path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(current, &buffer, buffer.count - 1)
+            guard length > 0 else { return current }
+            let target = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let folder = (current as NSString).deletingLastPathComponent
+            current = target.hasPrefix("/") || folder.isEmpty ? target : folder + "/" + target
+        }
+        return current
     }
 }

@@ -85,13 +85,13 @@ public struct Session: Sendable {
         Renderer(templates: try templates(), followed: Set(config.teams))
     }
 
-    /// Where feeds are written: `[calendar] dir`, else `$XDG_DATA_HOME/faceoff/calendars`.
-    /// `[calendar] dir`; a relative one is read from the config file's folder, never from
-    /// wherever a command happens to be run.
+    /// Where feeds are written: `[calendar] dir`, else `$XDG_DATA_HOME/faceoff/calendars`. A
+    /// relative dir is read from the config file's folder, never from wherever a command
+    /// happens to be run.
     public var calendarDirectory: String {
         guard let dir = config.calendar.dir.map(paths.expand) else { return paths.calendarDirectory }
         if dir.hasPrefix("/") { return dir }
-        let folder = (ConfigFile.resolve(configPath) as NSString).deletingLastPathComponent
+        let folder = (AtomicFile.destination(of: configPath) as NSString).deletingLastPathComponent
         return folder + "/" + dir
     }
 

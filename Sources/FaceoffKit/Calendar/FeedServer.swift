@@ -64,8 +64,7 @@ public struct FeedServer: Sendable {
         router.head("/calendars/:file") { request, context in try await feed(request, context) }
         let host = settings.host
         let connections = ConnectionGuard(limits: .init(
-            waiting: .nanoseconds(Int64(settings.headerLimit.inSeconds * 1e9)), busy: .nanoseconds(Int64(settings.requestLimit.inSeconds * 1e9)),
-            maxConnections: settings.maxConnections))
+            waiting: TimeAmount(settings.headerLimit), busy: TimeAmount(settings.requestLimit), maxConnections: settings.maxConnections))
         let app = Application(
             router: router,
             server: .http1(configuration: .init(additionalChannelHandlers: [connections.makeHandler()])),

@@ -121,31 +121,36 @@ extension Endpoint where Response == DailyScore {
     }
 }
 
-extension Endpoint where Response == PlayByPlay {
-    public static func playByPlay(_ gameID: Int) -> Self {
+/// An answer of `/v1/gamecenter/ID/...`: about one game, named by its id.
+protocol GamecenterAnswer: GameStateCarrying {
+    var id: Int? { get }
+}
+
+extension PlayByPlay: GamecenterAnswer {}
+extension GameLanding: GamecenterAnswer {}
+extension Boxscore: GamecenterAnswer {}
+
+extension Endpoint where Response: GamecenterAnswer {
+    /// One of a game's gamecenter resources: a 404 means no such game, an answer about
+    /// another game is wrong, and freshness follows the game's state.
+    static func gamecenter(_ gameID: Int, _ resource: String) -> Self {
         Self(
-            "gamecenter/\(gameID)/play-by-play", missing: "no NHL game has the id \(gameID)",
+            "gamecenter/\(gameID)/\(resource)", missing: "no NHL game has the id \(gameID)",
             problem: { AnswerChecks.game($0.id, asked: gameID) }
         ) { response, _ in FreshnessRules.game(response.gameState) }
     }
+}
+
+extension Endpoint where Response == PlayByPlay {
+    public static func playByPlay(_ gameID: Int) -> Self { gamecenter(gameID, "play-by-play") }
 }
 
 extension Endpoint where Response == GameLanding {
-    public static func landing(_ gameID: Int) -> Self {
-        Self(
-            "gamecenter/\(gameID)/landing", missing: "no NHL game has the id \(gameID)",
-            problem: { AnswerChecks.game($0.id, asked: gameID) }
-        ) { response, _ in FreshnessRules.game(response.gameState) }
-    }
+    public static func landing(_ gameID: Int) -> Self { gamecenter(gameID, "landing") }
 }
 
 extension Endpoint where Response == Boxscore {
-    public static func boxscore(_ gameID: Int) -> Self {
-        Self(
-            "gamecenter/\(gameID)/boxscore", missing: "no NHL game has the id \(gameID)",
-            problem: { AnswerChecks.game($0.id, asked: gameID) }
-        ) { response, _ in FreshnessRules.game(response.gameState) }
-    }
+    public static func boxscore(_ gameID: Int) -> Self { gamecenter(gameID, "boxscore") }
 }
 
 extension Endpoint where Response == Standings {

@@ -95,8 +95,13 @@ public final class Store: Sendable {
 
     /// Whether the folder holding `path` is on a file system mounted read-only.
     static func isReadOnlyFileSystem(_ path: String) -> Bool {
+        fileSystem(of: path).map { $0.f_flag & UInt(ST_RDONLY) != 0 } ?? false
+    }
+
+    /// The file system holding `path`, as statvfs describes it.
+    private static func fileSystem(of path: String) -> statvfs? {
         var info = statvfs()
-        return statvfs((path as NSString).deletingLastPathComponent, &info) == 0 && info.f_flag & UInt(ST_RDONLY) != 0
+        return statvfs((path as NSString).deletingLastPathComponent, &info) == 0 ? info : nil
     }
 
     /// Applies the migrations this store lacks, atomically across processes. The fast path
@@ -259,11 +264,10 @@ public final class Store: Sendable {
     /// read-only mount, so the file system is asked which it is.
     static func explain(_ error: any Error, path: String) -> StoreError {
         if let database = error as? DatabaseError, [.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN].contains(database.resultCode.primaryResultCode) {
-            if isReadOnlyFileSystem(path) {
-                return StoreError(path: path, reason: "its file system is read-only", advice: "Remount it read-write, or point XDG_STATE_HOME elsewhere.")
-            }
-            var info = statvfs()
-            if statvfs((path as NSString).deletingLastPathComponent, &info) == 0 {
+            if let info = fileSystem(of: path) {
+                if info.f_flag & UInt(ST_RDONLY) != 0 {
+                    return StoreError(path: path, reason: "its file system is read-only", advice: "Remount it read-write, or point XDG_STATE_HOME elsewhere.")
+                }
                 if database.resultCode.primaryResultCode == .SQLITE_FULL || info.f_bavail == 0 {
                     return StoreError(path: path, reason: "the disk is full", advice: "Free some space; nothing already stored is lost.")
                 }

@@ -127,4 +127,50 @@ import Testing
         #expect(response.status == 200)
         #expect(String(decoding: response.body, as: UTF8.self) == good)
     }
+
+    /// The connection limits, at a second each so the test is quick: a client that never
+    /// finishes its headers and an idle kept-alive one are closed; two requests pipelined on
+    /// one connection are both answered.
+    @Test func connectionsThatHoldTheServerAreClosed() async throws {
+        let harness = try CalendarHarness()
+        var settings = FeedServer.Settings(host: "127.0.0.1", port: 0, token: "", publicURL: "")
+        settings.headerLimit = .seconds(1)
+        settings.requestLimit = .seconds(2)
+        let (base, task) = try await Self.start(FeedServer(publisher: try harness.publisher(), feeds: [.team("TOR")], settings: settings))
+        defer { task.cancel() }
+        let port = try #require(URL(string: base)?.port)
+        let probe = try await ProcessRunner.run("python3", ["-c", #"""
+            import socket, sys, time
+            port = int(sys.argv[1])
+            def closed_after(s):
+                start = time.monotonic()
+                while s.recv(65536):
+                    pass
+                return round(time.monotonic() - start, 2)
+            silent = socket.create_connection(("127.0.0.1", port), timeout=10)
+            silent.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            print("silent", closed_after(silent))
+            idle = socket.create_connection(("127.0.0.1", port), timeout=10)
+            idle.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            print("idle", closed_after(idle))
+            piped = socket.create_connection(("127.0.0.1", port), timeout=10)
+            piped.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n" * 2)
+            answers = b""
+            while answers.count(b"HTTP/1.1 200") < 2:
+                chunk = piped.recv(65536)
+                if not chunk:
+                    break
+                answers += chunk
+            print("pipelined", answers.count(b"HTTP/1.1 200"))
+            """#, String(port)], environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(60))
+        #expect(probe.status == 0, "\(probe.stderr)")
+        let seconds = Dictionary(probe.stdout.split(separator: "\n").compactMap { line -> (String, Double)? in
+            let words = line.split(separator: " ")
+            return words.count == 2 ? (String(words[0]), Double(words[1]) ?? -1) : nil
+        }, uniquingKeysWith: { first, _ in first })
+        // Closed by the server (not by the client's own 10 s timeout), about a second in.
+        #expect((0.5..<5).contains(seconds["silent"] ?? -1), "\(probe.stdout)")
+        #expect((0.5..<5).contains(seconds["idle"] ?? -1), "\(probe.stdout)")
+        #expect(seconds["pipelined"] == 2, "\(probe.stdout)")
+    }
 }
