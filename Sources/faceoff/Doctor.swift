@@ -70,7 +70,7 @@ extension Faceoff {
 
             do {
                 let store = try session.openStore()
-                try LiveStatus(store: store).prune(before: .distantPast)
+                try await LiveStatus(store: store).prune(before: .distantPast)
                 check(.ok, "store", ConfigLoader.displayPath(store.path, paths: session.paths))
             } catch {
                 check(.fail, "store", "\(error) (check the permissions and free space of ~/.local/state/faceoff)")

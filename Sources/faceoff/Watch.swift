@@ -59,7 +59,7 @@ extension Faceoff {
                     gameID: gameID, scheduledStart: start, client: client, ledger: Ledger(store: store), settings: settings,
                     clock: ContinuousClock(), router: alerts.router, onSnapshot: { snapshot, _ in
                         output.snapshot(snapshot)
-                        try? status.record(snapshot, at: Date())
+                        try? await status.record(snapshot, at: Date())
                     })
                 try await watcher.run()
             }
@@ -237,7 +237,7 @@ extension Faceoff {
             else { return }
             let service = CalendarService(
                 client: session.nhlClient(store: nil), state: nil, templates: try session.templates(), options: session.config.calendar)
-            var feed = try service.build(.team("TOR"), schedules: [("TOR", schedule)], records: [:])
+            var feed = try await service.build(.team("TOR"), schedules: [("TOR", schedule)], records: [:])
             feed.name = "demo"
             feed.title = "Faceoff demo: " + feed.title
             let path = session.calendarDirectory + "/demo.ics"

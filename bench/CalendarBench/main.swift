@@ -48,10 +48,10 @@ func decodeAll() throws -> [(team: String, schedule: ClubSchedule)] {
 }
 
 /// Builds, serialises and writes one feed; returns its number of events.
-func publishOne(_ service: CalendarService, _ kind: FeedKind, _ decoded: [(team: String, schedule: ClubSchedule)], into directory: URL) throws -> Int {
+func publishOne(_ service: CalendarService, _ kind: FeedKind, _ decoded: [(team: String, schedule: ClubSchedule)], into directory: URL) async throws -> Int {
     let mine: [(team: String, schedule: ClubSchedule)]
     if case .team(let team) = kind { mine = decoded.filter { $0.team == team } } else { mine = decoded }
-    let feed = try service.build(kind, schedules: mine, records: [:])
+    let feed = try await service.build(kind, schedules: mine, records: [:])
     let text = try CalendarBuilder.serialize(feed)
     _ = try FeedWriter.write(text, to: directory.appendingPathComponent("\(kind.name).ics").path, allowEmpty: true)
     return feed.events.count
@@ -68,23 +68,26 @@ func decodeAllInParallel() -> [(team: String, schedule: ClubSchedule)] {
 }
 
 /// All 33 feeds one after another; returns the number of events written.
-func publish(_ service: CalendarService, _ decoded: [(team: String, schedule: ClubSchedule)], into directory: URL) throws -> Int {
+func publish(_ service: CalendarService, _ decoded: [(team: String, schedule: ClubSchedule)], into directory: URL) async throws -> Int {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return try kinds.reduce(0) { $0 + (try publishOne(service, $1, decoded, into: directory)) }
+    var events = 0
+    for kind in kinds { events += try await publishOne(service, kind, decoded, into: directory) }
+    return events
 }
 
 /// All 33 feeds spread over the machine's cores, as CalendarPublisher does.
-func publishInParallel(_ service: CalendarService, _ decoded: [(team: String, schedule: ClubSchedule)], into directory: URL) throws {
+func publishInParallel(_ service: CalendarService, _ decoded: [(team: String, schedule: ClubSchedule)], into directory: URL) async throws {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let order = CalendarPublisher.startOrder(kinds)
-    DispatchQueue.concurrentPerform(iterations: order.count) { index in
-        _ = try? publishOne(service, kinds[order[index]], decoded, into: directory)
+    await withTaskGroup(of: Void.self) { group in
+        for index in CalendarPublisher.startOrder(kinds) {
+            group.addTask { _ = try? await publishOne(service, kinds[index], decoded, into: directory) }
+        }
     }
 }
 
-func time(_ body: () throws -> Void) rethrows -> Double {
+func time(_ body: () async throws -> Void) async rethrows -> Double {
     let start = ContinuousClock.now
-    try body()
+    try await body()
     let elapsed = ContinuousClock.now - start
     return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
 }
@@ -98,8 +101,8 @@ func summary(_ samples: [Double]) -> String {
 
 // Warm up once (and fill the calendar state for the steady-state runs).
 let warm = try decodeAll()
-let eventCount = try publish(stateless, warm, into: workspace.appendingPathComponent("warm"))
-_ = try publish(stateful, warm, into: workspace.appendingPathComponent("warm-state"))
+let eventCount = try await publish(stateless, warm, into: workspace.appendingPathComponent("warm"))
+_ = try await publish(stateful, warm, into: workspace.appendingPathComponent("warm-state"))
 
 var decode: [Double] = []
 var build: [Double] = []
@@ -110,23 +113,23 @@ var endToEndParallel: [Double] = []
 var cold: [Double] = []
 for iteration in 0..<iterations {
     var decoded: [(team: String, schedule: ClubSchedule)] = []
-    decode.append(try time { decoded = try decodeAll() })
+    decode.append(try await time { decoded = try decodeAll() })
     // A fresh directory each time, so every feed is really written.
-    build.append(try time { _ = try publish(stateless, decoded, into: workspace.appendingPathComponent("plain-\(iteration)")) })
-    buildWithState.append(try time { _ = try publish(stateful, decoded, into: workspace.appendingPathComponent("state-\(iteration)")) })
-    endToEnd.append(try time {
+    build.append(try await time { _ = try await publish(stateless, decoded, into: workspace.appendingPathComponent("plain-\(iteration)")) })
+    buildWithState.append(try await time { _ = try await publish(stateful, decoded, into: workspace.appendingPathComponent("state-\(iteration)")) })
+    endToEnd.append(try await time {
         let again = try decodeAll()
-        _ = try publish(stateless, again, into: workspace.appendingPathComponent("e2e-\(iteration)"))
+        _ = try await publish(stateless, again, into: workspace.appendingPathComponent("e2e-\(iteration)"))
     })
-    parallel.append(try time { try publishInParallel(stateless, decoded, into: workspace.appendingPathComponent("parallel-\(iteration)")) })
-    endToEndParallel.append(try time {
+    parallel.append(try await time { try await publishInParallel(stateless, decoded, into: workspace.appendingPathComponent("parallel-\(iteration)")) })
+    endToEndParallel.append(try await time {
         let again = decodeAllInParallel()
         precondition(again.count == schedules.count, "a schedule did not decode")
-        try publishInParallel(stateless, again, into: workspace.appendingPathComponent("e2e-parallel-\(iteration)"))
+        try await publishInParallel(stateless, again, into: workspace.appendingPathComponent("e2e-parallel-\(iteration)"))
     })
     // A new process's first run: templates parsed, nothing rendered yet.
     let fresh = CalendarService(client: client, state: nil, templates: try TemplateSet(overrides: nil), options: options, now: { now })
-    cold.append(try time { _ = try publish(fresh, decoded, into: workspace.appendingPathComponent("cold-\(iteration)")) })
+    cold.append(try await time { _ = try await publish(fresh, decoded, into: workspace.appendingPathComponent("cold-\(iteration)")) })
 }
 
 var usage = rusage()

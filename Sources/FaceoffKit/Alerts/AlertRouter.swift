@@ -20,7 +20,7 @@ public struct SinkRoute: Sendable {
 /// the config before a reload and the one after.
 public protocol EventRouting: Sendable {
     func route(_ event: GameEvent)
-    func passOver(_ events: [GameEvent])
+    func passOver(_ events: [GameEvent]) async
 }
 
 /// Fans each event out to the sinks that want it, each through a lane of its own: a sink's
@@ -133,11 +133,11 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
 
     /// Marks events as passed over at every sink that would have taken them (the plays before
     /// a game was first seen): claimed, never sent.
-    public func passOver(_ events: [GameEvent]) {
+    public func passOver(_ events: [GameEvent]) async {
         guard let ledger else { return }
         for event in events {
             for route in routes where route.filter.matches(event) {
-                _ = try? ledger.passOver(event, sink: route.sink.name, at: now())
+                _ = try? await ledger.passOver(event, sink: route.sink.name, at: now())
             }
         }
     }
@@ -195,7 +195,7 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
     private func deliver(_ event: GameEvent, via sink: any Sink) async {
         let delivery: Delivery
         if ledger != nil, let durable = sink as? any DurableSink {
-            do { delivery = try durable.enqueue(event, at: now()) } catch {
+            do { delivery = try await durable.enqueue(event, at: now()) } catch {
                 // As for the ledger below: the outbox can't take it (a full disk), so one
                 // attempt now, without the outbox's retries.
                 logger.warning("cannot queue the alert in the store; sending it once, directly", metadata: ["sink": "\(sink.name)", "error": "\(error)"])
@@ -206,7 +206,7 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
             var inLedger = false
             if let ledger {
                 do {
-                    claimed = try ledger.claim(event, sink: sink.name, at: now())
+                    claimed = try await ledger.claim(event, sink: sink.name, at: now())
                     inLedger = claimed
                 } catch {
                     // Better twice than never: the store can't say, so send.
@@ -215,7 +215,7 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
             }
             delivery = claimed ? await sink.send(event) : .duplicate
             if inLedger, let ledger {
-                do { try ledger.sent(event, sink: sink.name) } catch {
+                do { try await ledger.sent(event, sink: sink.name) } catch {
                     logger.warning("cannot record the alert as sent; a later process may send it again", metadata: ["sink": "\(sink.name)", "error": "\(error)"])
                 }
             }

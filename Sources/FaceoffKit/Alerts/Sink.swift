@@ -18,7 +18,7 @@ extension Sink {
 /// records it, in one transaction, and `run` delivers.
 public protocol DurableSink: Sink {
     /// Queues the alert in the store; throws when the store can't take it.
-    func enqueue(_ event: GameEvent, at date: Date) throws(StoreError) -> Delivery
+    func enqueue(_ event: GameEvent, at date: Date) async throws(StoreError) -> Delivery
     /// Waits until nothing is owed (or `timeout` passes); true when nothing is.
     func settle(timeout: Duration) async -> Bool
 }

@@ -70,7 +70,7 @@ extension WebhookSink {
                 continue
             }
             if taken.contains(item.id) {
-                if (try? outbox.delivered(item)) == nil { await pause(schedule.idleCheck, wakeable: false) }
+                if (try? await outbox.delivered(item)) == nil { await pause(schedule.idleCheck, wakeable: false) }
                 continue
             }
             let current = now()
@@ -78,7 +78,7 @@ extension WebhookSink {
                 logger.error("alert expired undelivered", metadata: [
                     "sink": "\(name)", "event": "\(item.eventID)", "attempts": "\(item.attempts)", "last_error": "\(item.lastError ?? "-")",
                 ])
-                try? outbox.drop(item)
+                try? await outbox.drop(item)
                 continue
             }
             if resumed, item.nextAttemptAt > current {
@@ -88,7 +88,7 @@ extension WebhookSink {
             }
             resumed = true
             do {
-                guard try outbox.lease(item, until: current.addingTimeInterval(lease), now: current) else {
+                guard try await outbox.lease(item, until: current.addingTimeInterval(lease), now: current) else {
                     // Another process is delivering it.
                     await pause(.seconds(1), wakeable: false)
                     continue
@@ -111,32 +111,32 @@ extension WebhookSink {
             switch outcome {
             case .delivered(let status):
                 logger.info("alert delivered", metadata: metadata.merging(["status": "\(status)"]) { $1 })
-                do { try outbox.delivered(item) } catch {
+                do { try await outbox.delivered(item) } catch {
                     taken.insert(item.id)
                     logger.error("cannot record a delivery in the store; it will not be sent again", metadata: metadata.merging(["error": "\(error)"]) { $1 })
                 }
             case .cancelled:
                 // Stopping: the row stays, unleased and uncounted, for the next start.
-                try? outbox.release(item)
+                try? await outbox.release(item)
                 return
             case .retry(let why, let after):
                 let wait = max(after ?? .zero, schedule.delay(after: item.attempts + 1))
                 let at = now().addingTimeInterval(wait.inSeconds)
                 if at >= item.expiresAt {
                     logger.error("alert expired undelivered", metadata: metadata.merging(["error": "\(why)"]) { $1 })
-                    try? outbox.drop(item)
+                    try? await outbox.drop(item)
                 } else {
                     logger.warning("delivery failed; will retry", metadata: metadata.merging(["error": "\(why)", "retry_in": "\(wait)"]) { $1 })
                     // Even if the store can't take the new time, never hammer the receiver.
-                    if (try? outbox.retry(item, at: at, error: why)) == nil { await pause(wait, wakeable: false) }
+                    if (try? await outbox.retry(item, at: at, error: why)) == nil { await pause(wait, wakeable: false) }
                 }
             case .refused(let why):
                 logger.error("receiver refused the alert; not retrying", metadata: metadata.merging(["error": "\(why)"]) { $1 })
-                try? outbox.drop(item)
+                try? await outbox.drop(item)
             case .gone(let why):
                 disabled.withLock { $0 = why }
-                try? outbox.disable(sink: name, url: url, reason: why, at: now())
-                let dropped = (try? outbox.dropAll(sink: name)) ?? 0
+                try? await outbox.disable(sink: name, url: url, reason: why, at: now())
+                let dropped = (try? await outbox.dropAll(sink: name)) ?? 0
                 logger.warning("webhook sink disabled: the receiver is gone", metadata: metadata.merging(["error": "\(why)", "dropped": "\(dropped)"]) { $1 })
                 return
             }

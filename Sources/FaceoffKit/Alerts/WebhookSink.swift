@@ -72,11 +72,11 @@ public final class WebhookSink: DurableSink {
 
     /// Puts the alert in the outbox; throws when the store can't take it (a full disk), so
     /// the router can still send it once, directly.
-    public func enqueue(_ event: GameEvent, at date: Date) throws(StoreError) -> Delivery {
+    public func enqueue(_ event: GameEvent, at date: Date) async throws(StoreError) -> Delivery {
         guard let outbox else { return .failed("no store for the outbox") }
         if let reason = disabledReason {
             // Claimed all the same: a sink that is off does not owe this alert later.
-            _ = try? Ledger(store: outbox.store).passOver(event, sink: name, at: date)
+            _ = try? await Ledger(store: outbox.store).passOver(event, sink: name, at: date)
             return .skipped(reason)
         }
         let body: [UInt8]
@@ -87,7 +87,7 @@ public final class WebhookSink: DurableSink {
             return .failed(error.description)
         }
         let expires = date.addingTimeInterval(Double(config.expiry.components.seconds))
-        guard try outbox.enqueue(event, sink: name, body: body, at: date, expiresAt: expires) else { return .duplicate }
+        guard try await outbox.enqueue(event, sink: name, body: body, at: date, expiresAt: expires) else { return .duplicate }
         wake.fire()
         return .queued
     }

@@ -52,12 +52,12 @@ public struct CalendarService: Sendable {
                 records[abbrev] = "\(row.wins ?? 0)-\(row.losses ?? 0)-\(row.otLosses ?? 0)"
             }
         }
-        return (try build(kind, schedules: schedules, records: records), notes)
+        return (try await build(kind, schedules: schedules, records: records), notes)
     }
 
     /// The feed from schedules already in hand (each team's, any order) and "W-L-OT" records
     /// by abbreviation: no network, so benchmarks and tests can time and drive it alone.
-    public func build(_ kind: FeedKind, schedules: [(team: String, schedule: ClubSchedule)], records: [String: String]) throws -> CalendarFeed {
+    public func build(_ kind: FeedKind, schedules: [(team: String, schedule: ClubSchedule)], records: [String: String]) async throws -> CalendarFeed {
         let order = kind.teams
         let position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let schedules = schedules.sorted { (position[$0.team] ?? 0) < (position[$1.team] ?? 0) }
@@ -106,7 +106,7 @@ public struct CalendarService: Sendable {
             throw CalendarError("the schedule came back with no games; the last good feed stays (check `faceoff schedule`)")
         }
 
-        let finalEvents = try stamp(
+        let finalEvents = try await stamp(
             events, feed: stateKey(kind), season: season, scheduled: allIDs, unplaced: unplaced, teams: Set(order), at: date)
         return describe(kind, season: season, events: finalEvents)
     }
@@ -126,7 +126,7 @@ public struct CalendarService: Sendable {
     private func stamp(
         _ events: [(Int, CalendarEvent)], feed: String, season: String, scheduled: Set<Int>, unplaced: Set<Int>,
         teams: Set<String>, at date: Date
-    ) throws -> [CalendarEvent] {
+    ) async throws -> [CalendarEvent] {
         guard let state else {
             return events.map { _, event in
                 var event = event
@@ -134,7 +134,7 @@ public struct CalendarService: Sendable {
                 return event
             }
         }
-        let rows = try state.update(feed: feed) { existing in
+        let rows = try await state.update(feed: feed) { existing in
             var rows: [CalendarState.Row] = []
             func row(_ id: Int, _ event: CalendarEvent, vanished: Bool) -> CalendarState.Row {
                 CalendarState.Row(

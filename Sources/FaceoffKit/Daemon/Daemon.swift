@@ -97,7 +97,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         var parts = try makeParts(try dependencies.loadSession())
         current.withLock { $0 = parts.session }
         routing.set(parts.router)
-        housekeeping()
+        await housekeeping()
         logger.info("started", metadata: [
             "teams": "\(parts.session.config.teams.joined(separator: ","))", "players": "\(parts.session.config.players.count)",
             "sinks": "\(parts.router.routes.map(\.sink.name).joined(separator: ","))",
@@ -272,7 +272,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
             settings: .init(parts.session.config.watch), clock: dependencies.clock, now: now, logger: logger, router: routing,
             outage: outage,
             onSnapshot: { snapshot, _ in
-                do { try status.record(snapshot, at: now()) } catch {
+                do { try await status.record(snapshot, at: now()) } catch {
                     logger.warning("the status line's copy of the game was not saved", metadata: ["game": "\(snapshot.gameId)", "error": "\(error)"])
                 }
                 if snapshot.isFinal {
@@ -298,12 +298,12 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     /// Housekeeping at start: cache entries, ledger rows and live games older than a season.
-    private func housekeeping() {
+    private func housekeeping() async {
         let cutoff = dependencies.now().addingTimeInterval(-400 * 86400)
         let store = dependencies.store
-        let pruned = (try? ResponseCache(store: store).prune(fetchedBefore: cutoff)) ?? 0
-        try? Ledger(store: store).prune(before: cutoff)
-        try? LiveStatus(store: store).prune(before: cutoff)
+        let pruned = (try? await ResponseCache(store: store).prune(fetchedBefore: cutoff)) ?? 0
+        try? await Ledger(store: store).prune(before: cutoff)
+        try? await LiveStatus(store: store).prune(before: cutoff)
         logger.debug("housekeeping done", metadata: ["cache_entries_pruned": "\(pruned)"])
     }
 }
@@ -316,5 +316,8 @@ public final class RouterSwitch: EventRouting {
     // Under the lock: an event is never handed to a router being swapped out (routing
     // itself only queues, so it never blocks).
     public func route(_ event: GameEvent) { current.withLock { $0?.route(event) } }
-    public func passOver(_ events: [GameEvent]) { current.withLock { $0?.passOver(events) } }
+    // Passing over writes the ledger, so it happens outside the lock, with the router current
+    // when it began (a swap in between leaves the new router's added sinks unmarked; they
+    // were never going to get those plays live).
+    public func passOver(_ events: [GameEvent]) async { await current.withLock { $0 }?.passOver(events) }
 }

@@ -34,7 +34,7 @@ public final class Outage: Sendable {
 
     /// A request failed: true when it was an outage (then it has been logged here).
     @discardableResult
-    public func failed(_ error: any Error) -> Bool {
+    public func failed(_ error: any Error) async -> Bool {
         guard Self.isUnreachable(error) else { return false }
         let date = now()
         let began = since.withLock { state -> Bool in
@@ -44,16 +44,16 @@ public final class Outage: Sendable {
         }
         if began {
             logger.warning("the NHL API is unreachable; keeping the last good calendars and retrying every poll", metadata: ["error": "\(error)"])
-            do { try DaemonState(store: store).set(.outageSince, date) } catch { logger.debug("outage not recorded", metadata: ["error": "\(error)"]) }
+            do { try await DaemonState(store: store).set(.outageSince, date) } catch { logger.debug("outage not recorded", metadata: ["error": "\(error)"]) }
         }
         return true
     }
 
     /// A request got an answer.
-    public func answered() {
+    public func answered() async {
         guard let began = since.withLock({ state -> Date? in defer { state = nil }; return state }) else { return }
         logger.notice("the NHL API is reachable again", metadata: ["after": "\(Int(now().timeIntervalSince(began).rounded())) s"])
-        do { try DaemonState(store: store).set(.outageSince, nil) } catch { logger.debug("outage end not recorded", metadata: ["error": "\(error)"]) }
+        do { try await DaemonState(store: store).set(.outageSince, nil) } catch { logger.debug("outage end not recorded", metadata: ["error": "\(error)"]) }
     }
 }
 
@@ -70,11 +70,11 @@ public struct OutageWatchingHTTPClient: HTTPClient {
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         do {
             let response = try await base.send(request)
-            outage.answered()
+            await outage.answered()
             return response
         } catch {
             // A status (even 404 or 503) is an answer; TLS or URL trouble says nothing either way.
-            if !outage.failed(error), let error = error as? HTTPError, error.status != nil || error.kind == .notFound { outage.answered() }
+            if await !outage.failed(error), let error = error as? HTTPError, error.status != nil || error.kind == .notFound { await outage.answered() }
             throw error
         }
     }

@@ -94,17 +94,17 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                     // before is marked in the ledger as passed over, so no later run sends it.
                     let known = EventDetector.derive(snapshot)
                     events = snapshot.isFinal ? detector.process(snapshot).events.filter { $0.kind == .final } : [detector.join(snapshot)]
-                    router.passOver(known.filter { $0.kind != .final || !snapshot.isFinal })
+                    await router.passOver(known.filter { $0.kind != .final || !snapshot.isFinal })
                 } else {
                     let (found, skipped) = detector.process(snapshot)
                     if let skipped { logger.warning("snapshot ignored", metadata: metadata.merging(["why": "\(skipped)"]) { $1 }) }
                     events = found
                     if let gap = lastSeen.map({ seenAt.timeIntervalSince($0) }), gap >= Self.catchUpGap {
-                        events = catchUp(found, snapshot, &detector, gap: gap, metadata: metadata)
+                        events = await catchUp(found, snapshot, &detector, gap: gap, metadata: metadata)
                     }
                 }
                 lastSeen = seenAt
-                if fresh { try? ledger?.markSeen(gameID: gameID, at: seenAt) }
+                if fresh { try? await ledger?.markSeen(gameID: gameID, at: seenAt) }
                 fresh = false
                 for event in events { router.route(event) }
                 // The scoreboard waits out the delay too, or it would give the score away.
@@ -161,7 +161,7 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     /// sent.
     private func catchUp(
         _ found: [GameEvent], _ snapshot: GameSnapshot, _ detector: inout EventDetector, gap: TimeInterval, metadata: Logger.Metadata
-    ) -> [GameEvent] {
+    ) async -> [GameEvent] {
         guard let newest = snapshot.plays.compactMap({ Self.gameSeconds(period: $0.periodDescriptor?.number, clock: $0.timeInPeriod) }).max() else {
             return found
         }
@@ -173,7 +173,7 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
             "gap_seconds": "\(Int(gap))", "folded": "\(old.count)", "alerted": "\(found.count - old.count)",
         ]) { $1 })
         guard !old.isEmpty else { return found }
-        router.passOver(old)
+        await router.passOver(old)
         let folded = Set(old.map(\.id))
         return [detector.caughtUp(snapshot, missed: old)] + found.filter { !folded.contains($0.id) }
     }

@@ -91,7 +91,7 @@ public struct NHLClient: Sendable {
             if response.isNotModified {
                 guard let cached else { throw NHLError(.unexpectedNotModified, url: url) }
                 let value = try decode(endpoint, cached.body, url: url)
-                store { try $0.revalidated(url, at: date, freshness: endpoint.freshness(value, date)) }
+                await store { try await $0.revalidated(url, at: date, freshness: endpoint.freshness(value, date)) }
                 return Fetched(value: value, origin: .network, url: url)
             }
             // Decode and check before storing, so a broken or empty answer never replaces a good copy.
@@ -99,7 +99,7 @@ public struct NHLClient: Sendable {
             let entry = CachedResponse(
                 url: url, body: response.body, validators: response.validators, fetchedAt: date,
                 freshness: endpoint.freshness(value, date))
-            store { try $0.save(entry) }
+            await store { try await $0.save(entry) }
             return Fetched(value: value, origin: .network, url: url)
         } catch let error where !(error is CancellationError) {
             guard let cached, isWorthFallingBack(error), let value = try? decode(endpoint, cached.body, url: url) else {
@@ -127,10 +127,10 @@ public struct NHLClient: Sendable {
         }
     }
 
-    private func store(_ body: (ResponseCache) throws -> Void) {
+    private func store(_ body: (ResponseCache) async throws -> Void) async {
         guard let cache else { return }
         do {
-            try body(cache)
+            try await body(cache)
         } catch {
             logger.warning("cannot write the response cache", metadata: ["error": "\(error)"])
         }

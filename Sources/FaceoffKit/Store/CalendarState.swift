@@ -30,9 +30,9 @@ public struct CalendarState: Sendable {
 
     /// Reads the feed's rows, lets `update` decide the new ones, and saves them, atomically.
     /// Rows `update` leaves out are deleted.
-    public func update(feed: String, _ update: @Sendable ([Int: Row]) throws -> [Row]) throws -> [Row] {
+    public func update(feed: String, _ update: @escaping @Sendable ([Int: Row]) throws -> [Row]) async throws -> [Row] {
         do {
-            return try store.pool.write { db in
+            return try await store.writeTransaction { db in
                 var existing: [Int: Row] = [:]
                 // Every stored event is read, so that one that can't be (a damaged row, a format
                 // from another version) is found now, while its game can still be rebuilt as new.
@@ -69,14 +69,14 @@ public struct CalendarState: Sendable {
                 return rows
             }
         } catch let error as DatabaseError {
-            throw StoreError(path: store.path, reason: error.message ?? "SQLite error \(error.resultCode)")
+            throw Store.explain(error, path: store.path)
         }
     }
 
     /// Deletes rows of seasons older than `season` (housekeeping).
     @discardableResult
-    public func prune(before season: String) throws(StoreError) -> Int {
-        try store.write { db in
+    public func prune(before season: String) async throws(StoreError) -> Int {
+        try await store.write { db in
             try db.execute(sql: "DELETE FROM calendar_event WHERE season < ?", arguments: [season])
             return db.changesCount
         }

@@ -12,9 +12,9 @@ public struct DaemonState: Sendable {
 
     public init(store: Store?) { self.store = store }
 
-    public func set(_ key: Key, _ date: Date?) throws(StoreError) {
+    public func set(_ key: Key, _ date: Date?) async throws(StoreError) {
         guard let store else { return }
-        try store.write { db in
+        try await store.write { db in
             if let date {
                 try db.execute(sql: "INSERT OR REPLACE INTO daemon_state (key, value) VALUES (?, ?)", arguments: [key.rawValue, date.timeIntervalSince1970])
             } else {

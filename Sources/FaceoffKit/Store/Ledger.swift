@@ -16,9 +16,9 @@ public struct Ledger: Sendable {
     /// processes. The claim stays this process's until `sent`; one left by a process that died
     /// before sending (killed between the claim and the send) is taken over, so the alert
     /// goes out once rather than never.
-    public func claim(_ event: GameEvent, sink: String, at date: Date = Date()) throws(StoreError) -> Bool {
+    public func claim(_ event: GameEvent, sink: String, at date: Date = Date()) async throws(StoreError) -> Bool {
         let owner = owner
-        return try store.write { db in
+        return try await store.write { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO ledger (event_id, sink, game_id, kind, claimed_at, sending) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [event.id, sink, event.gameId, event.kind.rawValue, date.timeIntervalSince1970, owner])
@@ -33,9 +33,9 @@ public struct Ledger: Sendable {
     }
 
     /// The claimed alert has been handed to its sink (delivered or not: it is not tried again).
-    public func sent(_ event: GameEvent, sink: String) throws(StoreError) {
+    public func sent(_ event: GameEvent, sink: String) async throws(StoreError) {
         let owner = owner
-        try store.write { db in
+        try await store.write { db in
             try db.execute(sql: "UPDATE ledger SET sending = NULL WHERE event_id = ? AND sink = ? AND sending = ?", arguments: [event.id, sink, owner])
         }
     }
@@ -43,8 +43,8 @@ public struct Ledger: Sendable {
     /// Claims (event, sink) with nothing to send: a play from before the game was first seen,
     /// or an alert for a sink that is off. True when it was not claimed before.
     @discardableResult
-    public func passOver(_ event: GameEvent, sink: String, at date: Date = Date()) throws(StoreError) -> Bool {
-        try store.write { db in
+    public func passOver(_ event: GameEvent, sink: String, at date: Date = Date()) async throws(StoreError) -> Bool {
+        try await store.write { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO ledger (event_id, sink, game_id, kind, claimed_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [event.id, sink, event.gameId, event.kind.rawValue, date.timeIntervalSince1970])
@@ -55,8 +55,8 @@ public struct Ledger: Sendable {
     /// Records that a watcher has seen the game, before any alert of it is claimed: a restart
     /// while its first alerts wait out a broadcast delay then sends them, instead of taking
     /// the game for one first seen in progress.
-    public func markSeen(gameID: Int, at date: Date = Date()) throws(StoreError) {
-        try store.write { db in
+    public func markSeen(gameID: Int, at date: Date = Date()) async throws(StoreError) {
+        try await store.write { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO ledger (event_id, sink, game_id, kind, claimed_at) VALUES (?, '', ?, 'seen', ?)",
                 arguments: ["\(gameID):seen", gameID, date.timeIntervalSince1970])
@@ -78,8 +78,8 @@ public struct Ledger: Sendable {
     }
 
     /// Deletes ledger rows older than `date` (housekeeping).
-    public func prune(before date: Date) throws(StoreError) {
-        try store.write { db in
+    public func prune(before date: Date) async throws(StoreError) {
+        try await store.write { db in
             try db.execute(sql: "DELETE FROM ledger WHERE claimed_at < ?", arguments: [date.timeIntervalSince1970])
         }
     }

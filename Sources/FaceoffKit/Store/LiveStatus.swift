@@ -23,9 +23,9 @@ public struct LiveStatus: Sendable {
 
     public init(store: Store) { self.store = store }
 
-    public func record(_ snapshot: GameSnapshot, at date: Date) throws(StoreError) {
+    public func record(_ snapshot: GameSnapshot, at date: Date) async throws(StoreError) {
         let game = Self.game(snapshot, at: date)
-        try store.write { db in
+        try await store.write { db in
             try db.execute(
                 sql: """
                     INSERT OR REPLACE INTO live_game
@@ -65,7 +65,7 @@ public struct LiveStatus: Sendable {
         }
     }
 
-    public func prune(before date: Date) throws(StoreError) {
-        try store.write { db in try db.execute(sql: "DELETE FROM live_game WHERE updated_at < ?", arguments: [date.timeIntervalSince1970]) }
+    public func prune(before date: Date) async throws(StoreError) {
+        try await store.write { db in try db.execute(sql: "DELETE FROM live_game WHERE updated_at < ?", arguments: [date.timeIntervalSince1970]) }
     }
 }

@@ -30,8 +30,8 @@ public struct Outbox: Sendable {
 
     /// Claims (event, sink) in the ledger and queues the body, atomically. False when the pair
     /// was claimed already (by this process before a restart, or by another one).
-    public func enqueue(_ event: GameEvent, sink: String, body: [UInt8], at date: Date, expiresAt: Date) throws(StoreError) -> Bool {
-        try store.write { db in
+    public func enqueue(_ event: GameEvent, sink: String, body: [UInt8], at date: Date, expiresAt: Date) async throws(StoreError) -> Bool {
+        try await store.write { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO ledger (event_id, sink, game_id, kind, claimed_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [event.id, sink, event.gameId, event.kind.rawValue, date.timeIntervalSince1970])
@@ -65,9 +65,9 @@ public struct Outbox: Sendable {
 
     /// Takes the row for delivery until `until`, unless a live process holds it. A lease whose
     /// owner has died (a killed `faceoff run`) is taken over at once.
-    public func lease(_ item: Item, until: Date, now: Date) throws(StoreError) -> Bool {
+    public func lease(_ item: Item, until: Date, now: Date) async throws(StoreError) -> Bool {
         let owner = owner
-        return try store.write { db in
+        return try await store.write { db in
             guard let current = try Row.fetchOne(db, sql: "SELECT lease_owner, lease_until FROM outbox WHERE id = ?", arguments: [item.id]) else {
                 return false
             }
@@ -82,34 +82,34 @@ public struct Outbox: Sendable {
     }
 
     /// The receiver took it.
-    public func delivered(_ item: Item) throws(StoreError) {
-        try store.write { db in try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [item.id]) }
+    public func delivered(_ item: Item) async throws(StoreError) {
+        try await store.write { db in try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [item.id]) }
     }
 
     /// Hands the row back unattempted (this process is stopping).
-    public func release(_ item: Item) throws(StoreError) {
+    public func release(_ item: Item) async throws(StoreError) {
         let owner = owner
-        try store.write { db in
+        try await store.write { db in
             try db.execute(sql: "UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?", arguments: [item.id, owner])
         }
     }
 
     /// Given up on: expired, refused for good, or its sink disabled.
-    public func drop(_ item: Item) throws(StoreError) {
-        try delivered(item)
+    public func drop(_ item: Item) async throws(StoreError) {
+        try await delivered(item)
     }
 
     /// Another attempt later; the lease is released so any process may make it.
-    public func retry(_ item: Item, at date: Date, error: String) throws(StoreError) {
-        try store.write { db in
+    public func retry(_ item: Item, at date: Date, error: String) async throws(StoreError) {
+        try await store.write { db in
             try db.execute(
                 sql: "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?",
                 arguments: [date.timeIntervalSince1970, error, item.id])
         }
     }
 
-    public func dropAll(sink: String) throws(StoreError) -> Int {
-        try store.write { db in
+    public func dropAll(sink: String) async throws(StoreError) -> Int {
+        try await store.write { db in
             try db.execute(sql: "DELETE FROM outbox WHERE sink = ?", arguments: [sink])
             return db.changesCount
         }
@@ -117,8 +117,8 @@ public struct Outbox: Sendable {
 
     // MARK: Disabled sinks (410 Gone)
 
-    public func disable(sink: String, url: String, reason: String, at date: Date) throws(StoreError) {
-        try store.write { db in
+    public func disable(sink: String, url: String, reason: String, at date: Date) async throws(StoreError) {
+        try await store.write { db in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO sink_disabled (sink, url_hash, reason, disabled_at) VALUES (?, ?, ?, ?)",
                 arguments: [sink, StableHash.hex(url), reason, date.timeIntervalSince1970])

@@ -68,8 +68,8 @@ public struct ResponseCache: Sendable {
         }
     }
 
-    public func save(_ entry: CachedResponse) throws(StoreError) {
-        try store.write { db in
+    public func save(_ entry: CachedResponse) async throws(StoreError) {
+        try await store.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO response_cache (url, body, etag, last_modified, fetched_at, max_age)
@@ -86,8 +86,8 @@ public struct ResponseCache: Sendable {
     }
 
     /// Records that the server confirmed the stored body (a 304) at `date`.
-    public func revalidated(_ url: String, at date: Date, freshness: Freshness) throws(StoreError) {
-        try store.write { db in
+    public func revalidated(_ url: String, at date: Date, freshness: Freshness) async throws(StoreError) {
+        try await store.write { db in
             try db.execute(
                 sql: "UPDATE response_cache SET fetched_at = ?, max_age = ? WHERE url = ?",
                 arguments: [date.timeIntervalSince1970, freshness.maxAge, url])
@@ -96,8 +96,8 @@ public struct ResponseCache: Sendable {
 
     /// Deletes entries fetched before `date`; returns how many.
     @discardableResult
-    public func prune(fetchedBefore date: Date) throws(StoreError) -> Int {
-        try store.write { db in
+    public func prune(fetchedBefore date: Date) async throws(StoreError) -> Int {
+        try await store.write { db in
             try db.execute(sql: "DELETE FROM response_cache WHERE fetched_at < ?", arguments: [date.timeIntervalSince1970])
             return db.changesCount
         }

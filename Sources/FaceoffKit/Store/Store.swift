@@ -251,8 +251,19 @@ public final class Store: Sendable {
         try read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
     }
 
-    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws(StoreError) -> T {
-        do { return try pool.write(body) } catch { throw Self.explain(error, path: path) }
+    /// Runs `body` in one write transaction. It runs on GRDB's writer queue while the calling
+    /// task is suspended, so a wait for another process's write lock (up to 5 s) holds no
+    /// thread of Swift's cooperative pool. A write once asked for completes even if the task
+    /// is cancelled: what a shutdown was delivering is still recorded as delivered.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do { return try await writeTransaction(body) } catch { throw Self.explain(error, path: path) }
+    }
+
+    /// `write` without the error translation, for a body that throws errors of its own.
+    func writeTransaction<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            pool.asyncWrite(body) { _, result in continuation.resume(with: result) }
+        }
     }
 
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws(StoreError) -> T {

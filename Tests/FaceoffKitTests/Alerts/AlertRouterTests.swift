@@ -63,7 +63,7 @@ import Testing
         try await router.serving {
             router.route(SampleEvent.make(.goal, team: "TOR"))
             router.route(SampleEvent.make(.penalty, team: "TOR"))
-            router.passOver([SampleEvent.make(.periodStart, team: "TOR")])
+            await router.passOver([SampleEvent.make(.periodStart, team: "TOR")])
         }
         #expect(times.withLock { $0["now"]?.count } == 2)
         #expect(times.withLock { $0["later"] } == [.seconds(30)])

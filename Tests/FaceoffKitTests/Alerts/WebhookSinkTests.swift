@@ -58,9 +58,9 @@ import Testing
         defer { setup.close() }
         let sink = setup.sink()
         let events = Self.events(3)
-        for event in events { #expect(try sink.enqueue(event, at: Date()) == .queued) }
+        for event in events { #expect(try await sink.enqueue(event, at: Date()) == .queued) }
         // Claimed with the outbox row: a second enqueue is a duplicate.
-        #expect(try sink.enqueue(events[0], at: Date()) == .duplicate)
+        #expect(try await sink.enqueue(events[0], at: Date()) == .duplicate)
         #expect(await Self.deliver(sink))
         let requests = setup.server.requests
         #expect(requests.map { $0.headers["webhook-id"] } == events.map(\.id))
@@ -98,7 +98,7 @@ import Testing
         defer { setup.close() }
         let sink = setup.sink()
         let events = Self.events(4)
-        for event in events { _ = try sink.enqueue(event, at: Date()) }
+        for event in events { _ = try await sink.enqueue(event, at: Date()) }
         #expect(await Self.deliver(sink))
         let requests = setup.server.requests
         #expect(requests.count == 5 + events.count)
@@ -114,7 +114,7 @@ import Testing
         }
         defer { setup.close() }
         let sink = setup.sink()
-        _ = try sink.enqueue(Self.events(1)[0], at: Date())
+        _ = try await sink.enqueue(Self.events(1)[0], at: Date())
         let clock = ContinuousClock()
         let started = clock.now
         #expect(await Self.deliver(sink))
@@ -126,14 +126,14 @@ import Testing
         let setup = try Setup { request in request.path == "/gone" ? .response(status: 410) : .response(status: 200) }
         defer { setup.close() }
         let sink = setup.sink(path: "/gone")
-        for event in Self.events(3) { _ = try sink.enqueue(event, at: Date()) }
+        for event in Self.events(3) { _ = try await sink.enqueue(event, at: Date()) }
         await sink.run()  // returns once disabled
         #expect(sink.disabledReason?.contains("410") == true)
         #expect(setup.server.requests.count == 1)
         #expect(try Outbox(store: setup.store).pending().isEmpty)
         // Remembered across restarts; a new URL enables it again.
         #expect(setup.sink(path: "/gone").disabledReason != nil)
-        #expect(try setup.sink(path: "/gone").enqueue(SampleEvent.make(.final, team: "TOR"), at: Date()).isFailure)
+        #expect(try await setup.sink(path: "/gone").enqueue(SampleEvent.make(.final, team: "TOR"), at: Date()).isFailure)
         #expect(setup.sink(path: "/moved").disabledReason == nil)
     }
 
@@ -148,7 +148,7 @@ import Testing
         defer { setup.close() }
         for path in ["/bad", "/old"] {
             let sink = setup.sink(path: path)
-            _ = try sink.enqueue(SampleEvent.make(.goal, team: "TOR", key: path), at: Date())
+            _ = try await sink.enqueue(SampleEvent.make(.goal, team: "TOR", key: path), at: Date())
             #expect(await Self.deliver(sink))
         }
         #expect(setup.server.requests.map(\.path) == ["/bad", "/old"])
@@ -162,7 +162,7 @@ import Testing
         let setup = try Setup { _ in .response(status: 503) }
         defer { setup.close() }
         let sink = setup.sink(expiry: .seconds(1))
-        _ = try sink.enqueue(Self.events(1)[0], at: Date())
+        _ = try await sink.enqueue(Self.events(1)[0], at: Date())
         // Dropped once its hour (here, second) is up, not kept and retried forever.
         #expect(await Self.deliver(sink))
         #expect(try Outbox(store: setup.store).pending().isEmpty)
@@ -176,10 +176,10 @@ import Testing
         defer { setup.close() }
         let dead = setup.sink(owner: "999999999:gone")
         let events = Self.events(2)
-        for event in events { _ = try dead.enqueue(event, at: Date()) }
+        for event in events { _ = try await dead.enqueue(event, at: Date()) }
         let outbox = Outbox(store: setup.store, owner: "999999999:gone")
         let head = try #require(try outbox.head(sink: "hook"))
-        #expect(try outbox.lease(head, until: Date().addingTimeInterval(600), now: Date()))
+        #expect(try await outbox.lease(head, until: Date().addingTimeInterval(600), now: Date()))
         // A live lease of another running process is respected; a dead one's is not.
         #expect(!ProcessOwner.isAlive("999999999:gone"))
         #expect(ProcessOwner.isAlive(ProcessOwner.current))
@@ -200,7 +200,7 @@ import Testing
         let setup = try Setup { _ in calls.withLock { $0 += 1; return $0 } == 1 ? .hang : .response(status: 200) }
         defer { setup.close() }
         let sink = setup.sink()
-        _ = try sink.enqueue(Self.events(1)[0], at: Date())
+        _ = try await sink.enqueue(Self.events(1)[0], at: Date())
         let worker = Task { await sink.run() }
         while setup.server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
         let clock = ContinuousClock()

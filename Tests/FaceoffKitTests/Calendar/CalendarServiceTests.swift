@@ -130,7 +130,7 @@ func value(_ lines: [String]?, _ name: String) -> String? {
         let before = try harness.events("TOR")
         let rows = try harness.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM calendar_event") ?? 0 }
         // Garble every stored event (a damaged row, or one written in another format).
-        try harness.store.write { db in try db.execute(sql: "UPDATE calendar_event SET event = X'7B7B'") }
+        try await harness.store.write { db in try db.execute(sql: "UPDATE calendar_event SET event = X'7B7B'") }
         harness.advance(3600)
         let report = try await harness.publisher().publish([.team("TOR")])
         #expect(report.first?.error == nil, "\(report)")

@@ -109,12 +109,12 @@ import Testing
         let ledger = Ledger(store: store)
         let old = Self.launch.addingTimeInterval(-500 * 86400)
         let recent = Self.launch.addingTimeInterval(-30 * 86400)
-        try cache.save(CachedResponse(url: "https://example.invalid/old", body: [1], validators: Validators(), fetchedAt: old, freshness: .revalidate))
-        try cache.save(CachedResponse(url: "https://example.invalid/recent", body: [2], validators: Validators(), fetchedAt: recent, freshness: .revalidate))
+        try await cache.save(CachedResponse(url: "https://example.invalid/old", body: [1], validators: Validators(), fetchedAt: old, freshness: .revalidate))
+        try await cache.save(CachedResponse(url: "https://example.invalid/recent", body: [2], validators: Validators(), fetchedAt: recent, freshness: .revalidate))
         let oldGoal = GameEvent(kind: .goal, key: "1", gameId: 2024020001, away: "BOS", home: "TOR", score: .init(away: 0, home: 1))
         let recentGoal = GameEvent(kind: .goal, key: "2", gameId: 2025020001, away: "BOS", home: "TOR", score: .init(away: 0, home: 1))
-        #expect(try ledger.claim(oldGoal, sink: "stdout", at: old))
-        #expect(try ledger.claim(recentGoal, sink: "stdout", at: recent))
+        #expect(try await ledger.claim(oldGoal, sink: "stdout", at: old))
+        #expect(try await ledger.claim(recentGoal, sink: "stdout", at: recent))
 
         let task = Task { try await setup.daemon.run() }
         while !setup.server.requests.contains(where: { $0.path.hasPrefix("/v1/club-schedule-season/") }) {

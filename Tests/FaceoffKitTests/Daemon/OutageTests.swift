@@ -101,7 +101,7 @@ final class LogLines: Sendable {
         #expect(lines.all.count == 1)
     }
 
-    @Test func statusSaysItsDataIsStaleAndSinceWhen() throws {
+    @Test func statusSaysItsDataIsStaleAndSinceWhen() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Store(path: directory.appendingPathComponent("f.sqlite").path)
@@ -110,7 +110,7 @@ final class LogLines: Sendable {
         config.teams = ["TOR"]
         config.timezone = "UTC"
         #expect(StatusLine(store: store, config: config, now: since).report().staleSince == nil)
-        try DaemonState(store: store).set(.outageSince, since)
+        try await DaemonState(store: store).set(.outageSince, since)
         let report = StatusLine(store: store, config: config, now: since.addingTimeInterval(600)).report()
         #expect(report.staleSince == since)
         #expect(report.text.hasSuffix(" · offline since 17:00"), "\(report.text)")

@@ -56,13 +56,13 @@ struct FullDiskTests {
 
     /// `faceoff status` on a store whose file system went read-only (a live USB, a disk
     /// remounted after errors): it reads what was recorded.
-    @Test func aStoreOnAReadOnlyDiskIsStillRead() throws {
+    @Test func aStoreOnAReadOnlyDiskIsStillRead() async throws {
         let disk = try Tmpfs(kilobytes: 2048)
         defer { disk.unmount() }
         let path = disk.path + "/faceoff.sqlite"
         do {
             let store = try Store(path: path)
-            try DaemonState(store: store).set(.outageSince, Date(timeIntervalSince1970: 1_000))
+            try await DaemonState(store: store).set(.outageSince, Date(timeIntervalSince1970: 1_000))
         }
         disk.remount(readOnly: true)
         let reader = try #require(try Store.reader(path: path))
@@ -84,11 +84,11 @@ struct FullDiskTests {
         let webhook = WebhookSink(
             config: config, renderer: RendererTests.renderer, http: CurlHTTPClient(), outbox: Outbox(store: store), schedule: WebhookSinkTests.fast)
         let owed = WebhookSinkTests.events(2)
-        for event in owed { #expect(try webhook.enqueue(event, at: Date()) == .queued) }
+        for event in owed { #expect(try await webhook.enqueue(event, at: Date()) == .queued) }
 
         disk.fill()
         let late = SampleEvent.make(.goal, team: "TOR", key: "late")
-        let refused = try #require(throws: StoreError.self) { try webhook.enqueue(late, at: Date()) }
+        let refused = try await #require(throws: StoreError.self) { try await webhook.enqueue(late, at: Date()) }
         #expect(refused.description.contains("the disk is full"), "\(refused)")
 
         let printed = Mutex<[String]>([])

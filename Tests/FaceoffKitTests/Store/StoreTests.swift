@@ -96,12 +96,12 @@ import Testing
         }
     }
 
-    @Test func aStoreFromANewerVersionIsRefusedPlainlyAndStillRead() throws {
+    @Test func aStoreFromANewerVersionIsRefusedPlainlyAndStillRead() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("f.sqlite").path
         let store = try Store(path: path)
-        try store.write { db in
+        try await store.write { db in
             try db.execute(sql: """
                 INSERT INTO live_game (game_id, away, home, away_score, home_score, state, updated_at)
                 VALUES (7, 'TOR', 'MTL', 1, 0, 'live', 1000)
@@ -120,7 +120,7 @@ import Testing
         #expect(try LiveStatus(store: reader).games(since: .distantPast).map(\.gameID) == [7])
     }
 
-    @Test func theReaderNeverCreatesNorWritesNorMigrates() throws {
+    @Test func theReaderNeverCreatesNorWritesNorMigrates() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("f.sqlite").path
@@ -130,20 +130,85 @@ import Testing
         try Self.makeStore(path, upTo: 2)
         let reader = try #require(try Store.reader(path: path))
         #expect(try reader.appliedMigrations() == Array(Store.migrations.map(\.0).prefix(2)))
-        #expect(throws: StoreError.self) { try LiveStatus(store: reader).prune(before: Date()) }
+        await #expect(throws: StoreError.self) { try await LiveStatus(store: reader).prune(before: Date()) }
         #expect((try? LiveStatus(store: reader).games(since: .distantPast)) == nil)
         #expect(try reader.appliedMigrations().count == 2)
     }
 
-    @Test func theReaderDoesNotWaitForAWriter() throws {
+    @Test func theReaderDoesNotWaitForAWriter() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("f.sqlite").path
         let store = try Store(path: path)
         let reader = try #require(try Store.reader(path: path))
         // A writer holding the write lock (as a migration does) for as long as the read takes.
-        let seen = try store.write { _ in try LiveStatus(store: reader).games(since: .distantPast).count }
+        let seen = try await store.write { _ in try LiveStatus(store: reader).games(since: .distantPast).count }
         #expect(seen == 0)
+    }
+
+    /// Another connection holds the write lock (as another process's migration or
+    /// transaction does) until released.
+    static func holdWriteLock(_ path: String) async throws -> DispatchSemaphore {
+        let holder = try DatabaseQueue(path: path)
+        let locked = Mutex(false)
+        let release = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? holder.inDatabase { db in
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                locked.withLock { $0 = true }
+                _ = release.wait(timeout: .now() + 20)
+                try db.execute(sql: "COMMIT")
+            }
+        }
+        while !locked.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        return release
+    }
+
+    /// Writers that wait for another connection's lock are suspended, not parked on threads of
+    /// the cooperative pool: with four times as many of them as the pool has threads, other
+    /// async work still runs (and releases the lock). A blocking write would hold every thread
+    /// until SQLite's busy timeout failed the writes.
+    @Test func writersWaitingForALockLeaveThePoolFree() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Store(path: directory.appendingPathComponent("f.sqlite").path)
+        let release = try await Self.holdWriteLock(store.path)
+        let writers = 4 * ProcessInfo.processInfo.activeProcessorCount
+        // When each child finished: the other work must be done before the lock is released.
+        let finished = try await withThrowingTaskGroup(of: (String, ContinuousClock.Instant).self) { group in
+            for n in 0..<writers {
+                group.addTask {
+                    try await Ledger(store: store).passOver(SampleEvent.make(.goal, team: "TOR", key: "\(n)"), sink: "stdout")
+                    return ("write", .now)
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(300))
+                let done = ContinuousClock.now
+                release.signal()
+                return ("other work", done)
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let other = try #require(finished.first { $0.0 == "other work" }?.1)
+        #expect(finished.filter { $0.0 == "write" }.allSatisfy { $0.1 > other })
+        #expect(finished.count == writers + 1)
+    }
+
+    /// A write whose task is cancelled while it waits for the lock still happens: a delivery
+    /// that ends as the daemon stops is recorded.
+    @Test func aCancelledWriteStillCompletes() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Store(path: directory.appendingPathComponent("f.sqlite").path)
+        let release = try await Self.holdWriteLock(store.path)
+        let goal = SampleEvent.make(.goal, team: "TOR")
+        let writer = Task { try await Ledger(store: store).passOver(goal, sink: "stdout") }
+        try await Task.sleep(for: .milliseconds(100))
+        writer.cancel()
+        release.signal()
+        #expect(try await writer.value)
+        #expect(try await !Ledger(store: store).passOver(goal, sink: "stdout"))
     }
 
     @Test func aCorruptFileIsAClearError() throws {
@@ -161,21 +226,21 @@ import Testing
         return (ResponseCache(store: try Store(path: directory.appendingPathComponent("f.sqlite").path)), directory)
     }
 
-    @Test func storesAndReadsBack() throws {
+    @Test func storesAndReadsBack() async throws {
         let (cache, directory) = try makeCache()
         defer { try? FileManager.default.removeItem(at: directory) }
         let fetched = Date(timeIntervalSince1970: 1_800_000_000)
         let entry = CachedResponse(
             url: "https://api-web.nhle.com/v1/standings/now", body: Array("{}".utf8),
             validators: Validators(etag: "\"e1\"", lastModified: nil), fetchedAt: fetched, freshness: .seconds(86400))
-        try cache.save(entry)
+        try await cache.save(entry)
         #expect(try cache.entry(for: entry.url) == entry)
         #expect(try cache.entry(for: "https://other") == nil)
 
         var replaced = entry
         replaced.body = Array("{\"a\":1}".utf8)
         replaced.freshness = .forever
-        try cache.save(replaced)
+        try await cache.save(replaced)
         #expect(try cache.entry(for: entry.url) == replaced)
     }
 
@@ -190,24 +255,24 @@ import Testing
         #expect(!entry(.revalidate).isFresh(at: fetched))
     }
 
-    @Test func revalidationAndPruning() throws {
+    @Test func revalidationAndPruning() async throws {
         let (cache, directory) = try makeCache()
         defer { try? FileManager.default.removeItem(at: directory) }
         let old = Date(timeIntervalSince1970: 1_700_000_000)
-        try cache.save(CachedResponse(url: "a", body: [1], validators: Validators(), fetchedAt: old, freshness: .revalidate))
-        try cache.save(CachedResponse(url: "b", body: [2], validators: Validators(), fetchedAt: old, freshness: .revalidate))
+        try await cache.save(CachedResponse(url: "a", body: [1], validators: Validators(), fetchedAt: old, freshness: .revalidate))
+        try await cache.save(CachedResponse(url: "b", body: [2], validators: Validators(), fetchedAt: old, freshness: .revalidate))
         let now = old.addingTimeInterval(400 * 86400)
-        try cache.revalidated("a", at: now, freshness: .seconds(60))
+        try await cache.revalidated("a", at: now, freshness: .seconds(60))
         #expect(try cache.entry(for: "a")?.fetchedAt == now)
         #expect(try cache.entry(for: "a")?.freshness == .seconds(60))
-        #expect(try cache.prune(fetchedBefore: now.addingTimeInterval(-365 * 86400)) == 1)
+        #expect(try await cache.prune(fetchedBefore: now.addingTimeInterval(-365 * 86400)) == 1)
         #expect(try cache.entry(for: "b") == nil)
         #expect(try cache.entry(for: "a") != nil)
     }
 }
 
 @Suite struct LedgerTests {
-    @Test func aClaimIsGrantedOncePerSink() throws {
+    @Test func aClaimIsGrantedOncePerSink() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Store(path: directory.appendingPathComponent("f.sqlite").path)
@@ -216,19 +281,19 @@ import Testing
         let other = Ledger(store: try Store(path: directory.appendingPathComponent("f.sqlite").path))
         let goal = GameEvent(kind: .goal, key: "95", gameId: 2025020100, away: "BOS", home: "TOR", score: .init(away: 0, home: 1))
         #expect(try !ledger.hasEvents(gameID: 2025020100))
-        #expect(try ledger.claim(goal, sink: "stdout", at: Date(timeIntervalSince1970: 1_000)))
-        #expect(try !other.claim(goal, sink: "stdout"))
-        #expect(try other.claim(goal, sink: "discord"))
+        #expect(try await ledger.claim(goal, sink: "stdout", at: Date(timeIntervalSince1970: 1_000)))
+        #expect(try await !other.claim(goal, sink: "stdout"))
+        #expect(try await other.claim(goal, sink: "discord"))
         #expect(try ledger.hasEvents(gameID: 2025020100))
         #expect(try ledger.claimedIDs(gameID: 2025020100, sink: "stdout") == ["2025020100:goal:95"])
-        try ledger.prune(before: Date(timeIntervalSince1970: 2_000))
+        try await ledger.prune(before: Date(timeIntervalSince1970: 2_000))
         #expect(try ledger.claimedIDs(gameID: 2025020100, sink: "stdout").isEmpty)
         #expect(try ledger.claimedIDs(gameID: 2025020100, sink: "discord") == ["2025020100:goal:95"])
     }
 
     /// A process killed between claiming an alert and sending it: the next process takes the
     /// claim over and sends it, once; a claim held by a live process, or already sent, is not.
-    @Test func aClaimLeftUnsentByADeadProcessIsTakenOver() throws {
+    @Test func aClaimLeftUnsentByADeadProcessIsTakenOver() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("f.sqlite").path
@@ -238,18 +303,18 @@ import Testing
         let dead = Ledger(store: store, owner: "999999999:gone")
         let alive = Ledger(store: store, owner: "\(getppid()):parent")
         let next = Ledger(store: try Store(path: path))
-        #expect(try dead.claim(goal, sink: "stdout"))
-        #expect(try alive.claim(goal, sink: "notify"))
-        #expect(try dead.claim(final, sink: "stdout"))
-        try dead.sent(final, sink: "stdout")
+        #expect(try await dead.claim(goal, sink: "stdout"))
+        #expect(try await alive.claim(goal, sink: "notify"))
+        #expect(try await dead.claim(final, sink: "stdout"))
+        try await dead.sent(final, sink: "stdout")
         // The dead one's unsent goal is taken over once; the live one's and the sent final are not.
-        #expect(try next.claim(goal, sink: "stdout"))
-        #expect(try !next.claim(goal, sink: "stdout"))
-        #expect(try !Ledger(store: store, owner: "999999998:other").claim(goal, sink: "stdout"))
-        #expect(try !next.claim(goal, sink: "notify"))
-        #expect(try !next.claim(final, sink: "stdout"))
+        #expect(try await next.claim(goal, sink: "stdout"))
+        #expect(try await !next.claim(goal, sink: "stdout"))
+        #expect(try await !Ledger(store: store, owner: "999999998:other").claim(goal, sink: "stdout"))
+        #expect(try await !next.claim(goal, sink: "notify"))
+        #expect(try await !next.claim(final, sink: "stdout"))
         // Passed over: claimed with nothing to send, never taken over.
-        #expect(try dead.passOver(goal, sink: "discord"))
-        #expect(try !next.claim(goal, sink: "discord"))
+        #expect(try await dead.passOver(goal, sink: "discord"))
+        #expect(try await !next.claim(goal, sink: "discord"))
     }
 }
