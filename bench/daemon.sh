@@ -6,9 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 speed=${1:-30}
 poll=${2:-5}
-# FACEOFF_BIN=path times a binary built some other way (e.g. linked with other flags).
-if [ -z "${FACEOFF_BIN:-}" ]; then swift build -c release --product faceoff >/dev/null; fi
-bin=${FACEOFF_BIN:-$PWD/.build/release/faceoff}
+# The binary users install (make -C contrib release); FACEOFF_BIN=path measures another, e.g.
+# a plain `swift build -c release --product faceoff --static-swift-stdlib`.
+if [ -z "${FACEOFF_BIN:-}" ]; then make -C contrib release >/dev/null; fi
+bin=${FACEOFF_BIN:-$PWD/.build/dist/faceoff}
 . bench/replay-env.sh
 start_replay "$bin" "$speed" "$poll" 5
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Regenerates Sources/faceoff/faceoff.order, the list that makes lld put the code `faceoff run`
-# and `faceoff status` execute next to each other (Package.swift says why). Run it after large
-# changes, then rebuild and check bench/daemon.sh. Needs valgrind. Not part of CI.
+# Regenerates contrib/faceoff.order, the list that makes lld put the code `faceoff run` and
+# `faceoff status` execute next to each other (contrib/Makefile says why). Run it when
+# `make -C contrib release` says the list is stale, then check bench/daemon.sh. Needs
+# valgrind. Not part of CI.
 #   bench/order.sh [SPEED] [POLL_SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,9 +11,9 @@ poll=${2:-2}
 . bench/replay-env.sh
 work=$(mktemp -d)
 # lld's map must name C++ functions the way callgrind does (mangled) to match them.
-swift build -c release --product faceoff -Xlinker -Map="$work/faceoff.map" -Xlinker --no-demangle >/dev/null
+make -C contrib release EXTRA="-Xlinker -Map=$work/faceoff.map -Xlinker --no-demangle" >/dev/null
 # valgrind 3.19 (Debian 12) cannot read the DWARF 5 that Swift writes; it needs the symbols only.
-objcopy --strip-debug .build/release/faceoff "$work/faceoff"
+objcopy --strip-debug .build/dist/build/release/faceoff "$work/faceoff"
 bin=$work/faceoff
 start_replay "$bin" "$speed" "$poll" 20
 profile=(valgrind --tool=callgrind --demangle=no)
@@ -29,6 +30,6 @@ for form in "" --tmux --json; do
 done
 [ -s "$work/callgrind.run" ] || { echo "order.sh: no profile of faceoff run" >&2; exit 1; }
 python3 bench/order.py "$bin" "$work/faceoff.map" "$work"/callgrind.* >"$work/faceoff.order"
-mv "$work/faceoff.order" Sources/faceoff/faceoff.order
-echo "wrote Sources/faceoff/faceoff.order: $(grep -vc '^#' Sources/faceoff/faceoff.order) symbols"
-echo "SwiftPM does not relink when only this file changes: rm .build/release/faceoff, then build."
+mv "$work/faceoff.order" contrib/faceoff.order
+echo "wrote contrib/faceoff.order: $(grep -vc '^#' contrib/faceoff.order) symbols"
+echo "SwiftPM does not relink when only this file changes: rm .build/dist/build/release/faceoff, then make -C contrib release."

@@ -7,7 +7,7 @@
 # An upgrade is the same command: the store in ~/.local/state/faceoff is kept, and the new
 # binary migrates it when it starts. Uninstalling keeps config, store and calendars.
 #
-#   contrib/install.sh              # build in release mode if needed, then install
+#   contrib/install.sh              # build the release binary (make -C contrib release), then install
 #   PREFIX=/opt/faceoff contrib/install.sh
 #   contrib/install.sh --uninstall
 set -eu
@@ -29,20 +29,19 @@ if [ "${1:-}" = "--uninstall" ]; then
   exit 0
 fi
 
-if [ ! -x .build/release/faceoff ] || [ -n "$(find Sources Templates Package.swift -newer .build/release/faceoff 2>/dev/null | head -1)" ]; then
-  swift build -c release --product faceoff
-fi
+# The release binary with the commit stamped in (a no-op rebuild when nothing changed).
+make -C contrib release >/dev/null
 mkdir -p "$PREFIX/bin" "$PREFIX/share/man/man1" "$PREFIX/share/bash-completion/completions" \
   "$PREFIX/share/zsh/site-functions" "$PREFIX/share/fish/vendor_completions.d" "$UNITS" \
   "$HOME/.local/state/faceoff" "$HOME/.local/share/faceoff" "$HOME/.cache/faceoff"
-install -m 755 .build/release/faceoff "$bin.new" && mv "$bin.new" "$bin"
+install -m 755 .build/dist/faceoff "$bin.new" && mv "$bin.new" "$bin"
 install -m 644 contrib/man/faceoff.1 "$PREFIX/share/man/man1/faceoff.1"
 "$bin" --generate-completion-script bash > "$PREFIX/share/bash-completion/completions/faceoff"
 "$bin" --generate-completion-script zsh > "$PREFIX/share/zsh/site-functions/_faceoff"
 "$bin" --generate-completion-script fish > "$PREFIX/share/fish/vendor_completions.d/faceoff.fish"
 for unit in faceoff.service faceoff-calendar.service faceoff-calendar.timer; do
-  # The units name the binary by %h/.local/bin; another PREFIX is written in.
-  sed "s|%h/.local/bin/faceoff|$bin|" "contrib/systemd/$unit" > "$UNITS/$unit"
+  # One source for these units and the Debian package's (contrib/deb.sh): @BIN@ is the binary.
+  sed "s|@BIN@|$bin|" "contrib/systemd/$unit" > "$UNITS/$unit"
 done
 if command -v systemctl >/dev/null 2>&1 && systemctl --user daemon-reload 2>/dev/null; then
   if systemctl --user is-active --quiet faceoff.service; then

@@ -143,9 +143,11 @@ extension Faceoff {
                 }
             }
 
-            let unit = session.paths.home + "/.config/systemd/user/faceoff.service"
-            if !FileManager.default.fileExists(atPath: unit) {
-                check(.warn, "systemd unit", "not installed; `make -C contrib install` (or contrib/install.sh) installs faceoff and its user unit")
+            // Where systemd looks for user units: the user's own (make install), then the
+            // system's (the Debian package).
+            let unitFolders = [session.paths.home + "/.config/systemd/user", "/etc/systemd/user", "/usr/lib/systemd/user"]
+            if !unitFolders.contains(where: { FileManager.default.fileExists(atPath: $0 + "/faceoff.service") }) {
+                check(.warn, "systemd unit", "not installed; the Debian package or `make -C contrib install` installs faceoff and its user unit")
             } else if let answer = try? await ProcessRunner.run("systemctl", ["--user", "is-enabled", "faceoff.service"], environment: environment, timeout: .seconds(5)) {
                 let state = answer.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 check(state == "enabled" ? .ok : .warn, "systemd unit", state == "enabled" ? "installed and enabled" : "installed but \(state.isEmpty ? "not enabled" : state): systemctl --user enable --now faceoff")

@@ -30,7 +30,7 @@ struct Faceoff: AsyncParsableCommand {
             <url>, --offline, --json, --no-color, -v/--verbose. Exit status: 0 success, 1
             runtime failure (network, store), 2 usage or config error.
             """,
-        version: FaceoffInfo.version,
+        version: FaceoffInfo.versionLine,
         subcommands: [
             TeamsCommand.self, ScheduleCommand.self, NextCommand.self, RecentCommand.self, StandingsCommand.self,
             RosterCommand.self, PlayerCommand.self, CalendarCommand.self, ServeCommand.self, WatchCommand.self, ReplayCommand.self, DemoCommand.self, RunCommand.self, StatusCommand.self, DoctorCommand.self, TestAlertCommand.self, Follow.self, Unfollow.self, ConfigCommand.self, API.self,

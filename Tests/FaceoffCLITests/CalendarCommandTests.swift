@@ -2,33 +2,7 @@ import FaceoffKit
 import Foundation
 import Testing
 
-/// External programs the calendar tests check feeds with, when they are installed (.ci/run
-/// installs them; the README's test command works without them and says what it skipped).
-enum Checkers {
-    static let python: String? = {
-        // When CI names the checker, use it even if it is broken, so the test fails instead of skipping.
-        if let named = ProcessInfo.processInfo.environment["FACEOFF_TEST_PYTHON"], !named.isEmpty { return named }
-        let candidates: [String?] = [ProcessInfo.processInfo.environment["FACEOFF_TEST_PYTHON"], CLI.root.appendingPathComponent(".venv/bin/python").path]
-        for case let path? in candidates where FileManager.default.isExecutableFile(atPath: path) {
-            // Once, for a few milliseconds: the one place a test waits on a program while
-            // holding its thread.
-            let probe = Process()
-            probe.executableURL = URL(fileURLWithPath: path)
-            probe.arguments = ["-c", "import icalendar"]
-            probe.standardOutput = FileHandle.nullDevice
-            probe.standardError = FileHandle.nullDevice
-            let exited = DispatchSemaphore(value: 0)
-            probe.terminationHandler = { _ in exited.signal() }
-            guard (try? probe.run()) != nil else { continue }
-            exited.wait()
-            if probe.terminationStatus == 0 { return path }
-        }
-        return nil
-    }()
-
-    static let khal = FileManager.default.isExecutableFile(atPath: "/usr/bin/khal")
-    static let vdirsyncer = FileManager.default.isExecutableFile(atPath: "/usr/bin/vdirsyncer")
-
+extension Checkers {
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> CLI.Result {
         try await CLI.execute(executable, arguments, environment: environment)

@@ -8,7 +8,8 @@ import Testing
 /// answered), the daemon stopped for 30 s mid-game (a stand-in for suspend), a `watch` of one
 /// game and a `status` loop on the same store, two SIGHUPs, and the receiver failing for 30 s.
 @Suite("faceoff run through chaos, the binary") struct ChaosTests {
-    @Test func everyGoalOnceThroughOutageStopReloadsAndAFailingReceiver() async throws {
+    @Test(.enabled(if: Checkers.standardWebhooks, Checkers.noWebhookChecker))
+    func everyGoalOnceThroughOutageStopReloadsAndAFailingReceiver() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         // 15x: each game lasts about four minutes; both start 10 s after launch.
@@ -17,7 +18,7 @@ import Testing
         let upstream = try #require(URL(string: replay.output[0]))
         let control = cli.home.appendingPathComponent("proxy-mood")
         let proxy = try Background(
-            AlertCommandTests.python, [CLI.root.appendingPathComponent("Tests/tools/chaos_proxy.py").path, "127.0.0.1:\(upstream.port ?? 0)", control.path],
+            Checkers.venvPython, [CLI.root.appendingPathComponent("Tests/tools/chaos_proxy.py").path, "127.0.0.1:\(upstream.port ?? 0)", control.path],
             environment: ["PATH": "/usr/bin:/bin"])
         defer { proxy.kill() }
         try #require(await proxy.wait(timeout: 30) { !$0.isEmpty })

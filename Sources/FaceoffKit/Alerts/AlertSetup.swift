@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 
-/// Builds the sinks a command delivers to, from the config's `[[sink]]` tables (or DESIGN's
-/// defaults when there are none).
+/// Builds the sinks a command delivers to, from the config's `[[sink]]` tables (or the
+/// command's own defaults when there are none).
 public struct AlertSetup: Sendable {
     public let session: Session
     public let renderer: Renderer

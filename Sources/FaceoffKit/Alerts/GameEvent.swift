@@ -1,7 +1,7 @@
 import Foundation
 
 /// What happened in a game: the one currency between detection and delivery.
-/// The id is `{gameId}:{kind}:{key}` (DESIGN.md's event table), stable across polls, restarts
+/// The id is `{gameId}:{kind}:{key}` (docs/ARCHITECTURE.md, Events), stable across polls, restarts
 /// and machines, so a second sighting of the same thing is recognised as the same event.
 public struct GameEvent: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable, CaseIterable {

@@ -108,7 +108,12 @@ public final class WebhookSink: DurableSink {
             ("webhook-id", id),
             ("webhook-timestamp", String(timestamp)),
         ]
-        if let signer { headers.append(("webhook-signature", signer.signature(id: id, timestamp: timestamp, body: body))) }
+        if let signer {
+            // Never sent unsigned: the receiver would refuse it, or worse, trust it.
+            do { headers.append(("webhook-signature", try signer.signature(id: id, timestamp: timestamp, body: body))) } catch {
+                return .retry(error.description, after: nil)
+            }
+        }
         for (header, value) in config.headers.sorted(by: { $0.key < $1.key }) { headers.append((header, value)) }
         var request = HTTPRequest(
             url: WebhookTarget.postURL(url, preset: config.preset), method: .post, headers: headers, body: body, followRedirects: false,

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The user's settings: DESIGN.md's configuration reference, parsed and validated.
+/// The user's settings: the README's configuration reference, parsed and validated.
 /// Every key is optional; these defaults are what Faceoff does with no config file.
 public struct Config: Sendable, Equatable {
     public static let defaultAPIBase = "https://api-web.nhle.com/v1/"
@@ -116,7 +116,7 @@ public struct SinkConfig: Sendable, Equatable {
     public var displayName: String { name ?? type.rawValue }
 }
 
-/// The event kinds of DESIGN.md's event table, the values a sink's `events` may list.
+/// The event kinds (docs/ARCHITECTURE.md, Events), the values a sink's `events` may list.
 public enum EventKindName {
     public static let all = [
         "pregame", "game_start", "game_joined", "goal", "goal_overturned", "scoring_change", "penalty",

@@ -59,7 +59,8 @@ import Testing
 
     static let renderer = Renderer(templates: try! TemplateSet(overrides: nil), followed: ["TOR"])
 
-    @Test func notificationsReachTheSessionBusWithUrgencyIconAndOneRunningScore() async throws {
+    @Test(.enabled(if: NotificationBus.available, "needs dbus, python3-dbus, python3-gi and libnotify-bin (.ci/run installs them)"))
+    func notificationsReachTheSessionBusWithUrgencyIconAndOneRunningScore() async throws {
         let session = try Session()
         defer { session.close() }
         let logos = session.directory.appendingPathComponent("assets")

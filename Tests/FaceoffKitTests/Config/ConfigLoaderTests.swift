@@ -4,7 +4,7 @@ import Testing
 @testable import FaceoffKit
 
 @Suite struct ConfigLoaderTests {
-    /// DESIGN.md's configuration reference, every key set.
+    /// The README's configuration reference, every key set.
     static let fullReference = """
         teams = ["TOR", "MTL"]           # followed teams
         players = [8479318]
