@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Writes the link order of faceoff's hot code (Sources/faceoff/faceoff.order).
+"""Writes the link order of faceoff's hot code (contrib/faceoff.order).
 
-    order.py BINARY LINK_MAP CALLGRIND_OUT... > Sources/faceoff/faceoff.order
+    order.py BINARY LINK_MAP CALLGRIND_OUT... > contrib/faceoff.order
 
 LINK_MAP is lld's -Map of BINARY; each CALLGRIND_OUT is a callgrind profile of BINARY
 (run with --demangle=no). Every input section of .text that holds a function the profiles saw

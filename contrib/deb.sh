@@ -5,6 +5,7 @@
 # Depends come from dpkg-shlibdeps (libc, libical, SQLite, libstdc++, zlib) plus, by hand,
 # what Faceoff loads at run time where dpkg-shlibdeps can't see it: libcurl4 and libssl3.
 set -eu
+umask 022
 cd "$(dirname "$0")/.."
 dist=$(cd "$1" && pwd)
 version=$(sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/FaceoffKit/Faceoff.swift)
@@ -49,9 +50,13 @@ printf 'faceoff (%s) unstable; urgency=medium\n\n  * Release %s, commit %s.\n\n 
 # dpkg-shlibdeps reads the package's name from a debian/control; a two-line one will do.
 mkdir -p "$work/debian"
 printf 'Source: faceoff\n\nPackage: faceoff\nArchitecture: any\n' > "$work/debian/control"
-# The release link packs relative relocations (contrib/Makefile), which glibc loads from 2.36.
-shlibs=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/faceoff" 2>/dev/null | sed -n 's/^shlibs:Depends=//p' \
-  | sed 's/libc6 (>= [^)]*)/libc6 (>= 2.36)/')
+shlibs=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/faceoff" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+# The release link packs relative relocations (contrib/Makefile), which glibc loads from 2.36:
+# the libc6 version is raised to that, never lowered.
+libc=$(echo "$shlibs" | sed -n 's/.*libc6 (>= \([^)]*\)).*/\1/p')
+if [ -n "$libc" ] && dpkg --compare-versions "$libc" lt 2.36; then
+  shlibs=$(echo "$shlibs" | sed 's/libc6 (>= [^)]*)/libc6 (>= 2.36)/')
+fi
 [ -n "$shlibs" ] || { echo "deb.sh: dpkg-shlibdeps found no libraries in the binary" >&2; exit 1; }
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: faceoff
@@ -70,6 +75,11 @@ Description: NHL schedules as calendar feeds and live game alerts
  user service (faceoff.service) and answers a fan's questions from the
  command line: schedule, standings, rosters, player stats.
 CONTROL
+# No pipeline above may have failed quietly (sh has no pipefail): nothing generated is empty.
+for generated in usr/share/man/man1/faceoff.1.gz usr/share/bash-completion/completions/faceoff \
+  usr/share/zsh/vendor-completions/_faceoff usr/share/fish/vendor_completions.d/faceoff.fish; do
+  [ "$(gzip -dcf "$root/$generated" | wc -c)" -gt 100 ] || { echo "deb.sh: $generated came out empty" >&2; exit 1; }
+done
 find "$root" -type d -exec chmod 755 {} +
 dpkg-deb --root-owner-group --build "$root" "$dist/faceoff_${version}_${arch}.deb" >/dev/null
 echo "$dist/faceoff_${version}_${arch}.deb"

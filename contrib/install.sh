@@ -34,7 +34,8 @@ make -C contrib release >/dev/null
 mkdir -p "$PREFIX/bin" "$PREFIX/share/man/man1" "$PREFIX/share/bash-completion/completions" \
   "$PREFIX/share/zsh/site-functions" "$PREFIX/share/fish/vendor_completions.d" "$UNITS" \
   "$HOME/.local/state/faceoff" "$HOME/.local/share/faceoff" "$HOME/.cache/faceoff"
-install -m 755 .build/dist/faceoff "$bin.new" && mv "$bin.new" "$bin"
+install -m 755 .build/dist/faceoff "$bin.new"
+mv "$bin.new" "$bin"
 install -m 644 contrib/man/faceoff.1 "$PREFIX/share/man/man1/faceoff.1"
 "$bin" --generate-completion-script bash > "$PREFIX/share/bash-completion/completions/faceoff"
 "$bin" --generate-completion-script zsh > "$PREFIX/share/zsh/site-functions/_faceoff"

@@ -145,7 +145,8 @@ extension Faceoff {
 
             // Where systemd looks for user units: the user's own (make install), then the
             // system's (the Debian package).
-            let unitFolders = [session.paths.home + "/.config/systemd/user", "/etc/systemd/user", "/usr/lib/systemd/user"]
+            let configHome = (session.paths.configHome as NSString).deletingLastPathComponent  // $XDG_CONFIG_HOME
+            let unitFolders = [configHome + "/systemd/user", "/etc/systemd/user", "/usr/lib/systemd/user"]
             if !unitFolders.contains(where: { FileManager.default.fileExists(atPath: $0 + "/faceoff.service") }) {
                 check(.warn, "systemd unit", "not installed; the Debian package or `make -C contrib install` installs faceoff and its user unit")
             } else if let answer = try? await ProcessRunner.run("systemctl", ["--user", "is-enabled", "faceoff.service"], environment: environment, timeout: .seconds(5)) {
