@@ -183,6 +183,12 @@ import Testing
             #expect(good.stdout.contains(check), "\(check)")
         }
         #expect(good.stdout.contains("systemd unit: not installed; the Debian package or `make -C contrib install`"))
+        // A unit where install.sh writes it with XDG_CONFIG_HOME set is found there.
+        let configHome = cli.home.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: configHome.appendingPathComponent("systemd/user"), withIntermediateDirectories: true)
+        try Data("[Service]\nExecStart=/bin/true\n".utf8).write(to: configHome.appendingPathComponent("systemd/user/faceoff.service"))
+        let installed = try await cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/", "XDG_CONFIG_HOME": configHome.path])
+        #expect(installed.stdout.contains("systemd unit: installed"), "\(installed.stdout)")
         let bad = try await cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "http://127.0.0.1:1/v1/"])
         #expect(bad.status == 1)
         #expect(bad.stdout.contains("✗ NHL API"))
