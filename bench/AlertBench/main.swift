@@ -6,12 +6,17 @@ import Synchronization
 // Alert latency end to end, and the per-event cost of rendering and fan-out. Run it with
 // bench/run.sh, in a release build.
 //
-//   AlertBench [--speed 60] [--poll 2] [FILE]      (default: the demo game built into the binary)
+//   AlertBench [--speed 60] [--poll 2] [--outage 0] [--fixed-retries] [FILE]
+//                                                  (default: the demo game built into the binary)
 //
 // A game is served by ReplayServer as if live; a GameWatcher polls it and delivers through
 // the AlertRouter to a WebhookSink (outbox in a real SQLite store, signed POSTs) aimed at a
 // Hummingbird receiver on 127.0.0.1. Latency is each event's arrival at the receiver minus
-// the moment the served feed first showed the play that caused it.
+// the moment the served feed first showed the play that caused it. With --outage N the
+// receiver answers 503 for the first N seconds (wall time) from puck drop, then recovers:
+// it reports how soon after recovery the backlog arrived. --fixed-retries retries on the
+// schedule webhooks had until 2026-11-24 (5 s, 30 s, 2 min, 10 min by attempt, no early
+// minute, no retry on a new alert), for a side-by-side comparison.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 @MainActor func option(_ name: String, _ fallback: Double) -> Double {
@@ -21,6 +26,9 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 }
 let speed = option("--speed", 60)
 let poll = option("--poll", 2)
+let outage = option("--outage", 0)
+let fixedRetries = arguments.contains("--fixed-retries")
+arguments.removeAll { $0 == "--fixed-retries" }
 let gameData: Data
 if let path = arguments.first, let data = FileManager.default.contents(atPath: path) { gameData = data } else { gameData = Data(DemoData.game!.utf8) }
 let game = try JSONDecoder().decode(PlayByPlay.self, from: gameData)
@@ -44,11 +52,18 @@ do {
     }
 }
 
-// The receiver.
+// The receiver, down from puck drop for `outage` seconds once the replay has started.
 let arrivals = Mutex<[(id: String, at: Date)]>([])
+let downWindow = Mutex<ClosedRange<Date>?>(nil)
+let refused = Mutex(0)
 let router = Router()
 router.post("/hook") { request, _ -> HTTPResponse.Status in
-    if let id = request.headers.first(where: { $0.name.canonicalName == "webhook-id" })?.value { arrivals.withLock { $0.append((id, Date())) } }
+    let now = Date()
+    if let window = downWindow.withLock({ $0 }), window.contains(now) {
+        refused.withLock { $0 += 1 }
+        return .serviceUnavailable
+    }
+    if let id = request.headers.first(where: { $0.name.canonicalName == "webhook-id" })?.value { arrivals.withLock { $0.append((id, now)) } }
     return .noContent
 }
 let receiverPort = Mutex(0)
@@ -60,6 +75,8 @@ while receiverPort.withLock({ $0 }) == 0 { try await Task.sleep(for: .millisecon
 
 // The live API.
 let server = ReplayServer(games: [game], speed: speed, startDelay: 3)
+let puckDrop = server.visibleAt(game: 0, plays: 1)
+if outage > 0 { downWindow.withLock { $0 = puckDrop...puckDrop.addingTimeInterval(outage) } }
 let base = Mutex<String?>(nil)
 let serverTask = Task { try await server.run(host: "127.0.0.1", port: 0) { url in base.withLock { $0 = url } } }
 while base.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
@@ -72,7 +89,10 @@ var sinkConfig = SinkConfig(type: .webhook)
 sinkConfig.name = "bench"
 sinkConfig.url = "http://127.0.0.1:\(receiverPort.withLock { $0 })/hook"
 sinkConfig.secret = "whsec_" + Data("alert-bench-signing-key-0123456".utf8).base64EncodedString()
-let webhook = WebhookSink(config: sinkConfig, renderer: renderer, http: CurlHTTPClient(), outbox: Outbox(store: store))
+let schedule = fixedRetries
+    ? WebhookSink.RetrySchedule(early: .zero, earlyFor: .zero, delays: [.seconds(5), .seconds(30), .seconds(120), .seconds(600)], jitter: 0.2, idleCheck: .seconds(30))
+    : .standard
+let webhook = WebhookSink(config: sinkConfig, renderer: renderer, http: CurlHTTPClient(), outbox: Outbox(store: store), schedule: schedule)
 let snapshot = GameSnapshot(game)
 let alerts = AlertRouter(
     routes: [SinkRoute(sink: webhook, filter: SinkFilter(teams: [snapshot.away.abbrev, snapshot.home.abbrev]))], ledger: Ledger(store: store),
@@ -107,6 +127,14 @@ print("game \(gameID): \(replay.count) plays, \(cause.count) events, replayed at
 print("  delivered \(got.count) of \(cause.count); ids unique: \(Set(got.map(\.id)).count == got.count)")
 print(String(format: "  visible in feed -> at receiver: median %.0f ms, p95 %.0f ms, max %.0f ms (target: poll + 250 = %.0f ms)",
              percentile(latencies, 0.5), percentile(latencies, 0.95), latencies.max() ?? 0, poll * 1000 + 250))
+if outage > 0 {
+    // The backlog: what became visible while the receiver was down, and when it arrived.
+    let recovery = puckDrop.addingTimeInterval(outage)
+    let backlog = got.filter { arrival in cause[arrival.id].map { server.visibleAt(game: 0, plays: $0) < recovery } ?? false }
+    let last = backlog.map(\.at).max().map { $0.timeIntervalSince(recovery) } ?? 0
+    print(String(format: "  receiver down %.0f s from puck drop (%d requests refused): backlog of %d arrived by %.2f s after recovery (target: 5 s)",
+                 outage, refused.withLock { $0 }, backlog.count, last))
+}
 
 // Per-event cost: rendering (title, body, a webhook body) and fan-out through the router.
 struct NullSink: Sink {

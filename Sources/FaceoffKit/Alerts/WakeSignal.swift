@@ -24,6 +24,11 @@ final class WakeSignal: Sendable {
         waiter?.resume(returning: true)
     }
 
+    /// Forgets a fire no wait has seen yet: what it announced is known now.
+    func clear() {
+        state.withLock { $0.fired = false }
+    }
+
     /// Returns when fired (true), when `timeout` passes or the task is cancelled (false).
     @discardableResult
     func wait(timeout: Duration) async -> Bool {

@@ -5,28 +5,51 @@ import Logging
 /// two processes send it, retries on the schedule until the alert expires, and gives up for
 /// good on a refusal or a 410.
 extension WebhookSink {
-    /// When attempts after the first are made: the delays of the issue (5 s, 30 s, 2 min,
-    /// 10 min, then every 10 min), with jitter. Tests shrink them.
+    /// When a sink's head alert is tried again while its receiver fails. A receiver down for
+    /// a moment (a restart) should get its backlog as soon as it is back, so for the first
+    /// minute of an outage the head is retried at least every 5 s, and at once when a new
+    /// alert is queued for the sink; after that the waits are 30 s, 2 min, then 10 min until
+    /// the alert expires. The one place these numbers live; tests shrink them.
     public struct RetrySchedule: Sendable {
+        /// The longest wait between attempts early in an outage.
+        public var early: Duration
+        /// How long "early" lasts, from the outage's first failed attempt.
+        public var earlyFor: Duration
+        /// The waits after that, the last one repeated.
         public var delays: [Duration]
+        /// Spread of the later waits (±); early waits only ever shrink by it.
         public var jitter: Double
         /// How often the worker looks for rows another process queued.
         public var idleCheck: Duration
         public static let standard = RetrySchedule(
-            delays: [.seconds(5), .seconds(30), .seconds(120), .seconds(600)], jitter: 0.2, idleCheck: .seconds(30))
+            early: .seconds(5), earlyFor: .seconds(60), delays: [.seconds(30), .seconds(120), .seconds(600)], jitter: 0.2,
+            idleCheck: .seconds(30))
 
-        public init(delays: [Duration], jitter: Double, idleCheck: Duration) {
+        public init(early: Duration, earlyFor: Duration, delays: [Duration], jitter: Double, idleCheck: Duration) {
+            self.early = early
+            self.earlyFor = earlyFor
             self.delays = delays
             self.jitter = jitter
             self.idleCheck = idleCheck
         }
 
-        /// The wait after `attempts` failed attempts.
-        func delay(after attempts: Int) -> Duration {
-            let base = delays[min(max(attempts - 1, 0), delays.count - 1)]
+        /// The wait before the next attempt, `age` into an outage, after `later` attempts
+        /// made past its early part.
+        func delay(age: Duration, later: Int) -> Duration {
+            if age < earlyFor { return jitter > 0 ? early * (1 - Double.random(in: 0...jitter)) : early }
+            let base = delays[min(later, delays.count - 1)]
             guard jitter > 0 else { return base }
             return base * Double.random(in: (1 - jitter)...(1 + jitter))
         }
+
+        func isEarly(_ age: Duration) -> Bool { age < earlyFor }
+    }
+
+    /// A receiver failing since `since` (this process's first failed attempt at it), with
+    /// `later` attempts made past the schedule's early part.
+    struct Outage {
+        var since: Date
+        var later = 0
     }
 
     /// Waits until nothing is owed for this sink (or `timeout` passes); true when nothing is.
@@ -57,6 +80,12 @@ extension WebhookSink {
         var taken: Set<Int64> = []
         // The store refused a lease last time (logged once until it works again).
         var storeFailing = false
+        // The receiver has been failing since; nil while it answers.
+        var outage: Outage?
+        // A new alert came in while the head waited early in an outage: try the head now.
+        var retryNow = false
+        // The receiver asked for a wait (429, Retry-After): a new alert doesn't cut it short.
+        var askedToWait = false
         while !Task.isCancelled {
             if disabledReason != nil { return }
             let item: Outbox.Item?
@@ -81,12 +110,15 @@ extension WebhookSink {
                 try? await outbox.drop(item)
                 continue
             }
-            if resumed, item.nextAttemptAt > current {
-                // The head waits, and so does everything behind it: order is kept.
-                await pause(.seconds(item.nextAttemptAt.timeIntervalSince(current)), wakeable: false)
+            if resumed, !retryNow, item.nextAttemptAt > current {
+                // The head waits, and so does everything behind it: order is kept. Early in an
+                // outage a new alert for the sink cuts the wait short.
+                let early = !askedToWait && outage.map { schedule.isEarly(.seconds(current.timeIntervalSince($0.since))) } ?? false
+                retryNow = await pause(.seconds(item.nextAttemptAt.timeIntervalSince(current)), wakeable: early)
                 continue
             }
             resumed = true
+            retryNow = false
             do {
                 guard try await outbox.lease(item, until: current.addingTimeInterval(lease), now: current) else {
                     // Another process is delivering it.
@@ -106,10 +138,13 @@ extension WebhookSink {
                 await pause(schedule.idleCheck, wakeable: false)
                 continue
             }
+            // Rows queued before this attempt are no news to the wait after it.
+            wake.clear()
             let outcome = await attempt(id: item.eventID, body: item.body)
             let metadata: Logger.Metadata = ["sink": "\(name)", "event": "\(item.eventID)", "attempt": "\(item.attempts + 1)"]
             switch outcome {
             case .delivered(let status):
+                outage = nil
                 logger.info("alert delivered", metadata: metadata.merging(["status": "\(status)"]) { $1 })
                 do { try await outbox.delivered(item) } catch {
                     taken.insert(item.id)
@@ -120,7 +155,12 @@ extension WebhookSink {
                 try? await outbox.release(item)
                 return
             case .retry(let why, let after):
-                let wait = max(after ?? .zero, schedule.delay(after: item.attempts + 1))
+                var failing = outage ?? Outage(since: current)
+                let age = Duration.seconds(now().timeIntervalSince(failing.since))
+                let wait = max(after ?? .zero, schedule.delay(age: age, later: failing.later))
+                if !schedule.isEarly(age) { failing.later += 1 }
+                outage = failing
+                askedToWait = after != nil
                 let at = now().addingTimeInterval(wait.inSeconds)
                 if at >= item.expiresAt {
                     logger.error("alert expired undelivered", metadata: metadata.merging(["error": "\(why)"]) { $1 })
@@ -131,6 +171,7 @@ extension WebhookSink {
                     if (try? await outbox.retry(item, at: at, error: why)) == nil { await pause(wait, wakeable: false) }
                 }
             case .refused(let why):
+                outage = nil
                 logger.error("receiver refused the alert; not retrying", metadata: metadata.merging(["error": "\(why)"]) { $1 })
                 try? await outbox.drop(item)
             case .gone(let why):
@@ -143,12 +184,13 @@ extension WebhookSink {
         }
     }
 
-    /// Sleeps, or until a new row is queued.
-    private func pause(_ duration: Duration, wakeable: Bool = true) async {
+    /// Sleeps, or, when `wakeable`, until a new row is queued (then returns true).
+    @discardableResult
+    private func pause(_ duration: Duration, wakeable: Bool = true) async -> Bool {
         guard wakeable else {
             try? await Task.sleep(for: duration)
-            return
+            return false
         }
-        await wake.wait(timeout: duration)
+        return await wake.wait(timeout: duration)
     }
 }

@@ -7,7 +7,8 @@ import Testing
 /// Webhook delivery against a loopback receiver, with a real store for the outbox.
 @Suite struct WebhookSinkTests {
     static let secret = "whsec_" + Data("faceoff-test-signing-key-32-byte".utf8).base64EncodedString()
-    static let fast = WebhookSink.RetrySchedule(delays: [.milliseconds(50), .milliseconds(100)], jitter: 0, idleCheck: .milliseconds(100))
+    static let fast = WebhookSink.RetrySchedule(
+        early: .milliseconds(50), earlyFor: .milliseconds(120), delays: [.milliseconds(100)], jitter: 0, idleCheck: .milliseconds(100))
 
     struct Setup {
         let server: LoopbackHTTPServer
@@ -20,7 +21,10 @@ import Testing
             store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
         }
 
-        func sink(path: String = "/hook", expiry: Duration = .seconds(3600), owner: String = ProcessOwner.current) -> WebhookSink {
+        func sink(
+            path: String = "/hook", expiry: Duration = .seconds(3600), owner: String = ProcessOwner.current,
+            schedule: WebhookSink.RetrySchedule = WebhookSinkTests.fast
+        ) -> WebhookSink {
             var config = SinkConfig(type: .webhook)
             config.name = "hook"
             config.url = server.baseURL + path
@@ -29,7 +33,7 @@ import Testing
             config.expiry = expiry
             return WebhookSink(
                 config: config, renderer: RendererTests.renderer, http: CurlHTTPClient(), outbox: Outbox(store: store, owner: owner),
-                schedule: WebhookSinkTests.fast)
+                schedule: schedule)
         }
 
         func close() {
@@ -105,6 +109,115 @@ import Testing
         // The head was retried and nothing overtook it.
         #expect(requests.prefix(5).allSatisfy { $0.headers["webhook-id"] == events[0].id })
         #expect(requests.dropFirst(5).map { $0.headers["webhook-id"] } == events.map(\.id))
+    }
+
+    /// A receiver that answers 503 until the test brings it back, noting when each request
+    /// came (tests on a busy machine can't count on wall-clock deadlines set in advance).
+    final class Receiver: Sendable {
+        private let state = Mutex<(up: Bool, requests: [Date], recovered: Date?)>((false, [], nil))
+        func answer() -> LoopbackHTTPServer.Reply {
+            let now = Date()
+            let up = state.withLock { $0.requests.append(now); return $0.up }
+            return up ? .response(status: 200) : .response(status: 503)
+        }
+        func recover() { state.withLock { $0.up = true; $0.recovered = Date() } }
+        var requests: [Date] { state.withLock { $0.requests } }
+        var recovered: Date? { state.withLock { $0.recovered } }
+        /// Waits until `count` requests came in.
+        func waitFor(_ count: Int) async throws {
+            while requests.count < count { try await Task.sleep(for: .milliseconds(10)) }
+        }
+    }
+
+    /// Runs the sink's worker around `body`, then until nothing is owed.
+    static func working(_ sink: WebhookSink, _ body: () async throws -> Void) async throws -> Bool {
+        let worker = Task { await sink.run() }
+        try await body()
+        let settled = await sink.settle(timeout: .seconds(60))
+        worker.cancel()
+        await worker.value
+        return settled
+    }
+
+    /// Down for a moment (a restart): early in an outage the head is tried every 0.2 s here,
+    /// however many attempts failed, so the backlog goes out right after the receiver is
+    /// back, in order. (With waits counted by attempts, the third would be a minute.)
+    @Test func aBacklogGoesOutSoonAfterTheReceiverIsBack() async throws {
+        let schedule = WebhookSink.RetrySchedule(
+            early: .milliseconds(200), earlyFor: .seconds(30), delays: [.seconds(60)], jitter: 0.2, idleCheck: .milliseconds(100))
+        let receiver = Receiver()
+        let setup = try Setup { _ in receiver.answer() }
+        defer { setup.close() }
+        let sink = setup.sink(schedule: schedule)
+        let events = Self.events(3)
+        // Queued before the worker starts: no new alert comes in during the outage.
+        for event in events { _ = try await sink.enqueue(event, at: Date()) }
+        #expect(try await Self.working(sink) {
+            try await receiver.waitFor(5)
+            receiver.recover()
+        })
+        let ids = setup.server.requests.map { $0.headers["webhook-id"] }
+        #expect(ids.suffix(3) == events.map(\.id))
+        #expect(ids.dropLast(3).allSatisfy { $0 == events[0].id })
+        let recovered = try #require(receiver.recovered)
+        let last = try #require(receiver.requests.last)
+        #expect(last.timeIntervalSince(recovered) < 2.0, "backlog \(last.timeIntervalSince(recovered)) s after recovery")
+        // Never faster than the early wait allows: at least 0.16 s between tries.
+        let failed = receiver.requests.dropLast(3)
+        #expect(zip(failed, failed.dropFirst()).allSatisfy { $1.timeIntervalSince($0) >= 0.15 })
+    }
+
+    /// Early in an outage a new alert for the sink is a reason to try the head again at once.
+    @Test func aNewAlertRetriesTheHeadAtOnce() async throws {
+        let schedule = WebhookSink.RetrySchedule(
+            early: .seconds(30), earlyFor: .seconds(60), delays: [.seconds(60)], jitter: 0, idleCheck: .seconds(30))
+        let receiver = Receiver()
+        let setup = try Setup { _ in receiver.answer() }
+        defer { setup.close() }
+        let sink = setup.sink(schedule: schedule)
+        let events = Self.events(2)
+        let clock = ContinuousClock()
+        var started = clock.now
+        #expect(try await Self.working(sink) {
+            _ = try await sink.enqueue(events[0], at: Date())
+            try await receiver.waitFor(1)
+            receiver.recover()
+            started = clock.now
+            _ = try await sink.enqueue(events[1], at: Date())
+        })
+        // Not 30 s later: at once.
+        #expect(clock.now - started < .seconds(10))
+        #expect(setup.server.requests.map { $0.headers["webhook-id"] } == [events[0].id, events[0].id, events[1].id])
+    }
+
+    /// Past the early part of an outage the later waits apply, and new alerts don't shorten
+    /// them: a receiver down for long is not hammered.
+    @Test func aLongOutageFallsBackToTheLaterSchedule() async throws {
+        let schedule = WebhookSink.RetrySchedule(
+            early: .milliseconds(100), earlyFor: .milliseconds(500), delays: [.seconds(3)], jitter: 0, idleCheck: .seconds(30))
+        let receiver = Receiver()
+        let setup = try Setup { _ in receiver.answer() }
+        defer { setup.close() }
+        let sink = setup.sink(schedule: schedule)
+        let events = Self.events(2)
+        #expect(try await Self.working(sink) {
+            _ = try await sink.enqueue(events[0], at: Date())
+            try await receiver.waitFor(1)
+            // Down until an attempt fails past the early half second: after that one the
+            // worker waits 3 s, whatever comes in meanwhile.
+            let first = receiver.requests[0]
+            while !receiver.requests.contains(where: { $0.timeIntervalSince(first) >= 0.5 }) { try await Task.sleep(for: .milliseconds(5)) }
+            receiver.recover()
+            _ = try await sink.enqueue(events[1], at: Date())
+        })
+        let seen = receiver.requests
+        let first = try #require(seen.first)
+        let late = try #require(seen.first { $0.timeIntervalSince(first) >= 0.5 })
+        let next = try #require(seen.first { $0 > late })
+        #expect(next.timeIntervalSince(late) >= 2.9, "retried \(next.timeIntervalSince(late)) s after a failure past the early part")
+        // About every 0.1 s for half a second, not more.
+        let failed = seen.prefix { $0 <= late }
+        #expect(failed.count <= 8, "\(failed.count) failed requests")
     }
 
     @Test func retryAfterIsHonoured() async throws {
