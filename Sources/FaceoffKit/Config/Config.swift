@@ -62,6 +62,8 @@ public struct WatchSettings: Sendable, Equatable {
     public var poll: Duration = .seconds(5)
     public var pregame: Duration = .seconds(30 * 60)
     public var delay: Duration = .zero
+    /// How long `faceoff status` shows a final before the next game.
+    public var finalHold: Duration = .seconds(6 * 3600)
 
     public init() {}
 }

@@ -27,6 +27,7 @@ public enum ConfigTemplate {
             # poll = "5s"                         # live poll interval, at least 2s
             # pregame = "30m"                     # start watching this long before puck drop
             # delay = "0s"                        # hold alerts back to match a delayed broadcast
+            # final_hold = "6h"                   # how long `faceoff status` shows a final
 
             [serve]
             # enabled = false
@@ -77,6 +78,7 @@ public enum ConfigRenderer {
         lines.append("poll = \(duration(config.watch.poll))")
         lines.append("pregame = \(duration(config.watch.pregame))")
         lines.append("delay = \(duration(config.watch.delay))")
+        lines.append("final_hold = \(duration(config.watch.finalHold))")
         lines.append("")
         lines.append("[serve]")
         lines.append("enabled = \(config.serve.enabled)")
@@ -160,6 +162,7 @@ extension ConfigRenderer {
                 "poll": duration(config.watch.poll),
                 "pregame": duration(config.watch.pregame),
                 "delay": duration(config.watch.delay),
+                "final_hold": duration(config.watch.finalHold),
             ],
             "serve": [
                 "enabled": config.serve.enabled,

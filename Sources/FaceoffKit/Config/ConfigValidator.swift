@@ -120,8 +120,10 @@ struct ConfigValidator {
                 if let pregame = duration(value, path) { settings.pregame = pregame }
             case "delay":
                 if let delay = duration(value, path) { settings.delay = delay }
+            case "final_hold":
+                if let hold = duration(value, path) { settings.finalHold = hold }
             default:
-                unknown(key, path, allowed: ["poll", "pregame", "delay"])
+                unknown(key, path, allowed: ["poll", "pregame", "delay", "final_hold"])
             }
         }
         return settings

@@ -1,12 +1,13 @@
 import Foundation
 
 /// `faceoff status`: one line from the store alone (no network): a live game of a followed
-/// team, else the next one from the cached schedules.
+/// team, else its final for `[watch] final_hold` after it ended, else the next game from the
+/// cached schedules.
 public struct StatusLine: Sendable {
     public enum Style: Sendable { case plain, tmux }
 
     public struct Report: Sendable, Encodable, Equatable {
-        /// "live", "next" or "none".
+        /// "live", "final", "next" or "none".
         public var state: String
         public var game: Int?
         public var away: String?
@@ -46,11 +47,13 @@ public struct StatusLine: Sendable {
 
     func current(style: Style) -> Report {
         let teams = Set(config.teams)
-        // A watcher writes every poll (at most 5 minutes apart, in an intermission); a row
-        // older than 7 minutes is a watcher gone.
-        let live = (store.flatMap { try? LiveStatus(store: $0).games(since: now.addingTimeInterval(-420)) } ?? [])
-            .filter { $0.state == "live" && (teams.isEmpty || teams.contains($0.away) || teams.contains($0.home)) }
-        if let game = live.first {
+        // A watcher writes every poll (at most 5 minutes apart, in an intermission); a live row
+        // older than 7 minutes is a watcher gone. A final row stays for the final hold.
+        let liveFor: TimeInterval = 420
+        let hold = TimeInterval(config.watch.finalHold.components.seconds)
+        let games = (store.flatMap { try? LiveStatus(store: $0).games(since: now.addingTimeInterval(-max(liveFor, hold))) } ?? [])
+            .filter { teams.isEmpty || teams.contains($0.away) || teams.contains($0.home) }
+        if let game = games.first(where: { $0.state == "live" && $0.updatedAt >= now.addingTimeInterval(-liveFor) }) {
             var parts = ["\(badge(game.away, style)) \(game.awayScore)–\(game.homeScore) \(badge(game.home, style))"]
             if let period = game.periodLabel {
                 parts.append(game.intermission ? "\(period) int" : [period, game.clock].compactMap { $0 }.joined(separator: " "))
@@ -61,10 +64,21 @@ public struct StatusLine: Sendable {
                 period: game.periodLabel, clock: game.clock, intermission: game.intermission, situation: game.situation,
                 text: parts.joined(separator: " · "))
         }
-        if let next = nextGame() {
+        let next = nextGame()
+        let nextText = next.map { next in
             let time = LocalTime(timeZone: config.timeZone)
-            let text = "Next: \(badge(next.away, style)) @ \(badge(next.home, style)) \(time.day(next.start)) \(time.time(next.start))"
-            return Report(state: "next", game: next.id, away: next.away, home: next.home, start: next.start, text: text)
+            return "Next: \(badge(next.away, style)) @ \(badge(next.home, style)) \(time.day(next.start)) \(time.time(next.start))"
+        }
+        if let game = games.first(where: { $0.state == "final" && $0.updatedAt >= now.addingTimeInterval(-hold) }) {
+            // Past regulation the final says so: (OT), (2OT), (SO).
+            let extra = game.periodLabel.flatMap { $0.hasSuffix("OT") || $0 == "SO" ? " (\($0))" : nil } ?? ""
+            let text = "\(finalLabel(game, teams: teams, style)): \(badge(game.away, style)) \(game.awayScore)–\(game.homeScore) \(badge(game.home, style))\(extra)"
+            return Report(
+                state: "final", game: game.gameID, away: game.away, home: game.home, awayScore: game.awayScore, homeScore: game.homeScore,
+                period: game.periodLabel, text: ([text] + [nextText].compactMap { $0 }).joined(separator: " · "))
+        }
+        if let next, let nextText {
+            return Report(state: "next", game: next.id, away: next.away, home: next.home, start: next.start, text: nextText)
         }
         return Report(state: "none", text: config.teams.isEmpty ? "No team followed" : "No game scheduled")
     }
@@ -85,6 +99,15 @@ public struct StatusLine: Sendable {
             }
         }
         return best
+    }
+
+    /// "Final", in green for a followed team's win and red for its loss in tmux (plain when
+    /// both teams or neither are followed, or the game was tied when it stopped).
+    func finalLabel(_ game: LiveStatus.Game, teams: Set<String>, _ style: Style) -> String {
+        let awayFollowed = teams.contains(game.away)
+        guard style == .tmux, awayFollowed != teams.contains(game.home), game.awayScore != game.homeScore else { return "Final" }
+        let won = (game.awayScore > game.homeScore) == awayFollowed
+        return "#[fg=\(won ? "green" : "red"),bold]Final#[default]"
     }
 
     /// A team in tmux's colours: its abbreviation on its primary colour.
