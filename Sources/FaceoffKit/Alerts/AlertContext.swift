@@ -70,6 +70,8 @@ enum AlertContext {
         set("infraction", details["infraction"])
         if let minutes = details["minutes"], minutes != "0" { values["minutes"] = minutes }
         set("reason", details["reason"])
+        set("from", details["from"])
+        set("highlight_url", details["highlight_url"])
         if let endedIn = details["ended_in"] {
             values["ended_in"] = endedIn
             if endedIn != "REG" { values["extra_time"] = endedIn }

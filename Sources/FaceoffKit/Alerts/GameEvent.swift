@@ -10,15 +10,24 @@ public struct GameEvent: Codable, Sendable, Equatable {
         case gameJoined = "game_joined"
         case goal
         case goalOverturned = "goal_overturned"
+        case goalReinstated = "goal_reinstated"
         case scoringChange = "scoring_change"
+        case goalHighlight = "goal_highlight"
         case penalty
         case powerPlayStart = "power_play_start"
+        case powerPlayChange = "power_play_change"
         case powerPlayEnd = "power_play_end"
         case goaliePulled = "goalie_pulled"
         case goalieReturned = "goalie_returned"
         case periodStart = "period_start"
         case periodEnd = "period_end"
         case final
+
+        /// Kinds a sink gets only when its `events` lists them: a highlight link comes minutes
+        /// after its goal, which is news only to a sink that asked.
+        public static let optIn: Set<Kind> = [.goalHighlight]
+        /// What a sink without `events` gets.
+        public static let byDefault = allCases.filter { !optIn.contains($0) }
     }
 
     public struct Player: Codable, Sendable, Equatable {

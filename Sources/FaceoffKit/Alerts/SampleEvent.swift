@@ -25,11 +25,12 @@ public enum SampleEvent {
             event.score = .init(away: 0, home: 0)
         case .gameJoined:
             event.details = ["time_remaining": "07:26", "scorers": "\(team): Player One · \(rival): Player Two"]
-        case .goal, .scoringChange, .goalOverturned:
+        case .goal, .scoringChange, .goalOverturned, .goalReinstated, .goalHighlight:
             event.strength = "PP"
             event.players = [player("scorer", 8479318, "A. Matthews", team, 34), player("assist", 8478483, "M. Marner", team, 41),
                              player("assist", 8476853, "M. Rielly", team, 22)]
             if kind == .scoringChange { event.details = ["revision": "1"] }
+            if kind == .goalHighlight { event.details = ["highlight_url": "https://www.nhl.com/video/sample-goal-6362000000112"] }
         case .penalty:
             event.team = rival
             event.players = [player("penalty", 8480018, "N. Suzuki", rival), player("drawn_by", 8479318, "A. Matthews", team)]
@@ -37,7 +38,11 @@ public enum SampleEvent {
         case .powerPlayStart:
             event.strength = "5v4"
             event.details = ["minutes": "2"]
+        case .powerPlayChange:
+            event.strength = "5v3"
+            event.details = ["from": "5v4", "reason": "penalty"]
         case .powerPlayEnd:
+            event.strength = "5v4"
             event.details = ["reason": "expired"]
         case .goaliePulled, .goalieReturned:
             event.team = rival

@@ -53,7 +53,7 @@ public enum Delivery: Sendable, Equatable, CustomStringConvertible {
 
 /// Which events a sink wants: its kinds, the games of its teams, and anything its players do.
 public struct SinkFilter: Sendable, Equatable {
-    /// nil: every kind.
+    /// nil: every kind but the opt-in ones (`GameEvent.Kind.optIn`).
     public var kinds: Set<GameEvent.Kind>?
     public var teams: Set<String>
     public var players: Set<Int>
@@ -72,7 +72,7 @@ public struct SinkFilter: Sendable, Equatable {
     }
 
     public func matches(_ event: GameEvent) -> Bool {
-        if let kinds, !kinds.contains(event.kind) { return false }
+        guard kinds?.contains(event.kind) ?? !GameEvent.Kind.optIn.contains(event.kind) else { return false }
         if teams.contains(event.away) || teams.contains(event.home) { return true }
         return event.players.contains { players.contains($0.id) }
     }

@@ -120,9 +120,7 @@ public struct SinkConfig: Sendable, Equatable {
 
 /// The event kinds (docs/ARCHITECTURE.md, Events), the values a sink's `events` may list.
 public enum EventKindName {
-    public static let all = [
-        "pregame", "game_start", "game_joined", "goal", "goal_overturned", "scoring_change", "penalty",
-        "power_play_start", "power_play_end", "goalie_pulled", "goalie_returned", "period_start",
-        "period_end", "final",
-    ]
+    public static let all = GameEvent.Kind.allCases.map(\.rawValue)
+    /// A sink without `events` gets these: every kind but the opt-in ones (`goal_highlight`).
+    public static let byDefault = GameEvent.Kind.byDefault.map(\.rawValue)
 }

@@ -14,6 +14,8 @@ public struct EventDetector: Sendable {
         public var goals: [Int: GoalRecord] = [:]
         /// Reported goals missing from the feed, with how many polls in a row they were missing.
         public var missing: [Int: Int] = [:]
+        /// Goals announced overturned, by eventId: one that comes back is reinstated.
+        public var overturned: [Int: GoalRecord] = [:]
         /// The highest sortOrder seen: an older snapshot arriving late is ignored.
         public var maxSortOrder = -1
         /// How many plays the last snapshot had: losing more than one at once is a glitch.
@@ -47,11 +49,15 @@ public struct EventDetector: Sendable {
     /// Every event this snapshot shows that hasn't been emitted yet, in game order.
     public mutating func process(_ snapshot: GameSnapshot) -> (events: [GameEvent], skipped: Skipped?) {
         let maxSort = snapshot.plays.compactMap(\.sortOrder).max() ?? -1
-        if maxSort < state.maxSortOrder { return ([], .stale(maxSortOrder: maxSort)) }
-
         // A real correction removes one goal play; many plays gone at once is the feed glitching.
         let present = Set(snapshot.plays.compactMap(\.eventId))
         let vanishedGoals = state.goals.keys.filter { !present.contains($0) }
+        // Older than what was seen, unless all it lacks is one goal (the newest play, now
+        // removed): that poll still counts towards confirming the removal.
+        let stale = maxSort < state.maxSortOrder
+        if stale, vanishedGoals.count != 1 || snapshot.plays.count != state.playCount - 1 {
+            return ([], .stale(maxSortOrder: maxSort))
+        }
         let score = GameEvent.Score(away: snapshot.away.score, home: snapshot.home.score)
         if vanishedGoals.count > 1 { return ([], .playsVanished(count: vanishedGoals.count)) }
         // A correction removes one goal play; a list shorter by more than that is a glitch.
@@ -63,8 +69,10 @@ public struct EventDetector: Sendable {
         }
 
         var events: [GameEvent] = []
-        for event in Self.derive(snapshot) where !state.emitted.contains(event.id) {
-            events.append(event)
+        if !stale {
+            for event in Self.derive(snapshot) where !state.emitted.contains(event.id) {
+                events.append(reinstatedUnderANewId(event, score: score) ?? event)
+            }
         }
         events += corrections(snapshot, present: present, score: score)
         for event in events { state.emitted.insert(event.id) }
@@ -76,9 +84,13 @@ public struct EventDetector: Sendable {
                     periodType: event.periodType, clock: event.clock)
             }
         }
-        state.maxSortOrder = max(state.maxSortOrder, maxSort)
-        state.playCount = snapshot.plays.count
-        state.lastScore = score
+        // A feed short of its newest play (a goal being taken away) is measured against the
+        // full one until the goal is confirmed gone or back.
+        if !stale {
+            state.maxSortOrder = max(state.maxSortOrder, maxSort)
+            state.playCount = snapshot.plays.count
+            state.lastScore = score
+        }
         return (events, nil)
     }
 
@@ -124,10 +136,41 @@ public struct EventDetector: Sendable {
         return GameEvent.Score(away: away, home: home)
     }
 
-    /// Goals removed from the feed (confirmed on a second poll, with the score down) and
-    /// goals whose scorer or assists changed.
+    /// How many polls in a row must miss a goal, with the score down, before it is announced
+    /// overturned. Every poll counts, a 304 (the same feed again) too, so at a 2-second poll
+    /// a removal is confirmed within seconds and a one-poll flicker never is.
+    static let overturnPolls = 2
+
+    /// A goal the feed put back under a new eventId (same team, period and clock as one
+    /// announced overturned): a reinstatement of the old one, not a new goal.
+    private mutating func reinstatedUnderANewId(_ event: GameEvent, score: GameEvent.Score) -> GameEvent? {
+        guard event.kind == .goal,
+              let (oldID, record) = state.overturned.first(where: { $0.value.team == event.team && $0.value.period == event.period && $0.value.clock == event.clock }),
+              let newID = event.id.split(separator: ":").last.flatMap({ Int($0) })
+        else { return nil }
+        state.emitted.insert(event.id)
+        state.overturned[oldID] = nil
+        state.goals[newID] = record
+        var reinstated = event
+        reinstated.kind = .goalReinstated
+        reinstated.id = "\(event.gameId):goal_reinstated:\(oldID)"
+        reinstated.score = score
+        return reinstated
+    }
+
+    /// Goals removed from the feed (missing on `overturnPolls` polls in a row, with the score
+    /// down), goals that came back after that, and goals whose scorer or assists changed.
     private mutating func corrections(_ snapshot: GameSnapshot, present: Set<Int>, score: GameEvent.Score) -> [GameEvent] {
         var events: [GameEvent] = []
+        for play in snapshot.plays where play.typeDescKey == .goal {
+            guard let eventID = play.eventId, let record = state.overturned.removeValue(forKey: eventID) else { continue }
+            state.goals[eventID] = record
+            var back = Self.goal(play, in: snapshot)
+            back.kind = .goalReinstated
+            back.id = "\(snapshot.gameId):goal_reinstated:\(eventID)"
+            back.score = score
+            events.append(back)
+        }
         for (eventID, record) in state.goals.sorted(by: { $0.key < $1.key }) {
             if present.contains(eventID) {
                 state.missing[eventID] = nil
@@ -137,7 +180,7 @@ public struct EventDetector: Sendable {
             state.missing[eventID] = polls
             let teamScore = snapshot.isHome(record.team) ? score.home : score.away
             let reported = state.goals.values.filter { $0.team == record.team }.count
-            guard polls >= 2, teamScore < reported else { continue }
+            guard polls >= Self.overturnPolls, teamScore < reported else { continue }
             events.append(GameEvent(
                 kind: .goalOverturned, key: String(eventID), gameId: snapshot.gameId, away: snapshot.away.abbrev,
                 home: snapshot.home.abbrev, team: record.team, period: record.period ?? snapshot.period?.number,
@@ -145,6 +188,7 @@ public struct EventDetector: Sendable {
                 players: record.scorer.map { [GameEvent.Player(role: "scorer", id: $0, name: snapshot.names[$0] ?? "#\($0)", team: record.team)] } ?? []))
             state.goals[eventID] = nil
             state.missing[eventID] = nil
+            state.overturned[eventID] = record
         }
         for play in snapshot.plays where play.typeDescKey == .goal {
             guard let eventID = play.eventId, var record = state.goals[eventID], let details = play.details else { continue }
@@ -170,17 +214,12 @@ public struct EventDetector: Sendable {
         var sog = GameEvent.Score(away: 0, home: 0)
         let plays = snapshot.plays
         let scores = snapshot.scoresAfterPlays()
-        let advantages = PowerPlays.intervals(plays, scores: scores, snapshot: snapshot)
-        let pulls = GoaliePulls.intervals(plays, scores: scores, snapshot: snapshot)
-        var startsAt: [Int: [GameEvent]] = [:]
-        var endsAt: [Int: [GameEvent]] = [:]
-        for interval in advantages {
-            startsAt[interval.startIndex, default: []].append(interval.startEvent)
-            if let (index, end) = interval.end { endsAt[index, default: []].append(end) }
-        }
-        for interval in pulls {
-            startsAt[interval.startIndex, default: []].append(interval.startEvent)
-            if let (index, end) = interval.end { endsAt[index, default: []].append(end) }
+        // Power plays and pulls go before a play's own events (they ended before it) or after
+        // them (they began with it).
+        var before: [Int: [GameEvent]] = [:]
+        var after: [Int: [GameEvent]] = [:]
+        for placed in PowerPlays.events(snapshot, scores: scores) + GoaliePulls.events(snapshot, scores: scores) {
+            if placed.afterPlay { after[placed.index, default: []].append(placed.event) } else { before[placed.index, default: []].append(placed.event) }
         }
 
         func base(_ kind: GameEvent.Kind, _ key: String?, _ play: Play, _ index: Int) -> GameEvent {
@@ -197,7 +236,7 @@ public struct EventDetector: Sendable {
             defer {
                 if play.typeDescKey != .goal, let code = Strength.meaningfulCode(play) { lastCode = code }
             }
-            events += endsAt[index] ?? []
+            events += before[index] ?? []
             let details = play.details
             if let away = details?.awaySOG, let home = details?.homeSOG { sog = GameEvent.Score(away: away, home: home) }
             if play.typeDescKey == .goal, play.periodDescriptor?.periodType != .so {
@@ -219,6 +258,14 @@ public struct EventDetector: Sendable {
                 var goal = goal(play, in: snapshot, previous: lastCode)
                 goal.score = scores[index]
                 events.append(goal)
+                // The clip comes some minutes after the goal, in a later poll of the same feed.
+                if let link = play.details?.highlightClipSharingUrl, let url = URL(string: link), ["https", "http"].contains(url.scheme) {
+                    var highlight = goal
+                    highlight.kind = .goalHighlight
+                    highlight.id = goal.id.replacingOccurrences(of: ":goal:", with: ":goal_highlight:")
+                    highlight.details["highlight_url"] = link
+                    events.append(highlight)
+                }
             case .penalty?:
                 events.append(penalty(play, in: snapshot, score: scores[index]))
             case .gameEnd?:
@@ -226,7 +273,7 @@ public struct EventDetector: Sendable {
             default:
                 break
             }
-            events += startsAt[index] ?? []
+            events += after[index] ?? []
         }
         // The feed can say the game is over before (or without) a game-end play.
         if snapshot.isFinal, !events.contains(where: { $0.kind == .final }) {

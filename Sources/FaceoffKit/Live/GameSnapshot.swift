@@ -11,6 +11,8 @@ public struct GameSnapshot: Sendable {
     }
 
     public let gameId: Int
+    /// Regular season or playoffs: overtime is three on three only outside the playoffs.
+    public let gameType: GameType?
     public let state: GameState?
     public let period: PeriodDescriptor?
     public let clock: GameClock?
@@ -29,6 +31,7 @@ public struct GameSnapshot: Sendable {
 
     public init(_ feed: PlayByPlay) {
         gameId = feed.id ?? 0
+        gameType = feed.gameType
         state = feed.gameState
         period = feed.periodDescriptor
         clock = feed.clock

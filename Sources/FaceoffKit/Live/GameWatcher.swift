@@ -162,11 +162,11 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     private func catchUp(
         _ found: [GameEvent], _ snapshot: GameSnapshot, _ detector: inout EventDetector, gap: TimeInterval, metadata: Logger.Metadata
     ) async -> [GameEvent] {
-        guard let newest = snapshot.plays.compactMap({ Self.gameSeconds(period: $0.periodDescriptor?.number, clock: $0.timeInPeriod) }).max() else {
+        guard let newest = snapshot.plays.compactMap({ GameClockTime.seconds(period: $0.periodDescriptor?.number, clock: $0.timeInPeriod) }).max() else {
             return found
         }
         let old = found.filter { event in
-            guard event.kind != .final, let at = Self.gameSeconds(period: event.period, clock: event.clock) else { return false }
+            guard event.kind != .final, let at = GameClockTime.seconds(period: event.period, clock: event.clock) else { return false }
             return at < newest - Self.recentPlay
         }
         logger.notice("caught up after a gap", metadata: metadata.merging([
@@ -176,12 +176,6 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         await router.passOver(old)
         let folded = Set(old.map(\.id))
         return [detector.caughtUp(snapshot, missed: old)] + found.filter { !folded.contains($0.id) }
-    }
-
-    /// Seconds of game play from the opening faceoff to `clock` (time into the period).
-    static func gameSeconds(period: Int?, clock: String?) -> Int? {
-        guard let period, let seconds = ReplayFeed.seconds(clock) else { return nil }
-        return (period - 1) * 1200 + seconds
     }
 
     private func flush(_ snapshots: inout [(due: C.Instant, snapshot: GameSnapshot)]) async {
@@ -212,7 +206,7 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     static func inProgress(_ snapshot: GameSnapshot) -> Bool {
         guard snapshot.isLive else { return false }
         if (snapshot.period?.number ?? 1) > 1 || snapshot.away.score + snapshot.home.score > 0 { return true }
-        let elapsed = snapshot.plays.last.flatMap { ReplayFeed.seconds($0.timeInPeriod) } ?? 0
+        let elapsed = snapshot.plays.last.flatMap { GameClockTime.seconds($0.timeInPeriod) } ?? 0
         return elapsed > 120
     }
 }

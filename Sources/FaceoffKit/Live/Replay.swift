@@ -25,7 +25,7 @@ public struct ReplayFeed: Sendable {
         let intermission = last?.typeDescKey == .periodEnd
         copy.clock = GameClock(
             timeRemaining: intermission ? "18:00" : last?.timeRemaining ?? "20:00",
-            secondsRemaining: intermission ? 1080 : last.flatMap { Self.seconds($0.timeRemaining) } ?? 1200,
+            secondsRemaining: intermission ? 1080 : last.flatMap { GameClockTime.seconds($0.timeRemaining) } ?? 1200,
             running: !intermission && !shown.isEmpty, inIntermission: intermission)
         var away = 0
         var home = 0
@@ -57,20 +57,12 @@ public struct ReplayFeed: Sendable {
     /// Game seconds elapsed at each play (periods of 20 minutes, overtime after them), for
     /// pacing a replay like the real thing.
     public func gameSeconds(_ index: Int) -> Int {
-        let play = plays[index]
-        let period = play.periodDescriptor?.number ?? 1
-        return (period - 1) * 1200 + (Self.seconds(play.timeInPeriod) ?? 0)
+        let period = plays[index].periodDescriptor?.number ?? 1
+        return GameClockTime.seconds(period: period, clock: plays[index].timeInPeriod) ?? (period - 1) * 1200
     }
 
     /// The index of the first play of `period`, for starting a replay there.
     public func firstIndex(ofPeriod period: Int) -> Int {
         plays.firstIndex { ($0.periodDescriptor?.number ?? 1) >= period } ?? 0
-    }
-
-    static func seconds(_ clock: String?) -> Int? {
-        guard let parts = clock?.split(separator: ":"), parts.count == 2, let minutes = Int(parts[0]), let seconds = Int(parts[1]) else {
-            return nil
-        }
-        return minutes * 60 + seconds
     }
 }

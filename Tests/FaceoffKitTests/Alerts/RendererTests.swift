@@ -28,9 +28,12 @@ import Testing
             .gameJoined: "Joined MTL @ TOR in progress  MTL 1–2 TOR · 2nd 07:26 left · TOR: Player One · MTL: Player Two",
             .goal: "🚨 Maple Leafs goal!  A. Matthews (34) from M. Marner, M. Rielly · PP · MTL 1–2 TOR · 2nd 12:34",
             .goalOverturned: "❌ Maple Leafs goal overturned  A. Matthews (34) · MTL 1–2 TOR · 2nd 12:34",
+            .goalReinstated: "✅ Maple Leafs goal reinstated  A. Matthews (34) · MTL 1–2 TOR · 2nd 12:34",
+            .goalHighlight: "🎬 Maple Leafs goal highlight  A. Matthews (34) · https://www.nhl.com/video/sample-goal-6362000000112 · 2nd 12:34",
             .scoringChange: "✏️ Scoring change, Maple Leafs goal  A. Matthews (34) from M. Marner, M. Rielly · PP · MTL 1–2 TOR · 2nd 12:34",
             .penalty: "⚠️ Canadiens penalty  N. Suzuki, hooking (2 min) · drawn by A. Matthews · 2nd 12:34",
             .powerPlayStart: "⚡ Maple Leafs power play  5v4, 2:00 · MTL 1–2 TOR · 2nd 12:34",
+            .powerPlayChange: "⚡ Maple Leafs power play now 5v3  from 5v4 (penalty) · MTL 1–2 TOR · 2nd 12:34",
             .powerPlayEnd: "Maple Leafs power play over  expired · MTL 1–2 TOR · 2nd 12:34",
             .goaliePulled: "🥅 Canadiens pull the goalie  6v5 · MTL 1–2 TOR · 3rd 18:02",
             .goalieReturned: "Canadiens goalie back in net  6v5 · MTL 1–2 TOR · 3rd 18:02",
@@ -55,6 +58,18 @@ import Testing
         #expect(!Self.renderer.isImportant(SampleEvent.make(.goal, team: "MTL")))
         #expect(Self.renderer.isImportant(SampleEvent.make(.final, team: "MTL")))
         #expect(!Self.renderer.isImportant(SampleEvent.make(.penalty, team: "TOR")))
+    }
+
+    /// A highlight's push opens the clip; any other alert's, the game centre.
+    @Test func aHighlightLinksToItsClip() throws {
+        let clip = "https://www.nhl.com/video/sample-goal-6362000000112"
+        for (kind, link) in [(GameEvent.Kind.goalHighlight, clip), (.goal, "https://www.nhl.com/gamecenter/2025029999")] {
+            let event = SampleEvent.make(kind, team: "TOR")
+            let discord = try #require(try JSONSerialization.jsonObject(with: Data(Self.renderer.webhookBody(event, preset: .discord))) as? [String: Any])
+            #expect((discord["embeds"] as? [[String: Any]])?.first?["url"] as? String == link)
+            let ntfy = try #require(try JSONSerialization.jsonObject(with: Data(Self.renderer.webhookBody(event, preset: .ntfy, url: "https://ntfy.sh/t"))) as? [String: Any])
+            #expect(ntfy["click"] as? String == link)
+        }
     }
 
     /// Quotes, backslashes, newlines and control characters in names stay inside their JSON

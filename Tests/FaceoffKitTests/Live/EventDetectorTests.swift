@@ -115,14 +115,54 @@ import Testing
             let key = String(expected["startEventId"] as? Int ?? -1)
             let end = events.first { $0.kind == .powerPlayEnd && $0.id.hasSuffix(":\(key)") }
             if let reason = expected["endReason"] as? String { #expect(end?.details["reason"] == reason, "power play \(key)") }
+            // When it ended: the moment its penalty ran out, not the next play's time.
+            if let ends = expected["ends"] as? String { #expect(end.map(Self.when) == ends, "power play \(key)") }
+            if let changes = expected["changes"] as? [[String: String]] {
+                let found = events.filter { $0.kind == .powerPlayChange && $0.id.contains(":power_play_change:\(key)-") }
+                #expect(found.map { [$0.strength ?? "", $0.details["reason"] ?? "", Self.when($0)] }
+                        == changes.map { [$0["strength"] ?? "", $0["reason"] ?? "", $0["at"] ?? ""] }, "power play \(key)")
+            }
+        }
+        // Every change belongs to a power play the truth lists.
+        let keys = Set(powerPlays.map { String($0["startEventId"] as? Int ?? -1) })
+        for change in events where change.kind == .powerPlayChange {
+            let key = change.id.split(separator: ":").last?.split(separator: "-").first.map(String.init) ?? ""
+            #expect(keys.contains(key), "\(change.id)")
         }
         let pulls = truth["realGoaliePulls"] as? [[String: Any]] ?? []
+        #expect(events.filter { $0.kind == .goalieReturned }.count <= pulls.count, "a goalie back in net that was never pulled")
         let pulled = events.filter { $0.kind == .goaliePulled }
         #expect(pulled.map(\.team) == pulls.map { $0["team"] as? String })
         #expect(pulled.map { $0.id.split(separator: ":").last.map(String.init) } == pulls.map { ($0["startEventId"] as? Int).map(String.init) })
         let periods = truth["periods"] as? [[String: Any]] ?? []
         #expect(events.filter { $0.kind == .periodStart }.map(\.period) == periods.map { $0["number"] as? Int })
         #expect(events.first { $0.kind == .final }?.details["winner"] == truth["winner"] as? String)
+    }
+}
+
+extension EventDetectorGameTests {
+    static func when(_ event: GameEvent) -> String { "\(event.periodLabel ?? "?") \(event.clock ?? "?")" }
+
+    /// The manpower the penalties and goals make, computed without the situation codes, is
+    /// what the NHL's own code says on every play: except placeholders (period and game
+    /// ends, period starts, penalty shots, the shootout) and plays with a goalie pulled.
+    @Test(arguments: games)
+    func strengthFromThePenaltiesEqualsTheSituationCodes(url: URL) throws {
+        let snapshot = GameSnapshot(try Replays.load(url))
+        let timeline = StrengthTimeline(snapshot)
+        var compared = 0
+        var wrong: [String] = []
+        for (index, play) in snapshot.plays.enumerated() {
+            guard let code = Strength.meaningfulCode(play), code.awayGoalieIn, code.homeGoalieIn else { continue }
+            compared += 1
+            let computed = timeline.atPlay[index]
+            if computed != Manpower(away: code.awaySkaters, home: code.homeSkaters) {
+                let shown = computed.map { "\($0.away)v\($0.home)" } ?? "nothing"
+                wrong.append("\(play.eventId ?? -1) P\(play.periodDescriptor?.number ?? 0) \(play.timeInPeriod ?? "?") \(play.typeDescKey?.rawValue ?? "?"): code \(code), computed \(shown)")
+            }
+        }
+        #expect(compared > 50, "\(url.lastPathComponent): too few plays to compare")
+        #expect(wrong.isEmpty, "\(url.lastPathComponent):\n\(wrong.joined(separator: "\n"))")
     }
 }
 
@@ -258,6 +298,64 @@ struct DelayedPenaltyPullTests {
         #expect(detector.process(GameSnapshot(flicker)).events.isEmpty)
         #expect(detector.process(GameSnapshot(feed)).events.isEmpty)
         #expect(detector.process(GameSnapshot(flicker)).events.isEmpty)
+    }
+
+    /// The feed drops a goal (the review took it away), then puts it back under a new eventId
+    /// (the review reversed): one overturn, then one reinstatement of the old goal, never a
+    /// second goal alert.
+    @Test func aGoalPutBackUnderANewIdIsReinstatedNotNew() throws {
+        let feed = try Self.sample
+        var detector = EventDetector()
+        let goal = try #require(detector.process(GameSnapshot(feed)).events.last { $0.kind == .goal && $0.team == feed.homeTeam?.abbrev })
+        let eventID = Int(goal.id.split(separator: ":").last!)!
+        var gone = feed
+        gone.plays?.removeAll { $0.eventId == eventID }
+        gone.homeTeam?.score = (feed.homeTeam?.score ?? 1) - 1
+        _ = detector.process(GameSnapshot(gone))
+        #expect(detector.process(GameSnapshot(gone)).events.map(\.kind) == [.goalOverturned])
+        var back = feed
+        let index = try #require(back.plays?.firstIndex { $0.eventId == eventID })
+        back.plays?[index].eventId = 9_001
+        back.plays?[index].sortOrder = (feed.plays?.compactMap(\.sortOrder).max() ?? 0) + 1
+        let events = detector.process(GameSnapshot(back)).events
+        #expect(events.map(\.kind) == [.goalReinstated])
+        #expect(events.first?.id == "\(feed.id ?? 0):goal_reinstated:\(eventID)")
+        #expect(events.first?.score == GameEvent.Score(away: feed.awayTeam?.score ?? -1, home: feed.homeTeam?.score ?? -1))
+        #expect(detector.process(GameSnapshot(back)).events.isEmpty)
+    }
+
+    /// A goal's highlight link appears in a later poll of the same feed: one `goal_highlight`,
+    /// and only with a web link.
+    @Test func aHighlightLinkIsAFollowUpEvent() throws {
+        var feed = try Self.sample
+        for index in 0..<(feed.plays?.count ?? 0) where feed.plays?[index].typeDescKey == .goal {
+            feed.plays?[index].details?.highlightClipSharingUrl = nil
+        }
+        var detector = EventDetector()
+        let goals = detector.process(GameSnapshot(feed)).events.filter { $0.kind == .goal }
+        #expect(!goals.isEmpty)
+        #expect(detector.process(GameSnapshot(feed)).events.isEmpty)
+        let first = try #require(feed.plays?.firstIndex { $0.typeDescKey == .goal })
+        let second = try #require(feed.plays?.lastIndex { $0.typeDescKey == .goal })
+        #expect(first != second)
+        feed.plays?[first].details?.highlightClipSharingUrl = "https://nhl.com/video/a-goal-6340906550112"
+        feed.plays?[second].details?.highlightClipSharingUrl = "javascript:alert(1)"
+        let events = detector.process(GameSnapshot(feed)).events
+        #expect(events.map(\.kind) == [.goalHighlight])
+        #expect(events.first?.id == goals.first?.id.replacingOccurrences(of: ":goal:", with: ":goal_highlight:"))
+        #expect(events.first?.details["highlight_url"] == "https://nhl.com/video/a-goal-6340906550112")
+        #expect(detector.process(GameSnapshot(feed)).events.isEmpty)
+    }
+
+    /// A sink without `events` gets every kind but the highlights; one that lists them gets them.
+    @Test func highlightsGoOnlyToSinksThatAskForThem() {
+        let highlight = SampleEvent.make(.goalHighlight, team: "TOR")
+        let goal = SampleEvent.make(.goal, team: "TOR")
+        let everything = SinkFilter(teams: ["TOR"])
+        #expect(everything.matches(goal) && !everything.matches(highlight))
+        let asked = SinkFilter(kinds: [.goal, .goalHighlight], teams: ["TOR"])
+        #expect(asked.matches(goal) && asked.matches(highlight))
+        #expect(!EventKindName.byDefault.contains("goal_highlight") && EventKindName.all.contains("goal_highlight"))
     }
 
     @Test func aScoringChangeIsReportedWithARevision() throws {

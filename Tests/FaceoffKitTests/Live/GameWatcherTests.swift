@@ -51,10 +51,14 @@ import Testing
 
         init(_ feed: Feed, onRequest: @escaping @Sendable (Int) -> Void = { _ in }) throws {
             let requests = Mutex(0)
-            server = try LoopbackHTTPServer { _ in
+            try self.init { _ in
                 onRequest(requests.withLock { $0 += 1; return $0 })
                 return .response(status: 200, headers: [("Content-Type", "application/json")], body: feed.next())
             }
+        }
+
+        init(handler: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply) throws {
+            server = try LoopbackHTTPServer(handler: handler)
             directory = try TestPaths.temporaryDirectory()
             store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
         }
@@ -148,6 +152,50 @@ import Testing
         #expect(delivered.all.map(\.id).sorted() == (try Self.reference()).sorted())
     }
 
+    /// A real goal gone from the live feed for four 2-second polls (the score down by one),
+    /// then back. The feed is served with ETags, so the polls that see the same feed again
+    /// are answered 304: they count as polls that saw the goal missing all the same.
+    @Test func aGoalThatVanishesAndComesBackIsOverturnedThenReinstated() async throws {
+        let feed = try Self.game()
+        let replay = ReplayFeed(feed)
+        let goalIndex = try #require(replay.plays.firstIndex { $0.typeDescKey == .goal })
+        let withGoal = replay.prefix(goalIndex + 1)
+        var without = withGoal
+        let goalID = try #require(replay.plays[goalIndex].eventId)
+        without.plays?.removeAll { $0.eventId == goalID }
+        if replay.plays[goalIndex].details?.eventOwnerTeamId == feed.homeTeam?.id { without.homeTeam?.score = (withGoal.homeTeam?.score ?? 1) - 1 } else { without.awayTeam?.score = (withGoal.awayTeam?.score ?? 1) - 1 }
+        // The feed each poll finds: the goal is the newest play when it disappears.
+        let script = [replay.prefix(1), replay.prefix(goalIndex), withGoal, without, without, without, without, withGoal, feed]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let bodies = try script.map { Array(try encoder.encode($0)) }
+        let position = Mutex(0)
+        let notModified = Mutex(0)
+        let setup = try Setup { request in
+            let index = position.withLock { value in
+                defer { value = min(bodies.count - 1, value + 1) }
+                return value
+            }
+            // The same body as the poll before has the same ETag.
+            let tag = "\"\(bodies[...index].lastIndex { $0 != bodies[index] }.map { $0 + 1 } ?? 0)\""
+            if request.headers["if-none-match"] == tag {
+                notModified.withLock { $0 += 1 }
+                return .response(status: 304, headers: [("ETag", tag)])
+            }
+            return .response(status: 200, headers: [("Content-Type", "application/json"), ("ETag", tag)], body: bodies[index])
+        }
+        defer { setup.close() }
+        let delivered = Delivered()
+        try await setup.watcher(delivered).run()
+        let about = delivered.all.filter { $0.id.hasSuffix(":\(goalID)") }.map(\.kind)
+        #expect(about == [.goal, .goalOverturned, .goalReinstated])
+        #expect(notModified.withLock { $0 } >= 3)
+        let reinstated = try #require(delivered.all.first { $0.kind == .goalReinstated })
+        #expect(reinstated.id == "2025020100:goal_reinstated:\(goalID)")
+        #expect(reinstated.score == GameEvent.Score(away: withGoal.awayTeam?.score ?? -1, home: withGoal.homeTeam?.score ?? -1))
+        #expect(delivered.all.last?.kind == .final)
+    }
+
     @Test func aGameFirstSeenInProgressGivesOneSummary() async throws {
         let game = try Self.game()
         let setup = try Setup(Feed(game, start: (game.plays?.count ?? 0) / 2))
@@ -192,16 +240,17 @@ import Testing
         #expect(rest == reference.filter(rest.contains))
         #expect(Set(rest).count == rest.count)
         #expect(delivered.all.last?.kind == .final)
-        // Exactly: the 1st period's penalty, power play, goal and end and the 2nd's start fall
-        // more than 5 minutes of play before the 2nd's 6:30 goal; the 3rd's start, before 18:47.
+        // Exactly: the 1st period's penalty, power play (its start and its end, when the penalty
+        // ran out in the 1st), goal and end and the 2nd's start fall more than 5 minutes of play
+        // before the 2nd's 6:30 goal; the 3rd's start, before 18:47.
         #expect(ids == [
             "2025020100:game_start", "2025020100:period_start:1", summaries.first?.id,
-            "2025020100:power_play_end:90", "2025020100:goal:150", "2025020100:goal:171", "2025020100:period_end:2", summaries.last?.id,
+            "2025020100:goal:150", "2025020100:goal:171", "2025020100:period_end:2", summaries.last?.id,
             "2025020100:goalie_pulled:236", "2025020100:goal:244", "2025020100:period_end:3", "2025020100:final",
         ].compactMap { $0 })
-        #expect(summaries.first?.details["missed"] == "1 goal, 1 penalty, 3 other alerts")
+        #expect(summaries.first?.details["missed"] == "1 goal, 1 penalty, 4 other alerts")
         let line = RendererTests.renderer.line(try #require(summaries.first))
-        #expect(line.hasPrefix("Caught up on BOS @ TOR") && line.contains("missed 1 goal, 1 penalty, 3 other alerts"), "\(line)")
+        #expect(line.hasPrefix("Caught up on BOS @ TOR") && line.contains("missed 1 goal, 1 penalty, 4 other alerts"), "\(line)")
         // The folded ones are passed over in the ledger, so no later run sends them.
         let claimed = try Ledger(store: setup.store).claimedIDs(gameID: 2025020100, sink: "stdout")
         #expect(Set(reference).isSubset(of: Set(claimed)))

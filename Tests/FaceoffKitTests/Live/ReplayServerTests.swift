@@ -19,7 +19,7 @@ import Testing
         // Ten real seconds after the start is ten game minutes at 60×.
         let during = server.feed(replay, at: launch.addingTimeInterval(20))
         #expect(during.gameState == .live)
-        #expect((during.plays ?? []).allSatisfy { ReplayFeed.seconds($0.timeInPeriod) ?? 0 <= 600 && $0.periodDescriptor?.number == 1 })
+        #expect((during.plays ?? []).allSatisfy { GameClockTime.seconds($0.timeInPeriod) ?? 0 <= 600 && $0.periodDescriptor?.number == 1 })
         // Just after the first period's end: the intermission clock runs at the same speed.
         let times = server.timeline(replay)
         let endOfFirst = try #require(replay.plays.firstIndex { $0.typeDescKey == .periodEnd })

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+@testable import FaceoffKit
+
+/// Power plays read from the penalties, on short invented feeds: what the whole-game
+/// fixtures don't have (overtime, a misconduct).
+@Suite struct PowerPlayTests {
+    /// One play: period, time into it, kind, and for a penalty or a goal the team ("A" away,
+    /// "H" home) and its details.
+    struct Step {
+        var period: Int
+        var time: String
+        var kind: String
+        var team: String? = nil
+        var details: [String: Any] = [:]
+    }
+
+    /// A feed of `steps`, CAR (id 12) at NJD (id 1), in the given game type.
+    static func feed(_ steps: [Step], gameType: Int = 2) throws -> PlayByPlay {
+        let plays: [[String: Any]] = steps.enumerated().map { index, step in
+            var details = step.details
+            if let team = step.team { details["eventOwnerTeamId"] = team == "A" ? 12 : 1 }
+            var play: [String: Any] = [
+                "eventId": 100 + index, "sortOrder": index * 5, "timeInPeriod": step.time, "typeDescKey": step.kind,
+                "periodDescriptor": ["number": step.period, "periodType": step.period > 3 ? "OT" : "REG", "maxRegulationPeriods": 3],
+            ]
+            if !details.isEmpty { play["details"] = details }
+            return play
+        }
+        let game: [String: Any] = [
+            "id": 2025020999, "gameType": gameType, "gameState": "LIVE",
+            "awayTeam": ["id": 12, "abbrev": "CAR", "score": 0], "homeTeam": ["id": 1, "abbrev": "NJD", "score": 0], "plays": plays,
+        ]
+        return try JSONDecoder().decode(PlayByPlay.self, from: JSONSerialization.data(withJSONObject: game))
+    }
+
+    static var minor: [String: Any] { ["typeCode": "MIN", "descKey": "tripping", "duration": 2] }
+
+    /// A CAR minor a minute from the end of the 3rd, then overtime.
+    static var lateMinor: [Step] { [
+        Step(period: 3, time: "19:00", kind: "penalty", team: "A", details: minor),
+        Step(period: 3, time: "19:00", kind: "faceoff"),
+        Step(period: 3, time: "20:00", kind: "period-end"),
+        Step(period: 4, time: "00:00", kind: "period-start"),
+        Step(period: 4, time: "00:00", kind: "faceoff"),
+        Step(period: 4, time: "01:10", kind: "shot-on-goal"),
+    ] }
+
+    static func powerPlayEvents(_ feed: PlayByPlay) -> [GameEvent] {
+        EventDetector.derive(GameSnapshot(feed)).filter { [.powerPlayStart, .powerPlayChange, .powerPlayEnd].contains($0.kind) }
+    }
+
+    static func when(_ event: GameEvent) -> String { "\(event.periodLabel ?? "?") \(event.clock ?? "?")" }
+
+    /// Regular-season overtime is three on three: the power play carries into it as 4 on 3,
+    /// and ends when the penalty does, a minute in.
+    @Test func aPowerPlayCarriesIntoThreeOnThree() throws {
+        let events = Self.powerPlayEvents(try Self.feed(Self.lateMinor))
+        #expect(events.map(\.kind) == [.powerPlayStart, .powerPlayChange, .powerPlayEnd])
+        #expect(events.map(\.strength) == ["5v4", "4v3", "4v3"])
+        #expect(events.map(Self.when) == ["3rd 19:00", "OT 00:00", "OT 01:00"])
+        #expect(events[1].details == ["from": "5v4", "reason": "overtime"])
+        #expect(events.allSatisfy { $0.team == "NJD" })
+    }
+
+    /// Playoff overtime is five on five: nothing changes shape at the period break.
+    @Test func aPlayoffPowerPlayCarriesIntoOvertimeUnchanged() throws {
+        let events = Self.powerPlayEvents(try Self.feed(Self.lateMinor, gameType: 3))
+        #expect(events.map(\.kind) == [.powerPlayStart, .powerPlayEnd])
+        #expect(events.map(Self.when) == ["3rd 19:00", "OT 01:00"])
+    }
+
+    /// Misconducts and a penalty shot leave the teams at full strength.
+    @Test func callsThatTakeNoSkaterOffMakeNoPowerPlay() throws {
+        let steps = [
+            Step(period: 1, time: "05:00", kind: "penalty", team: "A", details: ["typeCode": "MIS", "descKey": "misconduct", "duration": 10]),
+            Step(period: 1, time: "05:00", kind: "faceoff"),
+            Step(period: 1, time: "07:00", kind: "penalty", team: "H", details: ["typeCode": "PS", "descKey": "hooking", "duration": 0]),
+            Step(period: 1, time: "07:10", kind: "faceoff"),
+            Step(period: 1, time: "09:00", kind: "shot-on-goal"),
+        ]
+        #expect(Self.powerPlayEvents(try Self.feed(steps)).isEmpty)
+    }
+
+    /// A third penalty waits for a place: the team is never below three skaters, and the
+    /// waiting penalty starts when the first one ends.
+    @Test func aThirdPenaltyWaitsForAPlace() throws {
+        let steps = [
+            Step(period: 1, time: "02:00", kind: "penalty", team: "H", details: Self.minor),
+            Step(period: 1, time: "02:00", kind: "faceoff"),
+            Step(period: 1, time: "02:30", kind: "penalty", team: "H", details: Self.minor),
+            Step(period: 1, time: "02:30", kind: "faceoff"),
+            Step(period: 1, time: "03:00", kind: "penalty", team: "H", details: Self.minor),
+            Step(period: 1, time: "03:00", kind: "faceoff"),
+            Step(period: 1, time: "05:00", kind: "shot-on-goal"),
+            Step(period: 1, time: "07:10", kind: "shot-on-goal"),
+        ]
+        let events = Self.powerPlayEvents(try Self.feed(steps))
+        // 5v4 at 2:00, 5v3 at 2:30; at 4:00 the first ends and the third starts (still 5v3);
+        // 4:30 the second ends (5v4); 6:00 the third ends.
+        #expect(events.map(\.kind) == [.powerPlayStart, .powerPlayChange, .powerPlayChange, .powerPlayEnd])
+        #expect(events.map(\.strength) == ["5v4", "5v3", "5v4", "5v4"])
+        #expect(events.map(Self.when) == ["1st 02:00", "1st 02:30", "1st 04:30", "1st 06:00"])
+    }
+}
