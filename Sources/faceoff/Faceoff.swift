@@ -16,6 +16,7 @@ struct Faceoff: AsyncParsableCommand {
               faceoff calendar                .ics feeds of the followed teams' seasons
               faceoff schedule MTL --from 2025-11-01
               faceoff standings --by wildcard
+              faceoff playoffs MTL --season 20242025
               faceoff player "Cole Caufield"
               faceoff follow --player "Cole Caufield"
               faceoff test-alert              a sample alert through every sink
@@ -32,7 +33,7 @@ struct Faceoff: AsyncParsableCommand {
             """,
         version: FaceoffInfo.versionLine,
         subcommands: [
-            TeamsCommand.self, ScheduleCommand.self, NextCommand.self, RecentCommand.self, StandingsCommand.self,
+            TeamsCommand.self, ScheduleCommand.self, NextCommand.self, RecentCommand.self, StandingsCommand.self, PlayoffsCommand.self,
             RosterCommand.self, PlayerCommand.self, CalendarCommand.self, ServeCommand.self, WatchCommand.self, ReplayCommand.self, DemoCommand.self, RunCommand.self, StatusCommand.self, DoctorCommand.self, TestAlertCommand.self, Follow.self, Unfollow.self, ConfigCommand.self, API.self,
         ]
     )

@@ -139,6 +139,63 @@ import Testing
         try validate(json.stdout, schema: "recent")
     }
 
+    /// The mirror with the recorded MTL 2024-25 schedule beside it, in a temporary copy (the
+    /// recording is not part of the repository).
+    static func mirrorWithMontreal2025() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faceoff-playoffs-\(UUID().uuidString)/v1")
+        try FileManager.default.createDirectory(at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.mirror, to: directory)
+        let target = directory.appendingPathComponent("club-schedule-season/MTL")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: CalendarCommandTests.recordings.appendingPathComponent("club-schedule-season_MTL_20242025_full-season-final.json"),
+            to: target.appendingPathComponent("20242025"))
+        return directory
+    }
+
+    /// The 2024-25 bracket and Montréal's first-round loss to Washington in five, OT in game 1:
+    /// golden text (Tests/Fixtures/golden/playoffs-MTL-20242025.txt; FACEOFF_UPDATE_GOLDEN=1
+    /// rewrites it) and JSON checked against its schema.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: CalendarCommandTests.recordings.path), "../shared/nhl-api/fixtures not present"))
+    func playoffsShowTheBracketAndATeamsRun() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let mirror = try Self.mirrorWithMontreal2025()
+        defer { try? FileManager.default.removeItem(at: mirror.deletingLastPathComponent()) }
+        let environment = ["FACEOFF_API_BASE": "file://\(mirror.path)/"]
+        let text = try await run(cli, ["playoffs", "MTL", "--season", "20242025"], extra: environment)
+        #expect(text.status == 0, "\(text.stderr)")
+        let golden = CLI.root.appendingPathComponent("Tests/Fixtures/golden/playoffs-MTL-20242025.txt")
+        if ProcessInfo.processInfo.environment["FACEOFF_UPDATE_GOLDEN"] == "1" { try text.stdout.write(to: golden, atomically: true, encoding: .utf8) }
+        #expect(text.stdout == (try String(contentsOf: golden, encoding: .utf8)))
+        let json = try await run(cli, ["playoffs", "MTL", "--season", "20242025", "--json"], extra: environment)
+        #expect(json.status == 0)
+        try validate(json.stdout, schema: "playoffs")
+        let report = try JSONDecoder().decode(PlayoffsReport.self, from: Data(json.stdout.utf8))
+        #expect(report.champion == "FLA" && report.run?.series.first?.text == "lost 1–4")
+        // Cached: the same answer offline.
+        let offline = try await run(cli, ["--offline", "playoffs", "MTL", "--season", "20242025"], extra: environment)
+        #expect(offline.status == 0 && offline.stdout == text.stdout, "\(offline.stderr)")
+    }
+
+    /// Before the NHL publishes a bracket (the mirror's 2025-26 has none): the regular
+    /// season's end and where the team stands, not an error.
+    @Test func playoffsBeforeTheBracketShowTheRace() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let text = try await run(cli, ["playoffs", "TOR"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("No bracket yet. The playoffs start after the regular season ends on Thu Apr 16."), "\(text.stdout)")
+        #expect(text.stdout.contains("TOR: 1st in the Atlantic"), "\(text.stdout)")
+        let json = try await run(cli, ["playoffs", "TOR", "--json"])
+        try validate(json.stdout, schema: "playoffs")
+        // A team that missed them, with the bracket still shown.
+        let missed = try await run(cli, ["playoffs", "BUF", "--season", "20242025"])
+        #expect(missed.status == 0)
+        #expect(missed.stdout.contains("Champion: Florida Panthers") && missed.stdout.contains("Buffalo Sabres: did not make the playoffs"))
+        #expect(try await run(cli, ["playoffs", "--season", "2025"]).status == 2)
+    }
+
     @Test func standingsInTheNHLsOrder() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }

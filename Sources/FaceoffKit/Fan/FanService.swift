@@ -95,6 +95,45 @@ public struct FanService: Sendable {
         return Output(report: StandingsReport(standings: fetched.value, by: grouping, followed: followed), notes: notes([fetched]))
     }
 
+    /// The season's bracket (a 404 or an empty one: not published yet), the team's run from
+    /// its club schedule, and before the bracket the regular season's end and the team's race.
+    public func playoffs(team: String?, season: Season?) async throws -> Output<PlayoffsReport> {
+        let season = season ?? Season(CurrentSeason.id(at: now, timeZone: time.timeZone))!
+        var fetchedNotes: [String] = []
+        var bracket: PlayoffBracket?
+        do {
+            let fetched = try await client.fetch(.playoffBracket(season.startYear + 1))
+            bracket = fetched.value
+            fetchedNotes += notes([fetched])
+        } catch let error as NHLError where error.code == .notFound {
+            bracket = nil
+        }
+        var schedule: ClubSchedule?
+        if let team {
+            // A team with no games that season has nothing to show; that is said, not an error.
+            if let fetched = try? await client.fetch(.clubSchedule(team, season: season.id)) {
+                schedule = fetched.value
+                fetchedNotes += notes([fetched])
+            }
+        }
+        var standings: Standings?
+        var regularSeasonEnds: String?
+        if (bracket?.series ?? []).isEmpty {
+            if team != nil, let fetched = try? await client.fetch(.standings()) {
+                standings = fetched.value
+                fetchedNotes += notes([fetched])
+            }
+            if let fetched = try? await client.fetch(.schedule()) {
+                regularSeasonEnds = fetched.value.regularSeasonEndDate
+                fetchedNotes += notes([fetched])
+            }
+        }
+        let report = PlayoffsReport(
+            season: season, bracket: bracket, team: team, schedule: schedule, standings: standings, regularSeasonEnds: regularSeasonEnds,
+            followed: followed, time: time, now: now)
+        return Output(report: report, notes: fetchedNotes)
+    }
+
     public func roster(team: String) async throws -> Output<RosterReport> {
         let fetched = try await client.fetch(.roster(team))
         let report = RosterReport(roster: fetched.value, team: team, now: now, time: time)

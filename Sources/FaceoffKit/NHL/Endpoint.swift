@@ -57,6 +57,8 @@ enum AnswerChecks {
 enum FreshnessRules {
     static let scheduleMaxAge = Freshness.seconds(6 * 3600)
     static let daily = Freshness.seconds(24 * 3600)
+    /// A bracket in progress: a series moves on with each game.
+    static let liveBracket = Freshness.seconds(3600)
     static let upcomingGame = Freshness.seconds(10 * 60)
 
     /// A schedule changes when a game starts or ends: revalidate while one is live, and don't
@@ -157,6 +159,18 @@ extension Endpoint where Response == Standings {
     public static func standings(_ date: DateSelector = .now) -> Self {
         // Before a season the NHL answers an empty list, so only a missing one is wrong.
         Self("standings/\(date.segment)", problem: { $0.standings == nil ? "it has no standings list" : nil }) { _, _ in FreshnessRules.daily }
+    }
+}
+
+extension Endpoint where Response == PlayoffBracket {
+    /// `year`: the calendar year of the playoffs (2025 for 2024-25). Before a season's playoffs
+    /// are set the NHL has no bracket for it (a 404, or no series).
+    public static func playoffBracket(_ year: Int) -> Self {
+        Self("playoff-bracket/\(year)", missing: "the NHL has no playoff bracket for \(year) yet") { bracket, _ in
+            // A bracket with a champion never changes again; one in progress changes with every game.
+            let decided = (bracket.series ?? []).contains { $0.playoffRound == 4 && $0.winningTeamId != nil }
+            return decided ? .forever : FreshnessRules.liveBracket
+        }
     }
 }
 

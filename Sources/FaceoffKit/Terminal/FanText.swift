@@ -256,6 +256,81 @@ public struct FanText: Sendable {
         return lines.joined(separator: "\n")
     }
 
+    public func playoffs(_ report: PlayoffsReport) -> String {
+        let season = Season(report.season).map(\.description) ?? report.season
+        var lines: [String] = [style.bold("\(report.year) Stanley Cup Playoffs (\(season))")]
+        // A followed team: bold, on its colour.
+        func name(_ team: PlayoffsReport.Team?) -> TextTable.Cell {
+            guard let team else { return TextTable.Cell("TBD") }
+            let text = team.seed.map { "\(team.abbrev) (\($0))" } ?? team.abbrev
+            guard team.followed else { return TextTable.Cell(text) }
+            let color = TeamFactsTable.facts(for: team.abbrev)?.primary
+            return TextTable.Cell(text, style: { [style] text in color.map { style.onColor(style.bold(text), $0) } ?? style.bold(text) })
+        }
+        if report.hasBracket {
+            for round in report.rounds {
+                lines.append("")
+                lines.append(style.bold(round.title))
+                var table = TextTable(columns: [
+                    .init(""), .init("Top seed"), .init("", .right), .init("Bottom seed"), .init("Series", shrinkable: true, minimumWidth: 8),
+                ])
+                for series in round.series {
+                    let wins = series.top != nil && series.bottom != nil ? "\(series.top?.wins ?? 0)–\(series.bottom?.wins ?? 0)" : ""
+                    table.add([TextTable.Cell(series.letter ?? ""), name(series.top), TextTable.Cell(wins), name(series.bottom), TextTable.Cell(series.text)])
+                }
+                lines += table.render(width: width.map { $0 - 2 }, style: style, header: false).split(separator: "\n").map { "  \($0)" }
+            }
+            if let champion = report.champion {
+                lines.append("")
+                lines.append("Champion: " + style.bold(TeamFactsTable.facts(for: champion)?.fullName ?? champion))
+            }
+        } else {
+            lines.append("")
+            var line = "No bracket yet."
+            if let ends = report.regularSeasonEnds, let date = try? Date("\(ends)T12:00:00Z", strategy: .iso8601) {
+                line += " The playoffs start after the regular season ends on \(time.day(date))."
+            }
+            lines.append(line)
+        }
+        if let race = report.race {
+            lines.append("")
+            let clinch = switch race.clinch {
+            case "x": " (clinched a playoff spot)"
+            case "y": " (clinched the division)"
+            case "z": " (clinched the conference)"
+            case "p": " (clinched the Presidents' Trophy)"
+            case "e": " (eliminated)"
+            default: ""
+            }
+            lines.append("\(style.bold(race.team)): \(race.position)\(clinch)")
+        }
+        if let run = report.run, report.hasBracket || !run.series.isEmpty {
+            lines.append("")
+            lines.append("\(style.bold(run.name)): \(run.text)")
+            for series in run.series {
+                lines.append("  \(series.title) vs \(series.opponent)\(series.opponentSeed.map { " (\($0))" } ?? ""): \(series.text)")
+                var table = TextTable(columns: [
+                    .init("Game"), .init("Date"), .init(""), .init("Score", .right), .init(""), .init("Result", shrinkable: true, minimumWidth: 4),
+                ])
+                for game in series.games {
+                    let day = game.start.flatMap { try? Date($0, strategy: .iso8601) }.map(time.day) ?? game.date ?? ""
+                    let place = game.homeOrAway.map { $0 == "home" ? "vs \(series.opponent)" : "@ \(series.opponent)" } ?? ""
+                    let result: TextTable.Cell = switch game.result {
+                    case "W"?: TextTable.Cell("W", style: { [style] in style.good($0) })
+                    case "L"?: TextTable.Cell("L", style: { [style] in style.bad($0) })
+                    default: TextTable.Cell(game.status == "final" ? "" : game.status)
+                    }
+                    table.add([
+                        TextTable.Cell("G\(game.number)"), TextTable.Cell(day), TextTable.Cell(place), TextTable.Cell(game.score ?? ""),
+                        TextTable.Cell(game.endedIn == "OT" ? "OT" : ""), result,
+                    ])
+                }
+                lines += table.render(width: width.map { $0 - 4 }, style: style, header: false).split(separator: "\n").map { "    \($0)" }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
     public func teams(_ report: TeamsReport) -> String {
         var lines: [String] = [style.bold(report.league)]
         for conference in report.conferences {
