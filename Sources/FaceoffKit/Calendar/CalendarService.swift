@@ -79,9 +79,10 @@ public struct CalendarService: Sendable {
         let keys = games.map { (lists[$0.list][$0.index].startTimeUTC ?? "~", lists[$0.list][$0.index].id ?? 0) }
         games = games.indices.sorted { keys[$0] < keys[$1] }.map { games[$0] }
 
-        let builder = GameEventBuilder(
+        var builder = GameEventBuilder(
             templates: templates, scores: options.scores, duration: options.duration,
             reminders: options.reminders.map { Int($0.components.seconds) }, records: records)
+        for list in lists { builder.series.merge(SeriesState.states(list)) { first, _ in first } }
         let date = now()
         let wanted = Set(options.gameTypes.map(\.code))
         var unplaced: Set<Int> = []

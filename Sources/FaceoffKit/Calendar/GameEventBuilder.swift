@@ -9,12 +9,14 @@ struct GameEventBuilder {
     let reminders: [Int]
     /// "W-L-OT" by abbreviation, for upcoming games' descriptions.
     let records: [String: String]
+    /// Playoff games' series states, by game id (`SeriesState.states` of the schedules).
+    var series: [Int: SeriesState] = [:]
 
     /// Every key the calendar templates can use (the title's and the description's; each
     /// context fills only its own).
     enum Key: Int, CaseIterable {
         case status, tbd, postponed, cancelled, live, final, showScore, perspective, home, away, homeTeam, awayScore,
-            homeScore, endedIn, preseason, playoffs, us, them, usScore, themScore, result
+            homeScore, endedIn, preseason, playoffs, us, them, usScore, themScore, result, seriesTag, ifNecessary
         case awayFull, homeFull, awayAbbrev, homeAbbrev, gameType, tvNational, tvHome, tvAway, url, series, venue, city,
             finalLine, records
 
@@ -113,10 +115,15 @@ struct GameEventBuilder {
         func set(_ key: Key, _ text: String?) { if let text, !text.isEmpty { context[key.rawValue] = .text(text) } }
         func set(_ key: Key, _ flag: Bool) { context[key.rawValue] = .flag(flag) }
         func set(_ key: Key, _ number: Int) { context[key.rawValue] = .number(number) }
+        // A playoff game the series may not need is tentative; one it ended without, cancelled.
+        let series = self.series[summary.id]
+        let notNeeded = series?.notNeeded == true
         set(.status, summary.status)
         set(.tbd, summary.timeTBD && summary.status == "scheduled")
         set(.postponed, summary.status == "postponed")
-        set(.cancelled, summary.status == "cancelled")
+        set(.cancelled, summary.status == "cancelled" || notNeeded)
+        set(.seriesTag, series?.tag)
+        set(.ifNecessary, series?.ifNecessary == true)
         set(.live, summary.isLive)
         set(.final, summary.isFinal)
         set(.showScore, showScore)
@@ -164,7 +171,11 @@ struct GameEventBuilder {
         set(.tvHome, tv["home"])
         set(.tvAway, tv["away"])
         set(.url, link)
-        set(.series, summary.series)
+        // The series score is a result: spoiler-free feeds leave it out.
+        set(.series, series.map { state in
+            ["\(state.abbrev) game \(state.gameNumber)", scores ? state.text : nil, state.ifNecessary ? "if necessary" : nil]
+                .compactMap { $0 }.joined(separator: " · ")
+        } ?? summary.series)
         set(.venue, summary.venue)
         set(.city, arena?.city)
         if showScore, summary.isFinal {
@@ -179,7 +190,8 @@ struct GameEventBuilder {
             switch summary.status {
             case "cancelled": .cancelled
             case "postponed": .tentative
-            default: summary.timeTBD ? .tentative : .confirmed
+            case _ where notNeeded: .cancelled
+            default: summary.timeTBD || series?.ifNecessary == true ? .tentative : .confirmed
             }
         var categories = ["NHL", gameType]
         categories += [summary.away.abbrev, summary.home.abbrev]

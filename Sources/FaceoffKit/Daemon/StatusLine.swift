@@ -18,6 +18,8 @@ public struct StatusLine: Sendable {
         public var clock: String?
         public var intermission: Bool?
         public var situation: String?
+        /// A playoff game's "G5 · WSH leads 3–1".
+        public var series: String?
         public var start: Date?
         /// Set while `faceoff run` cannot reach the API: what is shown is as of then.
         public var staleSince: Date?
@@ -53,21 +55,32 @@ public struct StatusLine: Sendable {
         let hold = TimeInterval(config.watch.finalHold.components.seconds)
         let games = (store.flatMap { try? LiveStatus(store: $0).games(since: now.addingTimeInterval(-max(liveFor, hold))) } ?? [])
             .filter { teams.isEmpty || teams.contains($0.away) || teams.contains($0.home) }
+        let schedules = cachedSchedules()
+        let series = schedules.reduce(into: [Int: SeriesState]()) { $0.merge(SeriesState.states($1)) { first, _ in first } }
+        // "G5 · WSH leads 3–1": the series as it stands before the game.
+        func seriesText(_ id: Int) -> String? {
+            guard let state = series[id] else { return nil }
+            return ["G\(state.gameNumber)", state.text].compactMap { $0 }.joined(separator: " · ")
+        }
         if let game = games.first(where: { $0.state == "live" && $0.updatedAt >= now.addingTimeInterval(-liveFor) }) {
             var parts = ["\(badge(game.away, style)) \(game.awayScore)–\(game.homeScore) \(badge(game.home, style))"]
             if let period = game.periodLabel {
                 parts.append(game.intermission ? "\(period) int" : [period, game.clock].compactMap { $0 }.joined(separator: " "))
             }
             if let situation = game.situation { parts.append(situation) }
+            let series = seriesText(game.gameID)
+            if let series { parts.append(series) }
             return Report(
                 state: "live", game: game.gameID, away: game.away, home: game.home, awayScore: game.awayScore, homeScore: game.homeScore,
-                period: game.periodLabel, clock: game.clock, intermission: game.intermission, situation: game.situation,
+                period: game.periodLabel, clock: game.clock, intermission: game.intermission, situation: game.situation, series: series,
                 text: parts.joined(separator: " · "))
         }
-        let next = nextGame()
+        let next = nextGame(schedules)
+        let nextSeries = next.flatMap { seriesText($0.id) }
         let nextText = next.map { next in
             let time = LocalTime(timeZone: config.timeZone)
-            return "Next: \(badge(next.away, style)) @ \(badge(next.home, style)) \(time.day(next.start)) \(time.time(next.start))"
+            let text = "Next: \(badge(next.away, style)) @ \(badge(next.home, style)) \(time.day(next.start)) \(time.time(next.start))"
+            return nextSeries.map { "\(text) · \($0)" } ?? text
         }
         if let game = games.first(where: { $0.state == "final" && $0.updatedAt >= now.addingTimeInterval(-hold) }) {
             // Past regulation the final says so: (OT), (2OT), (SO).
@@ -78,21 +91,28 @@ public struct StatusLine: Sendable {
                 period: game.periodLabel, text: ([text] + [nextText].compactMap { $0 }).joined(separator: " · "))
         }
         if let next, let nextText {
-            return Report(state: "next", game: next.id, away: next.away, home: next.home, start: next.start, text: nextText)
+            return Report(state: "next", game: next.id, away: next.away, home: next.home, series: nextSeries, start: next.start, text: nextText)
         }
         return Report(state: "none", text: config.teams.isEmpty ? "No team followed" : "No game scheduled")
     }
 
-    /// The earliest game not over in the cached schedules of the followed teams.
-    func nextGame() -> (id: Int, away: String, home: String, start: Date)? {
-        guard let store else { return nil }
+    /// The followed teams' cached club schedules (their games).
+    func cachedSchedules() -> [[ScheduleGame]] {
+        guard let store else { return [] }
         let cache = ResponseCache(store: store)
-        var best: (id: Int, away: String, home: String, start: Date)?
-        for team in config.teams {
+        return config.teams.compactMap { team in
             guard let entry = try? cache.entry(for: config.apiBase + Endpoint<ClubSchedule>.clubSchedule(team).path),
                 let schedule = try? JSONDecoder().decode(ClubSchedule.self, from: Data(entry.body))
-            else { continue }
-            for game in schedule.games ?? [] where GameWindow.isCurrent(game, now: now) {
+            else { return nil }
+            return schedule.games ?? []
+        }
+    }
+
+    /// The earliest game not over in the cached schedules of the followed teams.
+    func nextGame(_ schedules: [[ScheduleGame]]) -> (id: Int, away: String, home: String, start: Date)? {
+        var best: (id: Int, away: String, home: String, start: Date)?
+        for games in schedules {
+            for game in games where GameWindow.isCurrent(game, now: now) {
                 guard let id = game.id, let start = game.startTime, let away = game.awayTeam?.abbrev, let home = game.homeTeam?.abbrev
                 else { continue }
                 if best.map({ start < $0.start }) ?? true { best = (id, away, home, start) }

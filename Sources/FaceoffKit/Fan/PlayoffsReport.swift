@@ -192,6 +192,7 @@ extension PlayoffsReport {
     static func run(team: String, schedule: ClubSchedule?, rounds: [Round], hasBracket: Bool, time: LocalTime) -> Run {
         let name = TeamFactsTable.facts(for: team)?.fullName ?? team
         let playoffGames = (schedule?.games ?? []).filter { $0.gameType == .playoffs && $0.seriesStatus != nil }
+        let states = SeriesState.states(playoffGames)
         var byRound: [Int: [ScheduleGame]] = [:]
         for game in playoffGames { byRound[game.seriesStatus?.round ?? 0, default: []].append(game) }
         var series: [RunSeries] = []
@@ -206,26 +207,21 @@ extension PlayoffsReport {
             for game in games {
                 guard let summary = GameSummary(game, team: team, time: time) else { continue }
                 if summary.result == "W" { wins += 1 } else if summary.result == "L" { losses += 1 }
-                let over = max(wins, losses) >= needed
-                var status = summary.status
-                if !summary.isFinal, over { status = "not needed" }
+                let state = states[summary.id]
+                let status = state?.notNeeded == true ? "not needed" : state?.ifNecessary == true ? "if necessary" : summary.status
                 shown.append(RunGame(
                     number: game.seriesStatus?.gameNumberOfSeries ?? shown.count + 1, id: summary.id, date: summary.date,
                     start: summary.start, homeOrAway: summary.homeOrAway,
                     score: summary.isFinal || summary.isLive ? Self.score(summary) : nil,
                     endedIn: summary.isFinal ? (summary.endedIn == "REG" ? "REG" : "OT") : nil, result: summary.result, status: status))
             }
-            // Games the series may still need: scheduled ones past the certain ones, and the
-            // numbers up to the last possible game that have no date yet.
-            if max(wins, losses) < needed {
-                let certain = wins + losses + (needed - max(wins, losses))
-                for index in shown.indices where shown[index].status == "scheduled" && shown[index].number > certain {
-                    shown[index].status = "if necessary"
-                }
-                let known = shown.map(\.number).max() ?? 0
-                let last = 2 * needed - 1
-                if known < last {
-                    for number in (known + 1)...last { shown.append(RunGame(number: number, status: number > certain ? "if necessary" : "scheduled")) }
+            // The games the series may still need that have no date yet, up to the last possible one.
+            let known = shown.map(\.number).max() ?? 0
+            let last = 2 * needed - 1
+            if max(wins, losses) < needed, known < last {
+                for number in (known + 1)...last {
+                    let certain = SeriesState.isCertain(number, wins: wins, losses: losses, needed: needed)
+                    shown.append(RunGame(number: number, status: certain ? "scheduled" : "if necessary"))
                 }
             }
             let state = wins >= needed ? "won" : losses >= needed ? "lost" : wins > losses ? "leads" : wins < losses ? "trails" : "tied"

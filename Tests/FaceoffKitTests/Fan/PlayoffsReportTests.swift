@@ -120,7 +120,10 @@ import Testing
             if game.seriesStatus?.gameNumberOfSeries == 3 {
                 game.awayTeam?.score = 4
                 game.homeTeam?.score = 1
+                game.seriesStatus?.topSeedWins = 3
+                game.seriesStatus?.bottomSeedWins = 0
             }
+            if game.seriesStatus?.gameNumberOfSeries == 4 { game.seriesStatus?.bottomSeedWins = 0; game.seriesStatus?.topSeedWins = 4 }
             if game.seriesStatus?.gameNumberOfSeries == 5 { game.gameState = .fut; game.awayTeam?.score = nil; game.homeTeam?.score = nil }
             return game
         }
