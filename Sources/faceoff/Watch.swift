@@ -54,10 +54,10 @@ extension Faceoff {
             let output = alerts.terminal
 
             let status = LiveStatus(store: store)
-            func watch(_ gameID: Int, start: Date?) async throws {
+            func watch(_ gameID: Int, start: Date?, series: SeriesState? = nil) async throws {
                 let watcher = GameWatcher(
                     gameID: gameID, scheduledStart: start, client: client, ledger: Ledger(store: store), settings: settings,
-                    clock: ContinuousClock(), router: alerts.router, onSnapshot: { snapshot, _ in
+                    clock: ContinuousClock(), router: alerts.router, series: series, onSnapshot: { snapshot, _ in
                         output.snapshot(snapshot)
                         try? await status.record(snapshot, at: Date())
                     })
@@ -78,8 +78,10 @@ extension Faceoff {
                 while true {
                     let now = Date()
                     var upcoming: [GameSummary] = []
+                    var series: [Int: SeriesState] = [:]
                     for team in teams {
                         let schedule = try await client.fetch(.clubSchedule(team), revalidate: true).value
+                        series.merge(SeriesState.states(schedule.games ?? [])) { first, _ in first }
                         upcoming += (schedule.games ?? []).filter { GameWindow.isCurrent($0, now: now) }
                             .compactMap { GameSummary($0, team: team, time: time) }.filter { !finished.contains($0.id) }
                     }
@@ -92,7 +94,7 @@ extension Faceoff {
                         output.note("Next: \(next.away.abbrev) @ \(next.home.abbrev) \(time.day(start)) \(time.time(start)) (\(Countdown.describe(from: now, to: start)))")
                     }
                     do {
-                        try await watch(next.id, start: next.isLive ? nil : next.startDate)
+                        try await watch(next.id, start: next.isLive ? nil : next.startDate, series: series[next.id])
                     } catch let error as WatchError where error.isFinal {
                         output.note("\(error)")
                     }

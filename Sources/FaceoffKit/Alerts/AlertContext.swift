@@ -87,6 +87,17 @@ enum AlertContext {
         set("missed", details["missed"])
         set("minutes_before", details["minutes_before"])
         set("revision", details["revision"])
+        if let series = event.series {
+            values["series"] = true
+            values["series_game"] = "Game \(series.game)"
+            set("series_round", series.abbrev)
+            if let winner = series.winner {
+                let name = TeamFactsTable.facts(for: winner)?.commonName ?? winner
+                values["series_text"] = "\(name) win the series \(max(series.topWins, series.bottomWins))–\(min(series.topWins, series.bottomWins))"
+            } else {
+                set("series_text", series.text)
+            }
+        }
         return values
     }
 

@@ -45,6 +45,39 @@ public struct GameEvent: Codable, Sendable, Equatable {
         public var home: Int
     }
 
+    /// A playoff game's series: before the game for `pregame` and `game_start`, after it for
+    /// `final`.
+    public struct Series: Codable, Sendable, Equatable {
+        public var round: Int?
+        public var letter: String?
+        /// "R1"
+        public var abbrev: String
+        public var game: Int
+        public var topSeed: String?
+        public var bottomSeed: String?
+        public var topWins: Int
+        public var bottomWins: Int
+        public var neededToWin: Int
+        /// "WSH leads 3–1", "series tied 2–2", "WSH wins 4–1"
+        public var text: String?
+        /// Who won it, once one side has `neededToWin`.
+        public var winner: String?
+
+        public init(_ state: SeriesState) {
+            round = state.round
+            letter = state.letter
+            abbrev = state.abbrev
+            game = state.gameNumber
+            topSeed = state.top
+            bottomSeed = state.bottom
+            topWins = state.topWins
+            bottomWins = state.bottomWins
+            neededToWin = state.neededToWin
+            text = state.text
+            if max(topWins, bottomWins) >= neededToWin { winner = topWins > bottomWins ? state.top : state.bottom }
+        }
+    }
+
     public var kind: Kind
     public var id: String
     public var gameId: Int
@@ -64,6 +97,8 @@ public struct GameEvent: Codable, Sendable, Equatable {
     public var emptyNet: Bool?
     public var penaltyShot: Bool?
     public var players: [Player]
+    /// For a playoff game's `pregame`, `game_start` and `final`.
+    public var series: Series?
     /// Kind-specific facts: infraction, minutes, reason (expired/goal/offsetting), ended_in
     /// (REG/OT/SO), winner, revision, intermission, minutes_before...
     public var details: [String: String]

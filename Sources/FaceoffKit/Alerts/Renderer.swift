@@ -118,6 +118,7 @@ public struct EventJSON: Encodable, Sendable {
     public let penaltyShot: Bool?
     public let players: [GameEvent.Player]
     public let details: [String: String]
+    public let series: GameEvent.Series?
     public let title: String
     public let text: String
 
@@ -139,6 +140,7 @@ public struct EventJSON: Encodable, Sendable {
         penaltyShot = event.penaltyShot
         players = event.players
         details = event.details
+        series = event.series
         title = text.title
         self.text = text.body
     }

@@ -235,9 +235,10 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
                 let schedule = try await parts.client.fetch(.clubSchedule(team), revalidate: true)
                 fetched += 1
                 // Past games are done; the season's far future waits for later refreshes.
+                let series = SeriesState.states(schedule.value.games ?? [])
                 for game in schedule.value.games ?? [] where GameWindow.isPlanned(game, now: date) {
                     guard let id = game.id, let away = game.awayTeam?.abbrev, let home = game.homeTeam?.abbrev else { continue }
-                    games[id] = .init(id: id, start: game.startTime, away: away, home: home, live: game.gameState?.isLive ?? false)
+                    games[id] = .init(id: id, start: game.startTime, away: away, home: home, live: game.gameState?.isLive ?? false, series: series[id])
                 }
             } catch is CancellationError {
                 // Stopping (SIGTERM): nothing failed, and there is no "again".
@@ -270,7 +271,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         let watcher = GameWatcher(
             gameID: game.id, scheduledStart: game.start, client: parts.client, ledger: Ledger(store: dependencies.store),
             settings: .init(parts.session.config.watch), clock: dependencies.clock, now: now, logger: logger, router: routing,
-            outage: outage,
+            outage: outage, series: game.series,
             onSnapshot: { snapshot, _ in
                 do { try await status.record(snapshot, at: now()) } catch {
                     logger.warning("the status line's copy of the game was not saved", metadata: ["game": "\(snapshot.gameId)", "error": "\(error)"])

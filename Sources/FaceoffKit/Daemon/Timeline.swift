@@ -12,6 +12,8 @@ struct Timeline<Instant: InstantProtocol>: Sendable where Instant.Duration == Du
         let away: String
         let home: String
         let live: Bool
+        /// A playoff game's series before it.
+        var series: SeriesState? = nil
     }
 
     var games: [Int: Game] = [:]

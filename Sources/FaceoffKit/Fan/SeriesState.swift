@@ -29,9 +29,25 @@ public struct SeriesState: Sendable, Equatable {
     /// be told.
     public var text: String? {
         if topWins == bottomWins { return "series tied \(topWins)–\(bottomWins)" }
-        guard let top, let bottom else { return nil }
+        guard let top else { return nil }
+        // A seed unnamed but known to trail (a tied series just broken): "WSH leads 1–0".
+        if bottom == nil, topWins < bottomWins { return nil }
+        let bottom = self.bottom ?? "?"
         let (leader, most, least) = topWins > bottomWins ? (top, topWins, bottomWins) : (bottom, bottomWins, topWins)
         return most >= neededToWin ? "\(leader) wins \(most)–\(least)" : "\(leader) leads \(most)–\(least)"
+    }
+
+    /// The series after this game, won by `winner`: its count goes up. When the seeds are
+    /// not known, a tied series still tells them apart: the winner leads.
+    public func after(winner: String) -> SeriesState {
+        var next = self
+        if top == nil, topWins == bottomWins {
+            next.top = winner
+            next.bottom = nil
+        }
+        if next.top == winner { next.topWins += 1 } else { next.bottomWins += 1 }
+        if next.bottom == nil, next.top != winner { next.bottom = winner }
+        return next
     }
 
     /// Whether game `number` is sure to be played, with `wins` and `losses` so far (either

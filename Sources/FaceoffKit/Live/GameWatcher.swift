@@ -33,14 +33,18 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     let onSnapshot: @Sendable (GameSnapshot, [GameEvent]) async -> Void
     /// Where an unreachable API is reported once (the daemon's); nil: every failed poll is logged.
     let outage: Outage?
+    /// A playoff game's series as it stood before the game (from the schedule), for the
+    /// `game_start` and `final` alerts.
+    let series: SeriesState?
 
     public init(
         gameID: Int, scheduledStart: Date?, client: NHLClient, ledger: Ledger?, settings: Settings, clock: C,
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.watch"),
-        router: any EventRouting, outage: Outage? = nil,
+        router: any EventRouting, outage: Outage? = nil, series: SeriesState? = nil,
         onSnapshot: @escaping @Sendable (GameSnapshot, [GameEvent]) async -> Void = { _, _ in }
     ) {
         self.outage = outage
+        self.series = series
         self.gameID = gameID
         self.scheduledStart = scheduledStart
         self.client = client
@@ -71,6 +75,7 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         var pendingSnapshots: [(due: C.Instant, snapshot: GameSnapshot)] = []
         var failures = 0
         var polls = 0
+        var pregameSent = false
         // Wall time of the last poll that reached the feed.
         var lastSeen: Date?
 
@@ -104,9 +109,11 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                     }
                 }
                 lastSeen = seenAt
+                if !pregameSent, let pregame = pregame(snapshot, at: seenAt) { events.insert(pregame, at: 0) }
+                pregameSent = pregameSent || snapshot.state?.isUpcoming != true || events.first?.kind == .pregame
                 if fresh { try? await ledger?.markSeen(gameID: gameID, at: seenAt) }
                 fresh = false
-                for event in events { router.route(event) }
+                for event in events { router.route(withSeries(event)) }
                 // The scoreboard waits out the delay too, or it would give the score away.
                 pendingSnapshots.append((clock.now.advanced(by: settings.delay), snapshot))
                 if detector.state.emitted.contains("\(gameID):final") {
@@ -144,6 +151,34 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
             if first.due > clock.now { try await clock.sleep(until: first.due, tolerance: nil) }
             await flush(&pendingSnapshots)
         }
+    }
+
+    /// The `pregame` alert, on the first poll of a game not yet started whose start is at most
+    /// the pregame lead away. Its key is the configured lead in minutes (the same on every
+    /// restart); `minutes_before` is how long there is left.
+    func pregame(_ snapshot: GameSnapshot, at date: Date) -> GameEvent? {
+        guard snapshot.state?.isUpcoming == true, let start = scheduledStart ?? snapshot.startTime else { return nil }
+        let left = start.timeIntervalSince(date)
+        let lead = Double(settings.pregame.components.seconds)
+        guard left > 0, left <= lead + 60 else { return nil }
+        return GameEvent(
+            kind: .pregame, key: String(Int(lead / 60)), gameId: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
+            score: GameEvent.Score(away: 0, home: 0), details: ["minutes_before": String(Int((left / 60).rounded()))])
+    }
+
+    /// A playoff game's `game_start` says the series before it; its `final`, after it.
+    func withSeries(_ event: GameEvent) -> GameEvent {
+        guard let series else { return event }
+        var event = event
+        switch event.kind {
+        case .gameStart, .pregame:
+            event.series = GameEvent.Series(series)
+        case .final:
+            if let winner = event.details["winner"] { event.series = GameEvent.Series(series.after(winner: winner)) }
+        default:
+            break
+        }
+        return event
     }
 
     /// A gap this long (wall time) between two polls that reached the feed means the watcher

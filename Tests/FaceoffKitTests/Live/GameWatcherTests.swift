@@ -65,7 +65,8 @@ import Testing
 
         /// A watcher delivering through a router to one recording sink named `sink`.
         func watcher(
-            _ delivered: Delivered, delay: Duration = .zero, sink: String = "stdout", now: @escaping @Sendable () -> Date = { Date() },
+            _ delivered: Delivered, delay: Duration = .zero, sink: String = "stdout", series: SeriesState? = nil, start: Date? = nil,
+            now: @escaping @Sendable () -> Date = { Date() },
             onDeliver: @escaping @Sendable (GameEvent, AlertRouter<TestClock>) -> Void = { _, _ in }
         ) -> Watch {
             let client = NHLClient(base: server.baseURL + "/v1/", http: CurlHTTPClient(clock: clock), cache: ResponseCache(store: store))
@@ -79,8 +80,8 @@ import Testing
                                      ledger: Ledger(store: store), clock: clock)
             routerBox.withLock { $0 = router }
             let watcher = GameWatcher(
-                gameID: 2025020100, scheduledStart: nil, client: client, ledger: Ledger(store: store),
-                settings: .init(poll: .seconds(5), delay: delay), clock: clock, now: now, router: router)
+                gameID: 2025020100, scheduledStart: start, client: client, ledger: Ledger(store: store),
+                settings: .init(poll: .seconds(5), delay: delay), clock: clock, now: now, router: router, series: series)
             return Watch(watcher: watcher, router: router)
         }
 
@@ -196,6 +197,46 @@ import Testing
         #expect(delivered.all.last?.kind == .final)
     }
 
+    /// A playoff game 5 with TOR up 3–1: the start says so, the final says the series is won,
+    /// in the text and in the event JSON, which its schema allows.
+    @Test func aPlayoffGamesStartAndFinalSayTheSeries() async throws {
+        let setup = try Setup(Feed(try Self.game()))
+        defer { setup.close() }
+        let delivered = Delivered()
+        let before = SeriesState(
+            round: 1, abbrev: "R1", letter: "A", gameNumber: 5, top: "TOR", bottom: "BOS", topWins: 3, bottomWins: 1, neededToWin: 4,
+            ifNecessary: false, notNeeded: false)
+        // Watched from 10 minutes before the start (the pregame lead is 30).
+        let now = Date()
+        try await setup.watcher(delivered, series: before, start: now.addingTimeInterval(600), now: { now }).run()
+        let pregame = try #require(delivered.all.first)
+        #expect(pregame.kind == .pregame && pregame.id == "2025020100:pregame:30" && pregame.details["minutes_before"] == "10")
+        #expect(RendererTests.renderer.text(pregame).body == "Game 5 · TOR leads 3–1 · starts in 10 min")
+        #expect(delivered.all.filter { $0.kind == .pregame }.count == 1)
+        let start = try #require(delivered.all.first { $0.kind == .gameStart })
+        #expect(start.series?.game == 5 && start.series?.text == "TOR leads 3–1")
+        #expect(RendererTests.renderer.text(start).body == "Game 5 · TOR leads 3–1 · BOS 0–0 TOR")
+        let final = try #require(delivered.all.first { $0.kind == .final })
+        #expect(final.series?.topWins == 4 && final.series?.winner == "TOR")
+        #expect(RendererTests.renderer.text(final).body.hasPrefix("BOS 1–3 TOR · Maple Leafs win the series 4–1"), "\(RendererTests.renderer.text(final).body)")
+        // Other kinds carry no series.
+        #expect(delivered.all.filter { $0.series != nil }.map(\.kind) == [.pregame, .gameStart, .final])
+        let json = EventJSON(final, text: RendererTests.renderer.text(final)).encoded()
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let series = try #require(object["series"] as? [String: Any])
+        #expect(series["game"] as? Int == 5 && series["topWins"] as? Int == 4 && series["bottomWins"] as? Int == 1 && series["neededToWin"] as? Int == 4)
+    }
+
+    /// Seeds unknown (game 1 of a series): the winner of a tied series leads it.
+    @Test func aTiedSeriesWithUnknownSeedsIsLedByTheWinner() {
+        let first = SeriesState(
+            round: 1, abbrev: "R1", letter: "C", gameNumber: 1, top: nil, bottom: nil, topWins: 0, bottomWins: 0, neededToWin: 4,
+            ifNecessary: false, notNeeded: false)
+        #expect(first.text == "series tied 0–0")
+        #expect(first.after(winner: "WSH").text == "WSH leads 1–0")
+        #expect(first.after(winner: "WSH").after(winner: "MTL").text == "series tied 1–1")
+    }
+
     @Test func aGameFirstSeenInProgressGivesOneSummary() async throws {
         let game = try Self.game()
         let setup = try Setup(Feed(game, start: (game.plays?.count ?? 0) / 2))
@@ -236,7 +277,7 @@ import Testing
         #expect(Set(summaries.map(\.id)).count == 2)
         #expect(summaries.allSatisfy { $0.kind == .gameJoined && $0.details["missed"]?.isEmpty == false })
         // Everything else is the reference's, once, in its order, and ends with the final.
-        let rest = ids.filter { id in !summaries.contains { $0.id == id } }
+        let rest = ids.filter { id in !summaries.contains { $0.id == id } && !id.hasSuffix(":pregame:30") }
         #expect(rest == reference.filter(rest.contains))
         #expect(Set(rest).count == rest.count)
         #expect(delivered.all.last?.kind == .final)
@@ -244,7 +285,7 @@ import Testing
         // ran out in the 1st), goal and end and the 2nd's start fall more than 5 minutes of play
         // before the 2nd's 6:30 goal; the 3rd's start, before 18:47.
         #expect(ids == [
-            "2025020100:game_start", "2025020100:period_start:1", summaries.first?.id,
+            "2025020100:pregame:30", "2025020100:game_start", "2025020100:period_start:1", summaries.first?.id,
             "2025020100:goal:150", "2025020100:goal:171", "2025020100:period_end:2", summaries.last?.id,
             "2025020100:goalie_pulled:236", "2025020100:goal:244", "2025020100:period_end:3", "2025020100:final",
         ].compactMap { $0 })
@@ -267,7 +308,8 @@ import Testing
         defer { setup.close() }
         let delivered = Delivered()
         try await setup.watcher(delivered, now: { wall.withLock { $0 } }).run()
-        #expect(delivered.all.map(\.id) == (try Self.reference()))
+        // The game starts 20 minutes after this wall clock's first poll: the pregame alert first.
+        #expect(delivered.all.map(\.id) == ["2025020100:pregame:30"] + (try Self.reference()))
     }
 
     @Test func theBroadcastDelayHoldsEveryAlert() async throws {

@@ -62,8 +62,9 @@ import Testing
         let feed = try Self.game()
         let expected = Replays.run(feed, polls: Replays.every(feed), detector: &reference)
         let got = collected.lock.withLock { collected.events }
-        // Polled from before the start to the final: every event, once, in order.
-        #expect(got.map(\.id) == expected.map(\.id))
+        // Polled from before the start to the final: the pregame alert, then every event, once,
+        // in order.
+        #expect(got.map(\.id) == ["2025020100:pregame:30"] + expected.map(\.id))
         // Once a minute before the start (but not past it), every 5 s while live.
         #expect(clock.sleeps.first == .seconds(30))
         #expect(clock.sleeps.contains(.seconds(5)))

@@ -584,6 +584,8 @@ struct MirrorFixtureDecodingTests {
             _ = try MirrorFixtures.decode(Boxscore.self, path)
         case ("gamecenter", "right-rail"):
             _ = try MirrorFixtures.decode(GameRightRail.self, path)
+        case ("playoff-bracket", _):
+            _ = try MirrorFixtures.decode(PlayoffBracket.self, path)
         default:
             Issue.record("no model for mirror path \(path)")
         }
