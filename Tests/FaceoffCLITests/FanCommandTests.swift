@@ -176,6 +176,14 @@ import Testing
         // Cached: the same answer offline.
         let offline = try await run(cli, ["--offline", "playoffs", "MTL", "--season", "20242025"], extra: environment)
         #expect(offline.status == 0 && offline.stdout == text.stdout, "\(offline.stderr)")
+        // How many overtimes comes from the game's play-by-play when there is one: an invented
+        // one here saying game 1 took two.
+        let feed = mirror.appendingPathComponent("gamecenter/2024030131/play-by-play")
+        try FileManager.default.createDirectory(at: feed.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(#"{"id": 2024030131, "gameType": 3, "gameState": "OFF", "periodDescriptor": {"number": 5, "periodType": "OT"}, "plays": []}"#.utf8).write(to: feed)
+        let overtime = try await run(cli, ["playoffs", "MTL", "--season", "20242025", "--json"], extra: environment)
+        let told = try JSONDecoder().decode(PlayoffsReport.self, from: Data(overtime.stdout.utf8))
+        #expect(told.run?.series.first?.games.first?.endedIn == "2OT")
     }
 
     /// Before the NHL publishes a bracket (the mirror's 2025-26 has none): the regular

@@ -128,9 +128,18 @@ public struct FanService: Sendable {
                 fetchedNotes += notes([fetched])
             }
         }
+        // How many overtimes a playoff game took is in its play-by-play (kept for good once
+        // the game is over), not in the schedule; without it the game says OT.
+        var overtimes: [Int: String] = [:]
+        for game in schedule?.games ?? [] where game.gameType == .playoffs && game.gameState?.isFinal == true {
+            guard let id = game.id, (game.gameOutcome?.lastPeriodType ?? game.periodDescriptor?.periodType) == .ot,
+                  let feed = try? await client.fetch(.playByPlay(id)), let number = feed.value.periodDescriptor?.number, number > 4
+            else { continue }
+            overtimes[id] = "\(number - 3)OT"
+        }
         let report = PlayoffsReport(
             season: season, bracket: bracket, team: team, schedule: schedule, standings: standings, regularSeasonEnds: regularSeasonEnds,
-            followed: followed, time: time, now: now)
+            followed: followed, time: time, now: now, overtimes: overtimes)
         return Output(report: report, notes: fetchedNotes)
     }
 

@@ -44,7 +44,7 @@ public struct PlayoffsReport: Codable, Sendable, Equatable {
         public var homeOrAway: String?
         /// "2–3", the team's score first.
         public var score: String?
-        /// REG | OT (playoff overtime, however many) for a finished game.
+        /// REG, OT, 2OT, 3OT… for a finished game (OT when how many is not known).
         public var endedIn: String?
         /// W | L
         public var result: String?
@@ -107,9 +107,11 @@ extension PlayoffsReport {
     /// - Parameters:
     ///   - bracket: nil when the NHL has none for the season yet.
     ///   - schedule: the team's club schedule of that season, for its games.
+    ///   - overtimes: "2OT" and beyond by game id, for overtime games whose play-by-play told how
+    ///     many periods they took (the schedule only says OT).
     public init(
         season: Season, bracket: PlayoffBracket?, team: String?, schedule: ClubSchedule?, standings: Standings?,
-        regularSeasonEnds: String?, followed: [String], time: LocalTime, now: Date
+        regularSeasonEnds: String?, followed: [String], time: LocalTime, now: Date, overtimes: [Int: String] = [:]
     ) {
         self.season = season.id
         year = season.startYear + 1
@@ -169,7 +171,7 @@ extension PlayoffsReport {
         champion = self.rounds.last { $0.number == 4 }?.series.first?.winner
 
         guard let team else { return }
-        run = Self.run(team: team, schedule: schedule, rounds: self.rounds, hasBracket: hasBracket, time: time)
+        run = Self.run(team: team, schedule: schedule, rounds: self.rounds, hasBracket: hasBracket, time: time, overtimes: overtimes)
         if !hasBracket, let standings {
             race = Self.race(team: team, standings: standings)
         }
@@ -189,7 +191,7 @@ extension PlayoffsReport {
 
     /// The team's series, from its playoff games in the club schedule (`seriesStatus` on each),
     /// with seeds from the bracket.
-    static func run(team: String, schedule: ClubSchedule?, rounds: [Round], hasBracket: Bool, time: LocalTime) -> Run {
+    static func run(team: String, schedule: ClubSchedule?, rounds: [Round], hasBracket: Bool, time: LocalTime, overtimes: [Int: String] = [:]) -> Run {
         let name = TeamFactsTable.facts(for: team)?.fullName ?? team
         let playoffGames = (schedule?.games ?? []).filter { $0.gameType == .playoffs && $0.seriesStatus != nil }
         let states = SeriesState.states(playoffGames)
@@ -213,7 +215,8 @@ extension PlayoffsReport {
                     number: game.seriesStatus?.gameNumberOfSeries ?? shown.count + 1, id: summary.id, date: summary.date,
                     start: summary.start, homeOrAway: summary.homeOrAway,
                     score: summary.isFinal || summary.isLive ? Self.score(summary) : nil,
-                    endedIn: summary.isFinal ? (summary.endedIn == "REG" ? "REG" : "OT") : nil, result: summary.result, status: status))
+                    endedIn: summary.isFinal ? (summary.endedIn == "REG" ? "REG" : overtimes[summary.id] ?? "OT") : nil, result: summary.result,
+                    status: status))
             }
             // The games the series may still need that have no date yet, up to the last possible one.
             let known = shown.map(\.number).max() ?? 0

@@ -322,7 +322,7 @@ public struct FanText: Sendable {
                     }
                     table.add([
                         TextTable.Cell("G\(game.number)"), TextTable.Cell(day), TextTable.Cell(place), TextTable.Cell(game.score ?? ""),
-                        TextTable.Cell(game.endedIn == "OT" ? "OT" : ""), result,
+                        TextTable.Cell(game.endedIn.flatMap { $0 == "REG" ? nil : $0 } ?? ""), result,
                     ])
                 }
                 lines += table.render(width: width.map { $0 - 4 }, style: style, header: false).split(separator: "\n").map { "    \($0)" }

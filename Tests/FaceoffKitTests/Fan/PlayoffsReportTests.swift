@@ -90,6 +90,11 @@ import Testing
         #expect(series.games.map(\.endedIn) == ["OT", "REG", "REG", "REG", "REG"])
         #expect(series.games.map(\.homeOrAway) == ["away", "away", "home", "home", "away"])
         #expect(series.games.map(\.date) == ["2025-04-21", "2025-04-23", "2025-04-25", "2025-04-27", "2025-04-30"])
+        // With the game's play-by-play saying it took two overtimes: 2OT.
+        let told = PlayoffsReport(
+            season: Season("20242025")!, bracket: try Self.finished, team: "MTL", schedule: try Self.mtlSchedule, standings: nil,
+            regularSeasonEnds: nil, followed: [], time: Self.time, now: Self.now, overtimes: [2024030131: "2OT"])
+        #expect(told.run?.series.first?.games.first?.endedIn == "2OT")
     }
 
     /// A series under way: the games it may still need are listed, those past the certain
