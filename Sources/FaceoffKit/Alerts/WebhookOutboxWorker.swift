@@ -95,6 +95,8 @@ extension WebhookSink {
                 continue
             }
             guard let item else {
+                // Nothing owed: whatever failed before is over.
+                outage = nil
                 await pause(schedule.idleCheck)
                 continue
             }
@@ -104,6 +106,7 @@ extension WebhookSink {
             }
             let current = now()
             if item.expiresAt <= current {
+                outage = nil
                 logger.error("alert expired undelivered", metadata: [
                     "sink": "\(name)", "event": "\(item.eventID)", "attempts": "\(item.attempts)", "last_error": "\(item.lastError ?? "-")",
                 ])

@@ -116,14 +116,19 @@ struct GameEventBuilder {
         func set(_ key: Key, _ flag: Bool) { context[key.rawValue] = .flag(flag) }
         func set(_ key: Key, _ number: Int) { context[key.rawValue] = .number(number) }
         // A playoff game the series may not need is tentative; one it ended without, cancelled.
+        // Spoiler-free feeds can't say either from the results: games past the fourth are "if
+        // necessary" until played.
         let series = self.series[summary.id]
-        let notNeeded = series?.notNeeded == true
+        let notNeeded = scores && series?.notNeeded == true
+        let ifNecessary = scores
+            ? series?.ifNecessary == true
+            : series.map { $0.gameNumber > $0.neededToWin && !summary.isFinal && !summary.isLive } ?? false
         set(.status, summary.status)
         set(.tbd, summary.timeTBD && summary.status == "scheduled")
         set(.postponed, summary.status == "postponed")
         set(.cancelled, summary.status == "cancelled" || notNeeded)
         set(.seriesTag, series?.tag)
-        set(.ifNecessary, series?.ifNecessary == true)
+        set(.ifNecessary, ifNecessary)
         set(.live, summary.isLive)
         set(.final, summary.isFinal)
         set(.showScore, showScore)
@@ -173,7 +178,7 @@ struct GameEventBuilder {
         set(.url, link)
         // The series score is a result: spoiler-free feeds leave it out.
         set(.series, series.map { state in
-            ["\(state.abbrev) game \(state.gameNumber)", scores ? state.text : nil, state.ifNecessary ? "if necessary" : nil]
+            ["\(state.abbrev) game \(state.gameNumber)", scores ? state.text : nil, ifNecessary ? "if necessary" : nil]
                 .compactMap { $0 }.joined(separator: " · ")
         } ?? summary.series)
         set(.venue, summary.venue)
@@ -191,7 +196,7 @@ struct GameEventBuilder {
             case "cancelled": .cancelled
             case "postponed": .tentative
             case _ where notNeeded: .cancelled
-            default: summary.timeTBD || series?.ifNecessary == true ? .tentative : .confirmed
+            default: summary.timeTBD || ifNecessary ? .tentative : .confirmed
             }
         var categories = ["NHL", gameType]
         categories += [summary.away.abbrev, summary.home.abbrev]

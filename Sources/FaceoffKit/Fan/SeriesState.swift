@@ -38,8 +38,10 @@ public struct SeriesState: Sendable, Equatable {
     }
 
     /// The series after this game, won by `winner`: its count goes up. When the seeds are
-    /// not known, a tied series still tells them apart: the winner leads.
-    public func after(winner: String) -> SeriesState {
+    /// not known, a tied series still tells them apart (the winner leads); an untied one can't
+    /// be counted on (nil).
+    public func after(winner: String) -> SeriesState? {
+        guard top != nil || topWins == bottomWins else { return nil }
         var next = self
         if top == nil, topWins == bottomWins {
             next.top = winner

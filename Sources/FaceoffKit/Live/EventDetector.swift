@@ -53,9 +53,11 @@ public struct EventDetector: Sendable {
         let present = Set(snapshot.plays.compactMap(\.eventId))
         let vanishedGoals = state.goals.keys.filter { !present.contains($0) }
         // Older than what was seen, unless all it lacks is one goal (the newest play, now
-        // removed): that poll still counts towards confirming the removal.
+        // removed) and its game clock is at or past that goal: that poll still counts towards
+        // confirming the removal. A cached copy from before the goal has an earlier clock.
         let stale = maxSort < state.maxSortOrder
-        if stale, vanishedGoals.count != 1 || snapshot.plays.count != state.playCount - 1 {
+        if stale, vanishedGoals.count != 1 || snapshot.plays.count != state.playCount - 1
+            || !Self.clock(of: snapshot, isPast: state.goals[vanishedGoals[0]]) {
             return ([], .stale(maxSortOrder: maxSort))
         }
         let score = GameEvent.Score(away: snapshot.away.score, home: snapshot.home.score)
@@ -74,7 +76,7 @@ public struct EventDetector: Sendable {
                 events.append(reinstatedUnderANewId(event, score: score) ?? event)
             }
         }
-        events += corrections(snapshot, present: present, score: score)
+        events += corrections(snapshot, present: present, score: score, stale: stale)
         for event in events { state.emitted.insert(event.id) }
         for event in events where event.kind == .goal {
             if let key = event.id.split(separator: ":").last.flatMap({ Int($0) }) {
@@ -136,6 +138,16 @@ public struct EventDetector: Sendable {
         return GameEvent.Score(away: away, home: home)
     }
 
+    /// Whether the feed's game clock reads at or after the goal's time. Unknown reads as no.
+    static func clock(of snapshot: GameSnapshot, isPast goal: GoalRecord?) -> Bool {
+        guard let goal, let goalTime = GameClockTime.seconds(period: goal.period, clock: goal.clock),
+              let period = snapshot.period?.number, let left = snapshot.clock?.secondsRemaining
+        else { return false }
+        // A regular-season overtime lasts 5 minutes; every other period 20.
+        let length = snapshot.period?.periodType == .ot && snapshot.gameType?.isPlayoffs != true ? 300 : 1200
+        return (period - 1) * 1200 + max(0, length - left) >= goalTime
+    }
+
     /// How many polls in a row must miss a goal, with the score down, before it is announced
     /// overturned. Every poll counts, a 304 (the same feed again) too, so at a 2-second poll
     /// a removal is confirmed within seconds and a one-poll flicker never is.
@@ -160,7 +172,7 @@ public struct EventDetector: Sendable {
 
     /// Goals removed from the feed (missing on `overturnPolls` polls in a row, with the score
     /// down), goals that came back after that, and goals whose scorer or assists changed.
-    private mutating func corrections(_ snapshot: GameSnapshot, present: Set<Int>, score: GameEvent.Score) -> [GameEvent] {
+    private mutating func corrections(_ snapshot: GameSnapshot, present: Set<Int>, score: GameEvent.Score, stale: Bool) -> [GameEvent] {
         var events: [GameEvent] = []
         for play in snapshot.plays where play.typeDescKey == .goal {
             guard let eventID = play.eventId, let record = state.overturned.removeValue(forKey: eventID) else { continue }
@@ -190,7 +202,8 @@ public struct EventDetector: Sendable {
             state.missing[eventID] = nil
             state.overturned[eventID] = record
         }
-        for play in snapshot.plays where play.typeDescKey == .goal {
+        // An older copy of the feed (see `process`) says nothing about scorers.
+        for play in snapshot.plays where play.typeDescKey == .goal && !stale {
             guard let eventID = play.eventId, var record = state.goals[eventID], let details = play.details else { continue }
             let assists = [details.assist1PlayerId, details.assist2PlayerId].compactMap { $0 }
             guard details.scoringPlayerId != record.scorer || assists != record.assists else { continue }

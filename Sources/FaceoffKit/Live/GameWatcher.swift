@@ -174,7 +174,7 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         case .gameStart, .pregame:
             event.series = GameEvent.Series(series)
         case .final:
-            if let winner = event.details["winner"] { event.series = GameEvent.Series(series.after(winner: winner)) }
+            if let winner = event.details["winner"], let after = series.after(winner: winner) { event.series = GameEvent.Series(after) }
         default:
             break
         }

@@ -80,7 +80,7 @@ enum PowerPlays {
             guard play.periodDescriptor?.number == start.periodDescriptor?.number, play.timeInPeriod == start.timeInPeriod else { break }
             guard play.typeDescKey == .penalty, snapshot.team(of: play) != team else { continue }
             // Misconducts and game misconducts don't shorten the team on the ice.
-            if let type = play.details?.typeCode, ["MIS", "GAM", "MAT", "PS"].contains(type) { continue }
+            if let type = play.details?.typeCode, ["MIS", "GAM", "PS"].contains(type) { continue }
             return play.details?.duration
         }
         return nil

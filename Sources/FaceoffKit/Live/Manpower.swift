@@ -63,6 +63,8 @@ struct PenaltyBox: Sendable {
         var ends: Int
         /// Parts still to serve after this one.
         var partsLeft: Int
+        /// One of two minors served four on four: no goal ends it.
+        var coincidental = false
     }
 
     private(set) var serving: [Serving] = []
@@ -113,7 +115,7 @@ struct PenaltyBox: Sendable {
         }
         for call in away + home {
             if count(call.side) < 2 {
-                serving.append(Serving(call: call, ends: time + call.seconds, partsLeft: call.parts - 1))
+                serving.append(Serving(call: call, ends: time + call.seconds, partsLeft: call.parts - 1, coincidental: fourOnFour))
             } else {
                 waiting.append(call)
             }
@@ -121,12 +123,13 @@ struct PenaltyBox: Sendable {
     }
 
     /// A goal by `side`, scored while it had more skaters, ends the other team's minor with the
-    /// least time left (the part being served, for a double minor). Returns whether it did.
+    /// least time left (the part being served, for a double minor), never a coincidental one.
+    /// Returns whether it did.
     mutating func goal(by side: Manpower.Side, at time: Int, base: Int) -> Bool {
         let other: Manpower.Side = side == .away ? .home : .away
         let now = manpower(base: base)
         guard now[side] > now[other] else { return false }
-        let minors = serving.indices.filter { serving[$0].call.side == other && !serving[$0].call.isMajor }
+        let minors = serving.indices.filter { serving[$0].call.side == other && !serving[$0].call.isMajor && !serving[$0].coincidental }
         guard let index = minors.min(by: { serving[$0].ends < serving[$1].ends }) else { return false }
         if serving[index].partsLeft > 0 {
             serving[index].partsLeft -= 1
@@ -213,13 +216,17 @@ struct StrengthTimeline: Sendable {
         }
 
         for (index, play) in snapshot.plays.enumerated() {
-            guard let time = GameClockTime.seconds(period: play.periodDescriptor?.number, clock: play.timeInPeriod) else {
+            // A shootout is not played with penalties: what was still running ended with overtime.
+            guard play.periodDescriptor?.periodType != .so,
+                  let time = GameClockTime.seconds(period: play.periodDescriptor?.number, clock: play.timeInPeriod) else {
                 atPlay.append(nil)
                 continue
             }
             let side: Manpower.Side? = snapshot.team(of: play).map { snapshot.isHome($0) ? .home : .away }
             let isPenalty = play.typeDescKey == .penalty
             let isGoal = play.typeDescKey == .goal
+            // Calls take effect at the next play that isn't a call: the recordings' stoppage
+            // plays in the same second already show them.
             if let open = pending, !isPenalty || open.time != time {
                 box.assess(open.calls, at: open.time)
                 record(index, at: open.time, source: open.source, .penalty)

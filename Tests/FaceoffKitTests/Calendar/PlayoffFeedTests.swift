@@ -119,5 +119,8 @@ struct PlayoffFeedTests {
         let six = try #require(events[2024030136])
         #expect(six.status == .cancelled)
         #expect(six.summary.hasPrefix("CANCELLED: R1 G6 · "), "\(six.summary)")
+        // Spoiler-free, the feed can't give the result away: game 6 stays "if necessary".
+        let hidden = try #require(try await feed(schedule, scores: false)[2024030136])
+        #expect(hidden.status == .tentative && hidden.summary == "R1 G6 · Canadiens @ Capitals (if necessary)")
     }
 }

@@ -44,6 +44,21 @@ import Testing
         #expect(report.rounds[0].series.first { $0.letter == "B" }?.text == "FLA wins 4–1")
     }
 
+    /// On a colour terminal a followed team is bold on its colour; other teams are plain.
+    @Test func followedTeamsStandOutInTheBracket() throws {
+        let report = Self.report(try Self.finished, followed: ["MTL"])
+        let text = FanText(style: TerminalStyle(mode: .truecolor), width: nil, time: Self.time).playoffs(report)
+        let montreal = try #require(TeamFactsTable.facts(for: "MTL")?.primary)
+        let line = try #require(text.split(separator: "\n").first { $0.contains("WSH (M1)") && $0.contains("MTL") })
+        #expect(line.contains("48;2;\(montreal.red);\(montreal.green);\(montreal.blue)m"), "\(line.debugDescription)")
+        #expect(line.contains("\u{1B}[1m"))
+        // A series without a followed team is not painted.
+        let toronto = try #require(text.split(separator: "\n").first { $0.contains("TOR (A1)") && $0.contains("OTT") })
+        #expect(!toronto.contains("\u{1B}["), "\(toronto.debugDescription)")
+        let plain = FanText(style: .plain, width: nil, time: Self.time).playoffs(report)
+        #expect(!plain.contains("\u{1B}["))
+    }
+
     @Test func aBracketInProgressHasOpenSlotsAndATiedSeries() throws {
         let report = Self.report(try Self.inProgress, season: "20252026", team: "TOR")
         #expect(report.champion == nil)

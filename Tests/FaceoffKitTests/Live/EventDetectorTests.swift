@@ -358,6 +358,24 @@ struct DelayedPenaltyPullTests {
         #expect(!EventKindName.byDefault.contains("goal_highlight") && EventKindName.all.contains("goal_highlight"))
     }
 
+    /// A cached copy from before the newest goal (an earlier clock, one play short) is stale,
+    /// however many polls repeat it: no overturn, and nothing when the fresh feed returns.
+    @Test func aStaleCopyFromBeforeAGoalIsNotARemoval() throws {
+        let feed = try Self.sample
+        let replay = ReplayFeed(feed)
+        let goalIndex = try #require(replay.plays.firstIndex { $0.typeDescKey == .goal })
+        var detector = EventDetector()
+        let before = detector.process(GameSnapshot(replay.prefix(goalIndex + 1))).events
+        #expect(before.contains { $0.kind == .goal })
+        let old = GameSnapshot(replay.prefix(goalIndex))
+        for _ in 0..<4 {
+            let (events, skipped) = detector.process(old)
+            #expect(events.isEmpty)
+            #expect(skipped != nil)
+        }
+        #expect(detector.process(GameSnapshot(replay.prefix(goalIndex + 1))).events.isEmpty)
+    }
+
     @Test func aScoringChangeIsReportedWithARevision() throws {
         let feed = try Self.sample
         var detector = EventDetector()

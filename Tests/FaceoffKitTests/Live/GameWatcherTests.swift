@@ -233,8 +233,13 @@ import Testing
             round: 1, abbrev: "R1", letter: "C", gameNumber: 1, top: nil, bottom: nil, topWins: 0, bottomWins: 0, neededToWin: 4,
             ifNecessary: false, notNeeded: false)
         #expect(first.text == "series tied 0–0")
-        #expect(first.after(winner: "WSH").text == "WSH leads 1–0")
-        #expect(first.after(winner: "WSH").after(winner: "MTL").text == "series tied 1–1")
+        #expect(first.after(winner: "WSH")?.text == "WSH leads 1–0")
+        #expect(first.after(winner: "WSH")?.after(winner: "MTL")?.text == "series tied 1–1")
+        // Not tied and no seeds: who leads can't be told, so nothing is counted.
+        var untied = first
+        untied.topWins = 2
+        untied.bottomWins = 1
+        #expect(untied.after(winner: "MTL") == nil)
     }
 
     @Test func aGameFirstSeenInProgressGivesOneSummary() async throws {

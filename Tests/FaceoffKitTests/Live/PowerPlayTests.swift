@@ -83,6 +83,47 @@ import Testing
         #expect(Self.powerPlayEvents(try Self.feed(steps)).isEmpty)
     }
 
+    /// A goal during coincidental minors ends the penalty that gave the advantage, never one
+    /// of the pair served four on four (rule 16.2): no power play appears when the pair ends.
+    @Test func aGoalNeverEndsACoincidentalMinor() throws {
+        let steps = [
+            Step(period: 1, time: "10:00", kind: "penalty", team: "A", details: Self.minor),
+            Step(period: 1, time: "10:00", kind: "penalty", team: "H", details: Self.minor),
+            Step(period: 1, time: "10:00", kind: "faceoff"),
+            Step(period: 1, time: "11:00", kind: "penalty", team: "H", details: Self.minor),
+            Step(period: 1, time: "11:00", kind: "faceoff"),
+            Step(period: 1, time: "11:30", kind: "goal", team: "A", details: ["scoringPlayerId": 1]),
+            Step(period: 1, time: "11:30", kind: "faceoff"),
+            Step(period: 1, time: "12:30", kind: "shot-on-goal"),
+            Step(period: 1, time: "13:30", kind: "shot-on-goal"),
+        ]
+        let events = Self.powerPlayEvents(try Self.feed(steps))
+        // 4v3 from 11:00, ended by the goal; the four on four runs to 12:00, then five a side.
+        #expect(events.map(\.kind) == [.powerPlayStart, .powerPlayEnd])
+        #expect(events.map(Self.when) == ["1st 11:00", "1st 11:30"])
+        #expect(events.last?.details["reason"] == "goal")
+    }
+
+    /// A minor late in a regular-season overtime, then a shootout: the power play doesn't run
+    /// into the shootout (no end at an impossible "OT 06:30").
+    @Test func aPowerPlayDoesNotRunIntoTheShootout() throws {
+        let steps = [
+            Step(period: 4, time: "00:00", kind: "period-start"),
+            Step(period: 4, time: "04:30", kind: "penalty", team: "A", details: Self.minor),
+            Step(period: 4, time: "04:30", kind: "faceoff"),
+            Step(period: 4, time: "05:00", kind: "period-end"),
+            Step(period: 5, time: "00:00", kind: "period-start"),
+            Step(period: 5, time: "00:00", kind: "shot-on-goal"),
+        ]
+        var feed = try Self.feed(steps)
+        for index in feed.plays!.indices where feed.plays![index].periodDescriptor?.number == 5 {
+            feed.plays![index].periodDescriptor?.periodType = .so
+        }
+        let events = Self.powerPlayEvents(feed)
+        #expect(events.map(\.kind) == [.powerPlayStart])
+        #expect(events.allSatisfy { ($0.period ?? 0) == 4 && (GameClockTime.seconds($0.clock) ?? 999) <= 300 })
+    }
+
     /// A third penalty waits for a place: the team is never below three skaters, and the
     /// waiting penalty starts when the first one ends.
     @Test func aThirdPenaltyWaitsForAPlace() throws {
