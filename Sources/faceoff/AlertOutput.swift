@@ -37,7 +37,10 @@ struct AlertPlumbing {
                 ?? SinkFilter(teams: Set(session.config.teams).union(teams))
             routes.insert(SinkRoute(sink: terminal, filter: filter, delay: stdoutConfig?.delay ?? session.config.watch.delay), at: 0)
         }
-        router = AlertRouter(routes: routes, ledger: store.map { Ledger(store: $0) }, clock: ContinuousClock())
+        // The scoreboard follows the terminal's delay, whichever process changes it.
+        router = AlertRouter(
+            routes: routes, ledger: store.map { Ledger(store: $0) }, clock: ContinuousClock(),
+            delays: DelayBook(config: session.config, store: store), scoreboard: terminal.name)
     }
 
     /// Runs `body` with the router's lanes and sinks running beside it. When it ends (returning

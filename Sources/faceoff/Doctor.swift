@@ -143,6 +143,25 @@ extension Faceoff {
                 }
             }
 
+            for sink in session.config.sinks where sink.type == .exec {
+                guard let renderer else { continue }
+                let exec = ExecSink(config: sink, renderer: renderer, environment: session.environment, paths: session.paths, outbox: nil)
+                let program = exec.program
+                guard let path = ProcessRunner.locate(program, environment: session.environment) else {
+                    let why = program.contains("/") && FileManager.default.fileExists(atPath: program)
+                        ? "\(program) is not executable (chmod +x it)"
+                        : "\(program) was not found\(program.contains("/") ? "" : " on PATH"); give its full path in the sink's command"
+                    check(.fail, "exec \(sink.displayName)", why)
+                    continue
+                }
+                if send {
+                    let delivery = await exec.send(SampleEvent.make(.goal, team: session.config.teams.first ?? "TOR", key: "doctor-\(Int(Date().timeIntervalSince1970))"))
+                    check(delivery.isFailure ? .fail : .ok, "exec \(sink.displayName)", "\(path): test alert \(delivery)")
+                } else {
+                    check(.ok, "exec \(sink.displayName)", "\(path) is executable (--send runs it with a sample goal)")
+                }
+            }
+
             // Where systemd looks for user units: the user's own (make install), then the
             // system's (the Debian package).
             let configHome = (session.paths.configHome as NSString).deletingLastPathComponent  // $XDG_CONFIG_HOME

@@ -46,7 +46,8 @@ extension Faceoff {
                 configs = [chosen]
             }
             let setup = AlertSetup(session: session, renderer: renderer, store: nil)
-            let event = SampleEvent.make(kind, team: session.config.teams.first ?? "TOR", key: "test-\(Int(Date().timeIntervalSince1970 * 1000))")
+            var event = SampleEvent.make(kind, team: session.config.teams.first ?? "TOR", key: "test-\(Int(Date().timeIntervalSince1970 * 1000))")
+            event.seenAt = Date()
             var failed = false
             for config in configs {
                 let delivery = await setup.sink(config).send(event)

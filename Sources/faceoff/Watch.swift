@@ -52,9 +52,13 @@ extension Faceoff {
             let alerts = try AlertPlumbing(
                 session: session, format: format, configured: true, store: store, teams: gameTeams.union(teams))
             let output = alerts.terminal
+            // On a terminal the scoreboard takes keys (the delay, sync, quit).
+            let keys = output.drawsScoreboard ? TerminalKeys.open() : nil
+            defer { keys?.close() }
+            let controls = WatchControls(alerts: alerts)
 
             let status = LiveStatus(store: store)
-            func watch(_ gameID: Int, start: Date?, series: SeriesState? = nil) async throws {
+            @Sendable func watch(_ gameID: Int, start: Date?, series: SeriesState? = nil) async throws {
                 let watcher = GameWatcher(
                     gameID: gameID, scheduledStart: start, client: client, ledger: Ledger(store: store), settings: settings,
                     clock: ContinuousClock(), router: alerts.router, series: series, onSnapshot: { snapshot, _ in
@@ -65,7 +69,7 @@ extension Faceoff {
             }
 
             if let single {
-                try await alerts.deliver { try await watch(single.id, start: single.start) }
+                try await controls.around(keys) { try await alerts.deliver { try await watch(single.id, start: single.start) } }
                 return
             }
             guard !teams.isEmpty else {
@@ -73,7 +77,7 @@ extension Faceoff {
             }
             let time = LocalTime(timeZone: session.config.timeZone)
             // Game after game: the next (or current) game of any of the teams, watched to its end.
-            try await alerts.deliver {
+            try await controls.around(keys) { try await alerts.deliver {
                 var finished: Set<Int> = []
                 while true {
                     let now = Date()
@@ -102,7 +106,7 @@ extension Faceoff {
                     finished.insert(next.id)
                     try await Task.sleep(for: settings.poll)
                 }
-            }
+            } }
         }
     }
 

@@ -22,7 +22,11 @@ enum Checkers {
     static let khal = all || FileManager.default.isExecutableFile(atPath: "/usr/bin/khal")
     static let vdirsyncer = all || FileManager.default.isExecutableFile(atPath: "/usr/bin/vdirsyncer")
 
+    /// curl, which the Home Assistant light example (contrib/exec/ha-light-flash) calls.
+    static let curl = all || FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")
+
     static let noWebhookChecker: Comment = "needs .venv with the standardwebhooks package (.ci/run makes it)"
+    static let noCurl: Comment = "needs curl (apt-get install curl) to run the Home Assistant light example"
 
     /// Whether `python` can import `module`. Once per checker, for a few milliseconds: the one
     /// place a test waits on a program while holding its thread.

@@ -2,11 +2,12 @@ import Foundation
 import Logging
 import Synchronization
 
-/// One sink with its filter and its broadcast delay.
+/// One sink with its filter and its configured broadcast delay.
 public struct SinkRoute: Sendable {
     public var sink: any Sink
     public var filter: SinkFilter
-    /// The alert waits this long after it is seen.
+    /// The alert waits this long after it is first seen, unless the router's `DelayBook`
+    /// says otherwise (a delay changed while watching).
     public var delay: Duration
 
     public init(sink: any Sink, filter: SinkFilter, delay: Duration = .zero) {
@@ -21,15 +22,33 @@ public struct SinkRoute: Sendable {
 public protocol EventRouting: Sendable {
     func route(_ event: GameEvent)
     func passOver(_ events: [GameEvent]) async
+    /// The delay the scoreboard (and the status line's copy of the game) waits out: the one
+    /// of the sink it follows; nil for none.
+    var scoreboard: ScoreboardDelay? { get }
+}
+
+/// The delay of the sink a scoreboard follows, as it is now, and the signal of its changes.
+public struct ScoreboardDelay: Sendable {
+    public let book: DelayBook
+    public let sink: String
+
+    public init(book: DelayBook, sink: String) {
+        self.book = book
+        self.sink = sink
+    }
+
+    public var current: Duration { book.delay(for: sink) }
 }
 
 /// Fans each event out to the sinks that want it, each through a lane of its own: a sink's
 /// delay, its ledger claim and its delivery happen in that lane, so a slow or failing sink
-/// never delays another. Order is kept within a lane.
+/// never delays another. Order is kept within a lane. An alert is due its sink's delay after
+/// it was first seen; a delay changed meanwhile (`DelayBook`) re-times what a lane holds.
 public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duration == Duration {
     struct Item: Sendable {
         let event: GameEvent
-        let due: C.Instant
+        /// When it was first seen, on `clock`.
+        let seen: C.Instant
     }
 
     struct Lane: Sendable {
@@ -39,6 +58,9 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
     }
 
     public let routes: [SinkRoute]
+    /// The delays in effect, read again every second while a lane holds an alert.
+    public let delays: DelayBook
+    public let scoreboard: ScoreboardDelay?
     let lanes: [Lane]
     let ledger: Ledger?
     let clock: C
@@ -47,16 +69,26 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
     /// Reports of each delivery, for the callers that show them (test-alert) and tests.
     let onDelivery: @Sendable (String, GameEvent, Delivery) -> Void
     private let outstanding = Mutex<(count: Int, waiters: [CheckedContinuation<Void, Never>], released: Bool)>((0, [], false))
+    /// Fired when an alert is routed: the delay check wakes from its idle wait.
+    private let held = WakeSignal()
     /// Open once `run()` has returned: its lanes and its sinks' work are over.
     private let ended = Latch()
 
-    /// - Parameter ledger: nil for replay, demo and test-alert: nothing is claimed, nothing queued.
+    /// - Parameters:
+    ///   - ledger: nil for replay, demo and test-alert: nothing is claimed, nothing queued.
+    ///   - delays: the delays in effect; default: the routes' own, changed only in this process
+    ///     without a ledger, through the ledger's store with one.
+    ///   - scoreboard: the sink whose delay the scoreboard follows.
     public init(
         routes: [SinkRoute], ledger: Ledger?, clock: C, now: @escaping @Sendable () -> Date = { Date() },
+        delays: DelayBook? = nil, scoreboard: String? = nil,
         logger: Logger = Logger(label: "faceoff.alerts"),
         onDelivery: @escaping @Sendable (String, GameEvent, Delivery) -> Void = { _, _, _ in }
     ) {
         self.routes = routes
+        let book = delays ?? DelayBook(configured: routes.map { ($0.sink.name, $0.delay) }, store: ledger?.store)
+        self.delays = book
+        self.scoreboard = scoreboard.map { ScoreboardDelay(book: book, sink: $0) }
         lanes = routes.map { route in
             let (stream, continuation) = AsyncStream.makeStream(of: Item.self)
             return Lane(route: route, stream: stream, continuation: continuation)
@@ -73,8 +105,10 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
     /// or until the task is cancelled (then alerts still in a delay are not claimed, so the
     /// next start sends them, and what webhooks owe stays in the outbox).
     public func run() async {
+        await delays.forgetStale()
         await withTaskGroup(of: Void.self) { group in
             for route in routes { group.addTask { await route.sink.run() } }
+            if delays.store != nil { group.addTask { await self.followDelayChanges() } }
             await withDiscardingTaskGroup { group in
                 for lane in lanes { group.addTask { await self.drive(lane) } }
             }
@@ -123,12 +157,25 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         }
     }
 
-    /// Hands an event to every sink whose filter takes it.
+    /// Hands an event to every sink whose filter takes it. Its delay counts from when it was
+    /// first seen (`seenAt`, which a watcher sets; else now).
     public func route(_ event: GameEvent) {
+        var event = event
+        let date = now()
+        let seenAt = event.seenAt ?? date
+        event.seenAt = seenAt
+        let seen = clock.now.advanced(by: .seconds(-max(0, date.timeIntervalSince(seenAt))))
+        var routed = false
         for lane in lanes where lane.route.filter.matches(event) {
+            if !routed {
+                // A change made while nothing was held is read now.
+                if outstanding.withLock({ $0.count }) == 0 { delays.refresh() }
+                routed = true
+            }
             outstanding.withLock { $0.count += 1 }
-            lane.continuation.yield(Item(event: event, due: clock.now.advanced(by: lane.route.delay)))
+            lane.continuation.yield(Item(event: event, seen: seen))
         }
+        if routed { held.fire() }
     }
 
     /// Marks events as passed over at every sink that would have taken them (the plays before
@@ -179,7 +226,7 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
     private func drive(_ lane: Lane) async {
         for await item in lane.stream {
             if !Task.isCancelled {
-                if item.due > clock.now { try? await clock.sleep(until: item.due, tolerance: nil) }
+                await waitOut(item, lane.route)
                 if !Task.isCancelled { await deliver(item.event, via: lane.route.sink) }
             }
             let waiters = outstanding.withLock { state -> [CheckedContinuation<Void, Never>] in
@@ -192,9 +239,34 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         }
     }
 
+    /// Waits until the item is due at this sink, re-timed whenever a delay changes: a shorter
+    /// one releases it at once, a longer one holds it on.
+    private func waitOut(_ item: Item, _ route: SinkRoute) async {
+        while !Task.isCancelled {
+            let version = delays.changed.version
+            let due = item.seen.advanced(by: delays.delay(for: route.sink.name, fallback: route.delay))
+            if due <= clock.now { return }
+            await delays.changed.wait(after: version, until: due, on: clock)
+        }
+    }
+
+    /// While a lane holds an alert, reads the delays from the store every second, so a change
+    /// another process made (`faceoff delay 30s`) re-times it within a second. Idle, it waits
+    /// for the next alert and reads nothing.
+    private func followDelayChanges() async {
+        while !Task.isCancelled {
+            if outstanding.withLock({ $0.count }) == 0 {
+                await held.wait(timeout: .seconds(3600))
+                continue
+            }
+            delays.refresh()
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
     private func deliver(_ event: GameEvent, via sink: any Sink) async {
         let delivery: Delivery
-        if ledger != nil, let durable = sink as? any DurableSink {
+        if ledger != nil, let durable = sink as? any DurableSink, durable.isDurable {
             do { delivery = try await durable.enqueue(event, at: now()) } catch {
                 // As for the ledger below: the outbox can't take it (a full disk), so one
                 // attempt now, without the outbox's retries.
@@ -204,16 +276,26 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         } else {
             var claimed = true
             var inLedger = false
+            var unrecorded: String?
             if let ledger {
                 do {
-                    claimed = try await ledger.claim(event, sink: sink.name, at: now())
-                    inLedger = claimed
+                    claimed = try await ledger.claim(event, sink: sink.name, at: now(), final: sink.atMostOnce)
+                    inLedger = claimed && !sink.atMostOnce
                 } catch {
-                    // Better twice than never: the store can't say, so send.
-                    logger.warning("cannot record the alert in the ledger; sending anyway", metadata: ["sink": "\(sink.name)", "error": "\(error)"])
+                    if sink.atMostOnce {
+                        // Better never than twice, as this sink asks: the store can't say.
+                        unrecorded = "the store can't record it, and this sink sends at most once (\(error))"
+                    } else {
+                        // Better twice than never: the store can't say, so send.
+                        logger.warning("cannot record the alert in the ledger; sending anyway", metadata: ["sink": "\(sink.name)", "error": "\(error)"])
+                    }
                 }
             }
-            delivery = claimed ? await sink.send(event) : .duplicate
+            if let unrecorded {
+                delivery = .skipped(unrecorded)
+            } else {
+                delivery = claimed ? await sink.send(event) : .duplicate
+            }
             if inLedger, let ledger {
                 do { try await ledger.sent(event, sink: sink.name) } catch {
                     logger.warning("cannot record the alert as sent; a later process may send it again", metadata: ["sink": "\(sink.name)", "error": "\(error)"])

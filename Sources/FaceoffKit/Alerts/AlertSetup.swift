@@ -40,6 +40,10 @@ public struct AlertSetup: Sendable {
                                  http: http))
         case .webhook:
             return WebhookSink(config: config, renderer: renderer, http: http, outbox: store.map { Outbox(store: $0) }, schedule: retrySchedule)
+        case .exec:
+            return ExecSink(
+                config: config, renderer: renderer, environment: session.environment, paths: session.paths,
+                outbox: store.map { Outbox(store: $0) }, schedule: retrySchedule)
         }
     }
 

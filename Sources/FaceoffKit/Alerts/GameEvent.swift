@@ -102,6 +102,9 @@ public struct GameEvent: Codable, Sendable, Equatable {
     /// Kind-specific facts: infraction, minutes, reason (expired/goal/offsetting), ended_in
     /// (REG/OT/SO), winner, revision, intermission, minutes_before...
     public var details: [String: String]
+    /// When Faceoff first saw the event in a feed (wall clock, by any process on the store):
+    /// what a sink's delay counts from. Set by the watcher; nil until then.
+    public var seenAt: Date?
 
     public init(
         kind: Kind, key: String?, gameId: Int, away: String, home: String, team: String? = nil, period: Int? = nil,

@@ -33,27 +33,39 @@ public enum ProcessRunner {
         return nil
     }
 
+    /// - Parameter input: what the program reads on standard input (else /dev/null).
     public static func run(
-        _ program: String, _ arguments: [String], environment: [String: String], timeout: Duration
+        _ program: String, _ arguments: [String], environment: [String: String], timeout: Duration, input: [UInt8]? = nil
     ) async throws(Failure) -> Result {
         guard let path = locate(program, environment: environment) else { throw .notFound(program) }
+        // A program that exits without reading its input must not take Faceoff with it: the
+        // write then fails with EPIPE instead of raising SIGPIPE (children get it back).
+        _ = ignoreBrokenPipes
         // posix_spawn, not Foundation's Process: the child gets a process group of its own (so a
         // timeout kills whatever it started too) and default signal handling (a Swift
         // process's children otherwise inherit a mask that blocks SIGTERM). Process also waits
         // for its pipes to close before it reports an exit, which a lingering child can delay.
-        var output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
-        guard pipe(&output) == 0, pipe(&errors) == 0 else { throw .cannotStart(program, String(cString: strerror(errno))) }
+        var output: [Int32] = [0, 0], errors: [Int32] = [0, 0], feed: [Int32] = [-1, -1]
+        guard pipe(&output) == 0, pipe(&errors) == 0, input == nil || pipe(&feed) == 0 else {
+            throw .cannotStart(program, String(cString: strerror(errno)))
+        }
+        let pipes = output + errors + (input == nil ? [] : feed)
         // Close-on-exec: another program started meanwhile (on another thread) must not inherit
         // them, or this one's output would not end until that one does. The child's copies on
         // 1 and 2 are made by dup2, which clears the flag. (Glibc's module has no pipe2.)
-        for fd in output + errors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        for fd in pipes { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if input == nil {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, feed[0], 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        for fd in output + errors { posix_spawn_file_actions_addclose(&actions, fd) }
+        for fd in pipes { posix_spawn_file_actions_addclose(&actions, fd) }
+        closeOnExecAll()
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -77,17 +89,34 @@ public enum ProcessRunner {
         let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         close(output[1])
         close(errors[1])
+        if input != nil { close(feed[0]) }
         guard spawned == 0 else {
             close(output[0])
             close(errors[0])
+            if input != nil { close(feed[1]) }
             throw .cannotStart(program, String(cString: strerror(spawned)))
+        }
+        if let input {
+            // On a thread of its own: a program that reads slowly (or not at all) blocks only it.
+            let writeEnd = feed[1]
+            DispatchQueue.global().async {
+                input.withUnsafeBytes { bytes in
+                    var offset = 0
+                    while offset < bytes.count {
+                        let written = write(writeEnd, bytes.baseAddress! + offset, bytes.count - offset)
+                        if written > 0 { offset += written } else if written < 0, errno == EINTR { continue } else { break }
+                    }
+                }
+                close(writeEnd)
+            }
         }
         let child = pid
         let state = ChildState()
         let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) {
+            // The program, or something it left running with its output open: the whole group goes.
             guard !state.finished.withLock({ $0 }) else { return }
-            state.timedOut.withLock { $0 = true }
+            if !state.exited.withLock({ $0 }) { state.timedOut.withLock { $0 = true } }
             kill(-child, SIGKILL)
         }
         let (outRead, errRead) = (output[0], errors[0])
@@ -115,8 +144,9 @@ public enum ProcessRunner {
                 }
                 var status: Int32 = 0
                 while waitpid(child, &status, 0) < 0, errno == EINTR {}
-                state.finished.withLock { $0 = true }
+                state.exited.withLock { $0 = true }
                 group.wait()
+                state.finished.withLock { $0 = true }
                 let (out, err) = collected.withLock { $0 }
                 let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
                 continuation.resume(returning: Result(
@@ -127,8 +157,27 @@ public enum ProcessRunner {
     }
 }
 
+/// Marks every descriptor above stderr close-on-exec, so a program started gets nothing of
+/// Faceoff's but its standard streams: a descriptor Faceoff inherited without the flag (its
+/// supervisor's pipe, say) would otherwise stay open in a program that outlives it, and
+/// whoever waits for that pipe to end would wait for the program too.
+private func closeOnExecAll() {
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+    for entry in entries {
+        guard let fd = Int32(entry), fd > 2 else { continue }
+        let flags = fcntl(fd, F_GETFD)
+        if flags >= 0, flags & FD_CLOEXEC == 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+    }
+}
+
+/// SIGPIPE ignored, once per process.
+private let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
 /// What the deadline, the cancellation handler and the waiter share about one child.
 private final class ChildState: Sendable {
+    /// The program has exited.
+    let exited = Mutex(false)
+    /// ...and its output has ended (nothing it started holds it open).
     let finished = Mutex(false)
     let timedOut = Mutex(false)
 }

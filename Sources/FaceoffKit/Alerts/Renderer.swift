@@ -119,6 +119,8 @@ public struct EventJSON: Encodable, Sendable {
     public let players: [GameEvent.Player]
     public let details: [String: String]
     public let series: GameEvent.Series?
+    /// When Faceoff first saw it (ISO 8601, UTC).
+    public let seenAt: String?
     public let title: String
     public let text: String
 
@@ -141,6 +143,7 @@ public struct EventJSON: Encodable, Sendable {
         players = event.players
         details = event.details
         series = event.series
+        seenAt = event.seenAt.map { $0.formatted(.iso8601) }
         title = text.title
         self.text = text.body
     }

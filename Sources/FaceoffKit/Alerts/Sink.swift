@@ -8,10 +8,15 @@ public protocol Sink: Sendable {
     func send(_ event: GameEvent) async -> Delivery
     /// Background work that outlives one `send` (a webhook's outbox); runs until cancelled.
     func run() async
+    /// At most once: the ledger's claim is final before the send, so a crash in between means
+    /// never rather than twice (an exec sink without `retry`: a horn played twice is worse
+    /// than one missed). Otherwise (the default) twice rather than never.
+    var atMostOnce: Bool { get }
 }
 
 extension Sink {
     public func run() async {}
+    public var atMostOnce: Bool { false }
 }
 
 /// A sink whose deliveries are owed durably: `enqueue` claims the event in the ledger and
@@ -21,6 +26,12 @@ public protocol DurableSink: Sink {
     func enqueue(_ event: GameEvent, at date: Date) async throws(StoreError) -> Delivery
     /// Waits until nothing is owed (or `timeout` passes); true when nothing is.
     func settle(timeout: Duration) async -> Bool
+    /// Whether deliveries go through the outbox (an exec sink only with `retry = true`).
+    var isDurable: Bool { get }
+}
+
+extension DurableSink {
+    public var isDurable: Bool { true }
 }
 
 /// What happened to one alert at one sink.

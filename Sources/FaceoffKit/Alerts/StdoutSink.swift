@@ -12,6 +12,7 @@ public final class StdoutSink: Sink {
     let write: @Sendable (String) -> Void
     private let recent = Mutex<[String]>([])
     private let last = Mutex<GameSnapshot?>(nil)
+    private let footer = Mutex<String?>(nil)
 
     /// - Parameters:
     ///   - scoreboard: draw the scoreboard instead of lines (text on a terminal only).
@@ -56,6 +57,15 @@ public final class StdoutSink: Sink {
         if let scoreboard { redraw(scoreboard, snapshot) }
     }
 
+    /// Whether it draws the scoreboard (text on a terminal).
+    public var drawsScoreboard: Bool { scoreboard != nil }
+
+    /// A line under the scoreboard (the delay in effect, the keys), redrawn at once.
+    public func setFooter(_ text: String?) {
+        footer.withLock { $0 = text }
+        if let scoreboard, let snapshot = last.withLock({ $0 }) { redraw(scoreboard, snapshot) }
+    }
+
     /// A line that is not an alert ("Next: ..."): on stderr when stdout carries JSON lines.
     public func note(_ text: String) {
         if scoreboard == nil, format == .jsonl { FileHandle.standardError.write(Data((text + "\n").utf8)) } else { write(text) }
@@ -73,6 +83,6 @@ public final class StdoutSink: Sink {
     private func redraw(_ scoreboard: LiveScoreboard, _ snapshot: GameSnapshot) {
         let lines = recent.withLock { $0 }
         // Home, clear the screen, draw: "updates in place" in a tmux pane.
-        write("\u{1B}[H\u{1B}[2J" + scoreboard.render(snapshot, recent: lines, width: terminalWidth()))
+        write("\u{1B}[H\u{1B}[2J" + scoreboard.render(snapshot, recent: lines, width: terminalWidth(), footer: footer.withLock { $0 }))
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 /// HTTP POSTs of JSON, signed per Standard Webhooks, delivered from the outbox: in order per
 /// sink, retried with backoff until the event's expiry, never a redirect followed. This file
 /// is what one delivery is (the body, the signature, what an answer means); the outbox worker
-/// and its retry policy are in WebhookOutboxWorker.swift.
+/// and its retry policy are in OutboxWorker.swift.
 public final class WebhookSink: DurableSink {
     public let name: String
     let config: SinkConfig
@@ -42,6 +42,23 @@ public final class WebhookSink: DurableSink {
             logger.warning("webhook sink stays disabled", metadata: ["sink": "\(name)", "reason": "\(reason)"])
         }
     }
+
+    private var worker: OutboxWorker {
+        OutboxWorker(
+            name: name, outbox: outbox, schedule: schedule, wake: wake, now: now, logger: logger,
+            disabledReason: { [self] in disabledReason },
+            attempt: { [self] id, body in await attempt(id: id, body: body) },
+            gone: { [self] why in
+                disabled.withLock { $0 = why }
+                try? await outbox?.disable(sink: name, url: url, reason: why, at: now())
+            })
+    }
+
+    /// Delivers the outbox's rows for this sink, until cancelled or disabled (a 410).
+    public func run() async { await worker.run() }
+
+    /// Waits until nothing is owed for this sink (or `timeout` passes); true when nothing is.
+    public func settle(timeout: Duration) async -> Bool { await worker.settle(timeout: timeout) }
 
     /// The URL as logs and errors show it: a webhook URL is often its own credential.
     public var displayURL: String { Self.redact(url) }
@@ -92,16 +109,8 @@ public final class WebhookSink: DurableSink {
         return .queued
     }
 
-    enum Attempt: Sendable {
-        case delivered(Int)
-        case cancelled
-        case retry(String, after: Duration?)
-        case refused(String)
-        case gone(String)
-    }
-
     /// One signed POST: a fresh timestamp and signature on every attempt, the same id.
-    func attempt(id: String, body: [UInt8]) async -> Attempt {
+    func attempt(id: String, body: [UInt8]) async -> OutboxAttempt {
         let timestamp = Int(now().timeIntervalSince1970)
         var headers: [(name: String, value: String)] = [
             ("Content-Type", "application/json"),
@@ -121,7 +130,7 @@ public final class WebhookSink: DurableSink {
         request.displayURL = displayURL
         do {
             let response = try await http.send(request)
-            return .delivered(response.status)
+            return .delivered("\(response.status)")
         } catch let error as HTTPError {
             let said = error.detail.isEmpty ? "" : " (\(Self.scrub(error.detail, secrets: secrets)))"
             guard let status = error.status else { return .retry("\(displayURL): \(Self.scrub(error.description, secrets: secrets))", after: nil) }

@@ -79,7 +79,7 @@ public struct ServeSettings: Sendable, Equatable {
 
 public struct SinkConfig: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
-        case stdout, notify, webhook
+        case stdout, notify, webhook, exec
     }
 
     public enum Preset: String, Sendable, CaseIterable {
@@ -111,6 +111,13 @@ public struct SinkConfig: Sendable, Equatable {
     public var format: Format = .text
     /// nil means the default rule: critical for a followed team's goal and the final.
     public var urgency: Urgency?
+    /// exec: the program and its arguments, each a template over the event's keys.
+    public var command: [String] = []
+    /// exec: how long the program may run before its process group is killed.
+    public var timeout: Duration = .seconds(10)
+    /// exec: at-least-once (retried on the webhook schedule until `expiry`, also after a
+    /// crash) rather than at-most-once.
+    public var retry = false
 
     public init(type: Kind) { self.type = type }
 

@@ -39,7 +39,7 @@ public enum ConfigTemplate {
             # `faceoff run` sends desktop notifications.
             #
             # [[sink]]
-            # type = "webhook"                    # stdout | notify | webhook
+            # type = "webhook"                    # stdout | notify | webhook | exec
             # name = "discord"
             # events = ["goal", "final"]
             # url = "https://discord.com/api/webhooks/..."
@@ -109,6 +109,11 @@ public enum ConfigRenderer {
                 lines.append("format = \(quote(sink.format.rawValue))")
             case .notify:
                 if let urgency = sink.urgency { lines.append("urgency = \(quote(urgency.rawValue))") }
+            case .exec:
+                lines.append("command = \(list(sink.command))")
+                lines.append("timeout = \(duration(sink.timeout))")
+                lines.append("retry = \(sink.retry)")
+                lines.append("expiry = \(duration(sink.expiry))")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -141,6 +146,11 @@ extension ConfigRenderer {
                 object["format"] = sink.format.rawValue
             case .notify:
                 if let urgency = sink.urgency { object["urgency"] = urgency.rawValue }
+            case .exec:
+                object["command"] = sink.command
+                object["timeout"] = duration(sink.timeout)
+                object["retry"] = sink.retry
+                object["expiry"] = duration(sink.expiry)
             }
             sinks.append(object)
         }

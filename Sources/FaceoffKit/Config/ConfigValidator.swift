@@ -190,12 +190,12 @@ struct ConfigValidator {
 
     mutating func sink(_ entries: [(String, Node)], _ path: [String]) -> SinkConfig? {
         guard let typeNode = entries.first(where: { $0.0 == "type" })?.1 else {
-            fail(path, "this [[sink]] has no `type`; add type = \"stdout\", \"notify\" or \"webhook\"")
+            fail(path, "this [[sink]] has no `type`; add type = \"stdout\", \"notify\", \"webhook\" or \"exec\"")
             return nil
         }
         guard let typeName = string(typeNode, path + ["type"], example: #""webhook""#) else { return nil }
         guard let kind = SinkConfig.Kind(rawValue: typeName) else {
-            fail(path + ["type"], "unknown sink type '\(typeName)'\(Suggest.phrase(typeName, in: SinkConfig.Kind.allCases.map(\.rawValue))); use stdout, notify or webhook")
+            fail(path + ["type"], "unknown sink type '\(typeName)'\(Suggest.phrase(typeName, in: SinkConfig.Kind.allCases.map(\.rawValue))); use stdout, notify, webhook or exec")
             return nil
         }
         var sink = SinkConfig(type: kind)
@@ -204,6 +204,7 @@ struct ConfigValidator {
             .webhook: ["url", "preset", "secret", "headers", "expiry"],
             .stdout: ["format"],
             .notify: ["urgency"],
+            .exec: ["command", "timeout", "retry", "expiry"],
         ]
         let allowed = common + specific[kind, default: []]
         for (key, value) in entries {
@@ -261,6 +262,23 @@ struct ConfigValidator {
                     if let format = SinkConfig.Format(rawValue: name) { sink.format = format }
                     else { fail(keyPath, "unknown format '\(name)'; use \"text\" or \"jsonl\"") }
                 }
+            case "command":
+                if let words = strings(value, keyPath, example: #"["~/bin/goal-light", "--team", "{{team}}"]"#) {
+                    if words.first?.trimmingCharacters(in: .whitespaces).isEmpty ?? true {
+                        fail(keyPath, "'command' needs the program first, like [\"~/bin/goal-light\", \"{{team}}\"]")
+                    } else {
+                        for (index, word) in words.enumerated() {
+                            do { _ = try TemplateSet.parse(word, file: "command[\(index)]") } catch {
+                                fail(keyPath, "argument \(index + 1) is not a valid template: \(error.message)")
+                            }
+                        }
+                        sink.command = words
+                    }
+                }
+            case "timeout":
+                if let timeout = duration(value, keyPath, minimum: .seconds(1)) { sink.timeout = timeout }
+            case "retry":
+                if let flag = bool(value, keyPath) { sink.retry = flag }
             case "urgency":
                 if let name = string(value, keyPath, example: #""normal""#) {
                     if let urgency = SinkConfig.Urgency(rawValue: name) { sink.urgency = urgency }
@@ -271,6 +289,9 @@ struct ConfigValidator {
         }
         if kind == .webhook, sink.url == nil, !entries.contains(where: { $0.0 == "url" }) {
             fail(path, "this webhook sink has no `url`; add url = \"https://...\"")
+        }
+        if kind == .exec, !entries.contains(where: { $0.0 == "command" }) {
+            fail(path, "this exec sink has no `command`; add command = [\"~/bin/goal-light\", \"--team\", \"{{team}}\"]")
         }
         return sink
     }

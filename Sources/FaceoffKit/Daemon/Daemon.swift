@@ -80,7 +80,9 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         if session.config.sinks.isEmpty {
             routes.append(SinkRoute(sink: LogSink(renderer: renderer), filter: SinkFilter(teams: Set(session.config.teams)), delay: session.config.watch.delay))
         }
-        let router = AlertRouter(routes: routes, ledger: Ledger(store: dependencies.store), clock: dependencies.clock, now: dependencies.now)
+        let router = AlertRouter(
+            routes: routes, ledger: Ledger(store: dependencies.store), clock: dependencies.clock, now: dependencies.now,
+            delays: DelayBook(config: session.config, store: dependencies.store), scoreboard: DelayBook.scoreboardSink(of: session.config))
         let client = NHLClient(base: session.config.apiBase, http: OutageWatchingHTTPClient(dependencies.http, outage: outage), cache: ResponseCache(store: dependencies.store), now: dependencies.now)
         let service = CalendarService(
             client: client, state: CalendarState(store: dependencies.store), templates: renderer.templates,
@@ -305,6 +307,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         let pruned = (try? await ResponseCache(store: store).prune(fetchedBefore: cutoff)) ?? 0
         try? await Ledger(store: store).prune(before: cutoff)
         try? await LiveStatus(store: store).prune(before: cutoff)
+        try? await Sightings(store: store).prune(before: cutoff)
         logger.debug("housekeeping done", metadata: ["cache_entries_pruned": "\(pruned)"])
     }
 }
@@ -321,4 +324,5 @@ public final class RouterSwitch: EventRouting {
     // when it began (a swap in between leaves the new router's added sinks unmarked; they
     // were never going to get those plays live).
     public func passOver(_ events: [GameEvent]) async { await current.withLock { $0 }?.passOver(events) }
+    public var scoreboard: ScoreboardDelay? { current.withLock { $0?.scoreboard } }
 }

@@ -23,6 +23,8 @@ public struct StatusLine: Sendable {
         public var start: Date?
         /// Set while `faceoff run` cannot reach the API: what is shown is as of then.
         public var staleSince: Date?
+        /// The delay in effect at each sink (`faceoff delay`).
+        public var delays: [DelayReport.Sink]?
         public var text: String
     }
 
@@ -39,6 +41,7 @@ public struct StatusLine: Sendable {
 
     public func report(style: Style = .plain) -> Report {
         var report = current(style: style)
+        report.delays = DelayReport(DelayBook(config: config, store: store)).sinks
         if let since = DaemonState(store: store).date(.outageSince) {
             report.staleSince = since
             let time = LocalTime(timeZone: config.timeZone)

@@ -72,7 +72,8 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         // gone out (this process before a restart, or another one), everything is derived again
         // and the ledger lets through only what was never delivered.
         var fresh = !((try? ledger?.hasEvents(gameID: gameID)) ?? false)
-        var pendingSnapshots: [(due: C.Instant, snapshot: GameSnapshot)] = []
+        // Snapshots waiting out the scoreboard's delay, with when each was seen.
+        var pendingSnapshots: [(seen: C.Instant, snapshot: GameSnapshot)] = []
         var failures = 0
         var polls = 0
         var pregameSent = false
@@ -113,9 +114,18 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                 pregameSent = pregameSent || snapshot.state?.isUpcoming != true || events.first?.kind == .pregame
                 if fresh { try? await ledger?.markSeen(gameID: gameID, at: seenAt) }
                 fresh = false
-                for event in events { router.route(withSeries(event)) }
+                // Each alert's delay counts from when it was first seen, by this or any process.
+                events = events.map { event in
+                    var event = withSeries(event)
+                    event.seenAt = seenAt
+                    return event
+                }
+                if let ledger, let first = try? await Sightings(store: ledger.store).record(events, at: seenAt) {
+                    for index in events.indices { events[index].seenAt = first[events[index].id] ?? seenAt }
+                }
+                for event in events { router.route(event) }
                 // The scoreboard waits out the delay too, or it would give the score away.
-                pendingSnapshots.append((clock.now.advanced(by: settings.delay), snapshot))
+                pendingSnapshots.append((clock.now, snapshot))
                 if detector.state.emitted.contains("\(gameID):final") {
                     metadata["final"] = "\(snapshot.away.abbrev) \(snapshot.away.score)–\(snapshot.home.score) \(snapshot.home.abbrev)"
                     logger.info("game over", metadata: metadata)
@@ -136,20 +146,37 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                     logger.warning("poll failed; trying again", metadata: details)
                 }
             }
-            // Show the snapshots that are due, then sleep until the next poll or the next one.
+            // Show the snapshots that are due, then sleep until the next poll or the next one
+            // (sooner when the delay changes).
             let wake = clock.now.advanced(by: interval)
             while true {
+                let version = router.scoreboard?.book.changed.version
                 await flush(&pendingSnapshots)
-                let next = pendingSnapshots.first.map { min($0.due, wake) } ?? wake
+                let next = pendingSnapshots.first.map { min($0.seen.advanced(by: scoreboardDelay), wake) } ?? wake
                 if next <= clock.now { break }
-                try await clock.sleep(until: next, tolerance: nil)
-                if next == wake { break }
+                try await sleep(until: next, changedAfter: version)
+                if clock.now >= wake { break }
             }
         }
         // The final is out: show what the delay still holds.
         while let first = pendingSnapshots.first {
-            if first.due > clock.now { try await clock.sleep(until: first.due, tolerance: nil) }
+            let version = router.scoreboard?.book.changed.version
+            let due = first.seen.advanced(by: scoreboardDelay)
+            if due > clock.now { try await sleep(until: due, changedAfter: version) }
             await flush(&pendingSnapshots)
+        }
+    }
+
+    /// How long the scoreboard waits: the delay of the sink it follows, now.
+    var scoreboardDelay: Duration { router.scoreboard?.current ?? settings.delay }
+
+    /// Sleeps until `deadline`, or until the scoreboard's delay changes after `version`.
+    private func sleep(until deadline: C.Instant, changedAfter version: Int?) async throws {
+        if let version, let book = router.scoreboard?.book {
+            await book.changed.wait(after: version, until: deadline, on: clock)
+            try Task.checkCancellation()
+        } else {
+            try await clock.sleep(until: deadline, tolerance: nil)
         }
     }
 
@@ -213,8 +240,9 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         return [detector.caughtUp(snapshot, missed: old)] + found.filter { !folded.contains($0.id) }
     }
 
-    private func flush(_ snapshots: inout [(due: C.Instant, snapshot: GameSnapshot)]) async {
-        while let first = snapshots.first, first.due <= clock.now {
+    private func flush(_ snapshots: inout [(seen: C.Instant, snapshot: GameSnapshot)]) async {
+        let delay = scoreboardDelay
+        while let first = snapshots.first, first.seen.advanced(by: delay) <= clock.now {
             snapshots.removeFirst()
             await onSnapshot(first.snapshot, [])
         }

@@ -15,13 +15,14 @@ public struct Ledger: Sendable {
     /// Claims (event, sink) for sending: true for the first claimant only, atomically across
     /// processes. The claim stays this process's until `sent`; one left by a process that died
     /// before sending (killed between the claim and the send) is taken over, so the alert
-    /// goes out once rather than never.
-    public func claim(_ event: GameEvent, sink: String, at date: Date = Date()) async throws(StoreError) -> Bool {
+    /// goes out once rather than never. With `final`, the claim is done at once: a process
+    /// killed before sending leaves it unsent for good (at most once).
+    public func claim(_ event: GameEvent, sink: String, at date: Date = Date(), final: Bool = false) async throws(StoreError) -> Bool {
         let owner = owner
         return try await store.write { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO ledger (event_id, sink, game_id, kind, claimed_at, sending) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [event.id, sink, event.gameId, event.kind.rawValue, date.timeIntervalSince1970, owner])
+                arguments: [event.id, sink, event.gameId, event.kind.rawValue, date.timeIntervalSince1970, final ? nil : owner])
             if db.changesCount == 1 { return true }
             let holder = try String?.fetchOne(db, sql: "SELECT sending FROM ledger WHERE event_id = ? AND sink = ?", arguments: [event.id, sink]) ?? nil
             guard let holder, holder != owner, !ProcessOwner.isAlive(holder) else { return false }

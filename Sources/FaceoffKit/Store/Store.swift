@@ -239,6 +239,25 @@ public final class Store: Sendable {
             // alert is not lost. NULL once sent, and for every claim made before this column.
             try db.alter(table: "ledger") { table in table.add(column: "sending", .text) }
         }),
+        ("v8: sightings and delay changes", { db in
+            // When an event was first seen in a feed (wall clock, by any process): the time a
+            // sink's delay counts from, and what `faceoff delay sync` measures.
+            try db.create(table: "event_seen") { table in
+                table.primaryKey("event_id", .text)
+                table.column("game_id", .integer).notNull()
+                table.column("kind", .text).notNull()
+                table.column("seen_at", .double).notNull()
+            }
+            try db.create(index: "event_seen_by_kind", on: "event_seen", columns: ["kind", "seen_at"])
+            // A sink's delay as changed while watching (`faceoff delay`, watch's keys), and
+            // the configured delay it replaced: it holds while the config still says that.
+            try db.create(table: "delay_change") { table in
+                table.primaryKey("sink", .text)
+                table.column("delay_ms", .integer).notNull()
+                table.column("configured_ms", .integer).notNull()
+                table.column("set_at", .double).notNull()
+            }
+        }),
     ]
 
     /// The migrations this store has applied, oldest first (those this version knows).

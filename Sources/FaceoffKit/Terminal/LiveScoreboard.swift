@@ -7,7 +7,8 @@ public struct LiveScoreboard: Sendable {
 
     public init(style: TerminalStyle) { self.style = style }
 
-    public func render(_ snapshot: GameSnapshot, recent: [String], width: Int?) -> String {
+    /// - Parameter footer: a line under the alerts (watch's delay and keys).
+    public func render(_ snapshot: GameSnapshot, recent: [String], width: Int?, footer: String? = nil) -> String {
         let away = snapshot.away
         let home = snapshot.home
         func team(_ side: GameSnapshot.Side) -> String {
@@ -36,6 +37,10 @@ public struct LiveScoreboard: Sendable {
         lines.append(String(repeating: "─", count: min(width ?? 60, 60)))
         for line in recent.suffix(12) {
             lines.append(width.map { DisplayWidth.truncate(line, to: $0) } ?? line)
+        }
+        if let footer {
+            lines.append(String(repeating: "─", count: min(width ?? 60, 60)))
+            lines.append(width.map { DisplayWidth.truncate(footer, to: $0) } ?? footer)
         }
         return lines.joined(separator: "\n")
     }

@@ -12,7 +12,8 @@ import Testing
         let path = directory.appendingPathComponent("state/faceoff/faceoff.sqlite").path
         let store = try Store(path: path)
         #expect(FileManager.default.fileExists(atPath: path))
-        let all = ["v1: response cache", "v2: calendar state", "v3: alert ledger", "v4: webhook outbox", "v5: live games", "v6: daemon state", "v7: ledger claims being sent"]
+        let all = ["v1: response cache", "v2: calendar state", "v3: alert ledger", "v4: webhook outbox", "v5: live games", "v6: daemon state", "v7: ledger claims being sent",
+                   "v8: sightings and delay changes"]
         #expect(try store.appliedMigrations() == all)
         // Opening again is fine and migrates nothing twice.
         #expect(try Store(path: path).appliedMigrations() == all)

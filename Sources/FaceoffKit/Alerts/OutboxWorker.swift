@@ -1,9 +1,6 @@
 import Foundation
 import Logging
 
-/// The webhook sink's outbox worker: takes the sink's rows in order, leases each so that no
-/// two processes send it, retries on the schedule until the alert expires, and gives up for
-/// good on a refusal or a 410.
 extension WebhookSink {
     /// When a sink's head alert is tried again while its receiver fails. A receiver down for
     /// a moment (a restart) should get its backlog as soon as it is back, so for the first
@@ -45,6 +42,37 @@ extension WebhookSink {
         func isEarly(_ age: Duration) -> Bool { age < earlyFor }
     }
 
+}
+
+/// What one attempt at delivering an outbox row came to.
+enum OutboxAttempt: Sendable {
+    case delivered(String)
+    case cancelled
+    case retry(String, after: Duration?)
+    case refused(String)
+    /// The receiver is gone for good (a webhook's 410): the sink is disabled.
+    case gone(String)
+}
+
+/// A durable sink's outbox worker (webhooks; exec sinks with `retry = true`): takes the
+/// sink's rows in order, leases each so that no two processes send it, retries on the
+/// schedule until the alert expires, and gives up for good on a refusal or when the receiver
+/// is gone.
+struct OutboxWorker: Sendable {
+    let name: String
+    let outbox: Outbox?
+    let schedule: WebhookSink.RetrySchedule
+    /// Fired when a row is queued: the worker looks at once.
+    let wake: WakeSignal
+    let now: @Sendable () -> Date
+    let logger: Logger
+    /// Why the sink is off, if it is.
+    let disabledReason: @Sendable () -> String?
+    /// One delivery of a row's body.
+    let attempt: @Sendable (_ id: String, _ body: [UInt8]) async -> OutboxAttempt
+    /// The receiver is gone: turn the sink off.
+    let gone: @Sendable (_ why: String) async -> Void
+
     /// A receiver failing since `since` (this process's first failed attempt at it), with
     /// `later` attempts made past the schedule's early part.
     struct Outage {
@@ -55,12 +83,12 @@ extension WebhookSink {
     /// Waits until nothing is owed for this sink (or `timeout` passes); true when nothing is.
     /// The outbox is read from the store every 50 ms: other processes deliver its rows too,
     /// so the store is the only place that knows.
-    public func settle(timeout: Duration) async -> Bool {
+    func settle(timeout: Duration) async -> Bool {
         guard let outbox else { return true }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {
-            if disabledReason != nil { return true }
+            if disabledReason() != nil { return true }
             // A store that can't be read can't say nothing is owed: keep asking.
             if (try? outbox.pending(sink: name))?.isEmpty == true { return true }
             try? await Task.sleep(for: .milliseconds(50))
@@ -70,7 +98,7 @@ extension WebhookSink {
 
     /// Delivers the sink's rows, oldest first, until the task is cancelled or the sink is
     /// disabled (a 410).
-    public func run() async {
+    func run() async {
         guard let outbox else { return }
         let lease = Double(10 + 20)
         // What a previous run left owed is tried at once on start: how long ago its last
@@ -87,7 +115,7 @@ extension WebhookSink {
         // The receiver asked for a wait (429, Retry-After): a new alert doesn't cut it short.
         var askedToWait = false
         while !Task.isCancelled {
-            if disabledReason != nil { return }
+            if disabledReason() != nil { return }
             let item: Outbox.Item?
             do { item = try outbox.head(sink: name) } catch {
                 logger.error("cannot read the outbox; trying again", metadata: ["sink": "\(name)", "error": "\(error)"])
@@ -143,12 +171,12 @@ extension WebhookSink {
             }
             // Rows queued before this attempt are no news to the wait after it.
             wake.clear()
-            let outcome = await attempt(id: item.eventID, body: item.body)
+            let outcome = await attempt(item.eventID, item.body)
             let metadata: Logger.Metadata = ["sink": "\(name)", "event": "\(item.eventID)", "attempt": "\(item.attempts + 1)"]
             switch outcome {
-            case .delivered(let status):
+            case .delivered(let detail):
                 outage = nil
-                logger.info("alert delivered", metadata: metadata.merging(["status": "\(status)"]) { $1 })
+                logger.info("alert delivered", metadata: metadata.merging(["status": "\(detail)"]) { $1 })
                 do { try await outbox.delivered(item) } catch {
                     taken.insert(item.id)
                     logger.error("cannot record a delivery in the store; it will not be sent again", metadata: metadata.merging(["error": "\(error)"]) { $1 })
@@ -178,10 +206,9 @@ extension WebhookSink {
                 logger.error("receiver refused the alert; not retrying", metadata: metadata.merging(["error": "\(why)"]) { $1 })
                 try? await outbox.drop(item)
             case .gone(let why):
-                disabled.withLock { $0 = why }
-                try? await outbox.disable(sink: name, url: url, reason: why, at: now())
+                await gone(why)
                 let dropped = (try? await outbox.dropAll(sink: name)) ?? 0
-                logger.warning("webhook sink disabled: the receiver is gone", metadata: metadata.merging(["error": "\(why)", "dropped": "\(dropped)"]) { $1 })
+                logger.warning("sink disabled: the receiver is gone", metadata: metadata.merging(["error": "\(why)", "dropped": "\(dropped)"]) { $1 })
                 return
             }
         }

@@ -1,0 +1,47 @@
+import Foundation
+import GRDB
+
+/// When each event was first seen in a feed, by any process on the store. The API gives no
+/// wall-clock time per play, so this is the moment a sink's delay counts from (also after a
+/// restart), and what `faceoff delay sync` measures against the stream.
+public struct Sightings: Sendable {
+    let store: Store
+
+    public init(store: Store) { self.store = store }
+
+    /// Records the events seen at `date` (each its own `seenAt` when it has one); an event
+    /// seen before keeps its first time. Returns when each was first seen.
+    public func record(_ events: [GameEvent], at date: Date) async throws(StoreError) -> [String: Date] {
+        guard !events.isEmpty else { return [:] }
+        let rows = events.map { ($0.id, $0.gameId, $0.kind.rawValue, ($0.seenAt ?? date).timeIntervalSince1970) }
+        return try await store.write { db in
+            var first: [String: Date] = [:]
+            for (id, game, kind, seen) in rows {
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO event_seen (event_id, game_id, kind, seen_at) VALUES (?, ?, ?, ?)",
+                    arguments: [id, game, kind, seen])
+                if let at = try Double.fetchOne(db, sql: "SELECT seen_at FROM event_seen WHERE event_id = ?", arguments: [id]) {
+                    first[id] = Date(timeIntervalSince1970: at)
+                }
+            }
+            return first
+        }
+    }
+
+    /// The event of `kind` most recently first seen at or after `date`.
+    public func latest(_ kind: GameEvent.Kind, since date: Date) throws(StoreError) -> (id: String, seenAt: Date)? {
+        try store.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT event_id, seen_at FROM event_seen WHERE kind = ? AND seen_at >= ? ORDER BY seen_at DESC LIMIT 1",
+                arguments: [kind.rawValue, date.timeIntervalSince1970]
+            ).map { (id: $0["event_id"], seenAt: Date(timeIntervalSince1970: $0["seen_at"])) }
+        }
+    }
+
+    /// Deletes sightings older than `date` (housekeeping).
+    public func prune(before date: Date) async throws(StoreError) {
+        try await store.write { db in
+            try db.execute(sql: "DELETE FROM event_seen WHERE seen_at < ?", arguments: [date.timeIntervalSince1970])
+        }
+    }
+}

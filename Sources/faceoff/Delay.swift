@@ -1,0 +1,110 @@
+import ArgumentParser
+import FaceoffKit
+import Foundation
+
+extension Faceoff {
+    struct DelayCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delay",
+            abstract: "Show or change how long alerts wait, to match the stream you watch.",
+            discussion: """
+                Every alert waits its sink's delay after Faceoff first saw the event, so it
+                does not spoil a stream that runs behind. A change holds for every process on
+                the store (a running `run` or `watch` takes it within a second, and re-times
+                the alerts it holds) until `reset`, or until the config's delay for that sink
+                changes. `sync`: run it the moment your stream shows the latest goal; the delay
+                becomes the time since Faceoff first saw that goal (one seen in the last 3
+                minutes). In `watch`'s scoreboard the keys + - (5 s), ] [ (1 s) and s (sync)
+                do the same for its sinks.
+
+                Examples:
+                  faceoff delay                  the delay in effect at each sink
+                  faceoff delay 45s
+                  faceoff delay +5s
+                  faceoff delay -10s --sink discord
+                  faceoff delay sync
+                  faceoff delay reset
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: ArgumentHelp("Only this sink (its name, or its type when unnamed).", valueName: "name"))
+        var sink: String?
+
+        @Argument(
+            parsing: .allUnrecognized, help: ArgumentHelp("45s (set), +5s or -10s (move), sync, or reset.", valueName: "change"),
+            completion: .list(["sync", "reset", "+5s", "-5s", "+1s", "-1s", "30s", "1m"]))
+        var change: [String] = []
+
+        enum Change: Equatable {
+            case set(Duration), move(Duration), sync, reset
+        }
+
+        static func parse(_ text: String) -> Change? {
+            switch text {
+            case "sync": return .sync
+            case "reset": return .reset
+            default:
+                if let sign = text.first, sign == "+" || sign == "-" {
+                    return DurationText.parse(String(text.dropFirst())).map { .move(sign == "-" ? .zero - $0 : $0) }
+                }
+                return DurationText.parse(text).map { .set($0) }
+            }
+        }
+
+        func validate() throws {
+            guard change.count <= 1 else { throw ValidationError("give one change: 45s, +5s, -10s, sync or reset") }
+            if let text = change.first, Self.parse(text) == nil {
+                throw ValidationError("'\(text)' is not a delay change; give 45s, 1m30s, +5s, -10s, sync or reset")
+            }
+        }
+
+        func run() async throws {
+            let session = try global.session()
+            let store = try session.openStore()
+            let book = DelayBook(config: session.config, store: store)
+            let names = book.configured.map(\.name)
+            var sinks: [String]?
+            if let sink {
+                guard names.contains(sink) else {
+                    throw UsageError(message: "no sink named '\(sink)'\(Suggest.phrase(sink, in: names)); the sinks are: \(names.joined(separator: ", "))")
+                }
+                sinks = [sink]
+            }
+            let now = session.now
+            var note: String?
+            switch change.first.flatMap(Self.parse) {
+            case nil: break
+            case .set(let delay)?: try await book.set(Dictionary(uniqueKeysWithValues: (sinks ?? names).map { ($0, delay) }), at: now)
+            case .move(let step)?: try await book.adjust(by: step, sinks: sinks, at: now)
+            case .reset?: try await book.reset(sinks: sinks)
+            case .sync?:
+                switch try await book.sync(sinks: sinks, now: now) {
+                case .noRecentGoal:
+                    throw RuntimeError(message: "no goal seen in the last 3 minutes, so nothing to sync to; the delays stay as they are")
+                case .synced(let delay, let goal):
+                    note = "Synced: the latest goal (\(goal)) was first seen \(DurationText.format(delay)) ago."
+                }
+            }
+            let report = DelayReport(book)
+            if global.json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                encoder.dateEncodingStrategy = .iso8601
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+                return
+            }
+            if let note { print(note) }
+            let time = LocalTime(timeZone: session.config.timeZone)
+            let shown = report.sinks.filter { sinks?.contains($0.sink) ?? true }
+            let width = shown.map(\.sink.count).max() ?? 0
+            for entry in shown {
+                var line = entry.sink.padding(toLength: width + 2, withPad: " ", startingAt: 0) + DurationText.format(.seconds(entry.delaySeconds))
+                if let at = entry.changedAt {
+                    line += "  (changed \(time.day(at)) \(time.time(at)); configured \(DurationText.format(.seconds(entry.configuredSeconds))))"
+                }
+                print(line)
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import FaceoffKit
+import Foundation
+
+/// `watch`'s keys under its scoreboard: + and - move the delay of every sink of the process by
+/// 5 s, ] and [ by 1 s, s syncs it to the latest goal, q quits. The line under the scoreboard
+/// shows the delay the scoreboard follows, also when another process changes it.
+struct WatchControls: Sendable {
+    let book: DelayBook
+    /// The sinks of this process, whose delays the keys change.
+    let sinks: [String]
+    let terminal: StdoutSink
+
+    init(alerts: AlertPlumbing) {
+        book = alerts.router.delays
+        sinks = alerts.router.routes.map(\.sink.name)
+        terminal = alerts.terminal
+    }
+
+    func footer(_ message: String? = nil) -> String {
+        let delay = book.delay(for: terminal.name)
+        var text = "Delay \(DurationText.format(delay))"
+        if let message { text += " · \(message)" } else { text += " · +/- 5s  ]/[ 1s  s sync  q quit" }
+        return text
+    }
+
+    /// Runs `body` with the keys read beside it: returns when `body` does, or at `q` (then
+    /// `body` is cancelled: what a delay still held is sent by the next start). Without a
+    /// terminal, just `body`.
+    func around(_ keys: TerminalKeys?, _ body: @escaping @Sendable () async throws -> Void) async throws {
+        guard let keys else { return try await body() }
+        terminal.setFooter(footer())
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await body() }
+            group.addTask { await self.read(keys) }
+            group.addTask { await self.follow() }
+            // The first to end (the watch, or the q key) ends the others.
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Reads keys until q.
+    private func read(_ keys: TerminalKeys) async {
+        for await key in keys.keys {
+            let now = Date()
+            var message: String?
+            do {
+                switch key {
+                case "q", "Q": return
+                case "+", "=": try await book.adjust(by: .seconds(5), sinks: sinks, at: now)
+                case "-", "_": try await book.adjust(by: .seconds(-5), sinks: sinks, at: now)
+                case "]": try await book.adjust(by: .seconds(1), sinks: sinks, at: now)
+                case "[": try await book.adjust(by: .seconds(-1), sinks: sinks, at: now)
+                case "s", "S":
+                    switch try await book.sync(sinks: sinks, now: now) {
+                    case .synced: message = "synced to the latest goal"
+                    case .noRecentGoal: message = "no goal in the last 3 minutes; unchanged"
+                    }
+                default: continue
+                }
+            } catch {
+                message = "not changed: \(error)"
+            }
+            terminal.setFooter(footer(message))
+        }
+    }
+
+    /// Reads the delays every second, so a change made elsewhere (`faceoff delay 30s`) shows.
+    private func follow() async {
+        while !Task.isCancelled {
+            if book.refresh() { terminal.setFooter(footer()) }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+}
