@@ -31,10 +31,16 @@ extension Faceoff {
         @Option(help: ArgumentHelp("Only this sink (its name, or its type when unnamed).", valueName: "name"))
         var sink: String?
 
+        @Option(help: ArgumentHelp("With sync: the game whose stream you watch, when several had goals lately.", valueName: "id"))
+        var game: Int?
+
         @Argument(
             parsing: .allUnrecognized, help: ArgumentHelp("45s (set), +5s or -10s (move), sync, or reset.", valueName: "change"),
             completion: .list(["sync", "reset", "+5s", "-5s", "+1s", "-1s", "30s", "1m"]))
         var change: [String] = []
+
+        /// The change asked for (`--` before it is fine: `faceoff delay -- -5s`).
+        var asked: [String] { change.filter { $0 != "--" } }
 
         enum Change: Equatable {
             case set(Duration), move(Duration), sync, reset
@@ -53,8 +59,9 @@ extension Faceoff {
         }
 
         func validate() throws {
-            guard change.count <= 1 else { throw ValidationError("give one change: 45s, +5s, -10s, sync or reset") }
-            if let text = change.first, Self.parse(text) == nil {
+            guard asked.count <= 1 else { throw ValidationError("give one change: 45s, +5s, -10s, sync or reset") }
+            if game != nil, asked.first != "sync" { throw ValidationError("--game goes with sync only") }
+            if let text = asked.first, Self.parse(text) == nil {
                 throw ValidationError("'\(text)' is not a delay change; give 45s, 1m30s, +5s, -10s, sync or reset")
             }
         }
@@ -63,6 +70,8 @@ extension Faceoff {
             let session = try global.session()
             let store = try session.openStore()
             let book = DelayBook(config: session.config, store: store)
+            // A change made against a delay the config no longer has is gone for good.
+            await book.forgetStale()
             let names = book.configured.map(\.name)
             var sinks: [String]?
             if let sink {
@@ -73,15 +82,19 @@ extension Faceoff {
             }
             let now = session.now
             var note: String?
-            switch change.first.flatMap(Self.parse) {
+            switch asked.first.flatMap(Self.parse) {
             case nil: break
-            case .set(let delay)?: try await book.set(Dictionary(uniqueKeysWithValues: (sinks ?? names).map { ($0, delay) }), at: now)
+            case .set(let delay)?:
+                try await book.set(Dictionary(uniqueKeysWithValues: (sinks ?? names).map { ($0, delay) }), at: now)
+                if delay > DelayBook.maximum { note = "Capped at \(DurationText.format(DelayBook.maximum)), the longest delay there is." }
             case .move(let step)?: try await book.adjust(by: step, sinks: sinks, at: now)
             case .reset?: try await book.reset(sinks: sinks)
             case .sync?:
-                switch try await book.sync(sinks: sinks, now: now) {
+                switch try await book.sync(sinks: sinks, games: game.map { [$0] }, now: now) {
                 case .noRecentGoal:
-                    throw RuntimeError(message: "no goal seen in the last 3 minutes, so nothing to sync to; the delays stay as they are")
+                    throw RuntimeError(message: "no goal seen in the last 3 minutes\(game.map { " in game \($0)" } ?? ""), so nothing to sync to; the delays stay as they are")
+                case .severalGames(let games):
+                    throw UsageError(message: "goals in \(games.count) games in the last 3 minutes; say which stream you watch with --game (\(games.map(String.init).joined(separator: " or ")))")
                 case .synced(let delay, let goal):
                     note = "Synced: the latest goal (\(goal)) was first seen \(DurationText.format(delay)) ago."
                 }

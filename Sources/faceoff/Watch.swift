@@ -59,6 +59,7 @@ extension Faceoff {
 
             let status = LiveStatus(store: store)
             @Sendable func watch(_ gameID: Int, start: Date?, series: SeriesState? = nil) async throws {
+                controls.watching.withLock { $0 = gameID }
                 let watcher = GameWatcher(
                     gameID: gameID, scheduledStart: start, client: client, ledger: Ledger(store: store), settings: settings,
                     clock: ContinuousClock(), router: alerts.router, series: series, onSnapshot: { snapshot, _ in

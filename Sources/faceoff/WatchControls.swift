@@ -1,14 +1,17 @@
 import FaceoffKit
 import Foundation
+import Synchronization
 
 /// `watch`'s keys under its scoreboard: + and - move the delay of every sink of the process by
 /// 5 s, ] and [ by 1 s, s syncs it to the latest goal, q quits. The line under the scoreboard
 /// shows the delay the scoreboard follows, also when another process changes it.
-struct WatchControls: Sendable {
+final class WatchControls: Sendable {
     let book: DelayBook
     /// The sinks of this process, whose delays the keys change.
     let sinks: [String]
     let terminal: StdoutSink
+    /// The game being watched: `s` syncs to its goals, not another game's.
+    let watching = Mutex<Int?>(nil)
 
     init(alerts: AlertPlumbing) {
         book = alerts.router.delays
@@ -52,9 +55,10 @@ struct WatchControls: Sendable {
                 case "]": try await book.adjust(by: .seconds(1), sinks: sinks, at: now)
                 case "[": try await book.adjust(by: .seconds(-1), sinks: sinks, at: now)
                 case "s", "S":
-                    switch try await book.sync(sinks: sinks, now: now) {
+                    switch try await book.sync(sinks: sinks, games: watching.withLock { $0 }.map { [$0] }, now: now) {
                     case .synced: message = "synced to the latest goal"
                     case .noRecentGoal: message = "no goal in the last 3 minutes; unchanged"
+                    case .severalGames: message = "goals in several games; unchanged"
                     }
                 default: continue
                 }
@@ -65,10 +69,15 @@ struct WatchControls: Sendable {
         }
     }
 
-    /// Reads the delays every second, so a change made elsewhere (`faceoff delay 30s`) shows.
+    /// Reads the delays every second, so a change made elsewhere (`faceoff delay 30s`) shows,
+    /// whichever reader of the book saw it first.
     private func follow() async {
+        var shown = book.delay(for: terminal.name)
         while !Task.isCancelled {
-            if book.refresh() { terminal.setFooter(footer()) }
+            book.refresh()
+            let now = book.delay(for: terminal.name)
+            if now != shown { terminal.setFooter(footer()) }
+            shown = now
             try? await Task.sleep(for: .seconds(1))
         }
     }

@@ -47,7 +47,9 @@ public final class DelayBook: Sendable {
 
     let store: Store?
     public let configured: [(name: String, delay: Duration)]
-    private let changes = Mutex<[String: Change]>([:])
+    /// The changes as last read or made, and how many this process made: a read from the
+    /// store that began before a change made here is dropped rather than undoing it.
+    private let state = Mutex<(changes: [String: Change], generation: Int)>(([:], 0))
     /// Fired whenever a delay in effect changes.
     public let changed = ChangeSignal()
 
@@ -68,7 +70,7 @@ public final class DelayBook: Sendable {
     /// The delay in effect at `sink` (a sink the book doesn't know: `fallback`).
     public func delay(for sink: String, fallback: Duration = .zero) -> Duration {
         guard let configured = configuredDelay(sink) else { return fallback }
-        return changes.withLock { Self.effective($0[sink], configured: configured) }
+        return state.withLock { Self.effective($0.changes[sink], configured: configured) }
     }
 
     static func effective(_ change: Change?, configured: Duration) -> Duration {
@@ -76,9 +78,10 @@ public final class DelayBook: Sendable {
         return change.delay
     }
 
-    public var entries: [Entry] {
-        let changes = changes.withLock { $0 }
-        return configured.map { name, delay in
+    public var entries: [Entry] { entries(state.withLock { $0.changes }) }
+
+    private func entries(_ changes: [String: Change]) -> [Entry] {
+        configured.map { name, delay in
             let change = changes[name].flatMap { $0.configured == delay ? $0 : nil }
             return Entry(sink: name, configured: delay, current: change?.delay ?? delay, changedAt: change?.at)
         }
@@ -89,6 +92,7 @@ public final class DelayBook: Sendable {
     @discardableResult
     public func refresh() -> Bool {
         guard let store else { return false }
+        let generation = state.withLock { $0.generation }
         // A store too old to have the table (read-only, for status) has no changes.
         let rows = try? store.read { db in
             try Row.fetchAll(db, sql: "SELECT sink, delay_ms, configured_ms, set_at FROM delay_change").map { row in
@@ -98,26 +102,30 @@ public final class DelayBook: Sendable {
             }
         }
         guard let rows else { return false }
-        return replace(Dictionary(rows.map { ($0.sink, $0.change) }) { _, last in last })
+        let read = Dictionary(rows.map { ($0.sink, $0.change) }) { _, last in last }
+        return update { state in
+            guard state.generation == generation else { return }
+            state.changes = read
+        }
     }
 
-    private func replace(_ new: [String: Change]) -> Bool {
-        let before = entries.map(\.current)
-        changes.withLock { $0 = new }
-        let moved = before != entries.map(\.current)
+    /// Changes the state under its lock; true, and `changed` fired, when a delay in effect moved.
+    private func update(_ body: (inout (changes: [String: Change], generation: Int)) -> Void) -> Bool {
+        let moved = state.withLock { state -> Bool in
+            let before = entries(state.changes).map(\.current)
+            body(&state)
+            return before != entries(state.changes).map(\.current)
+        }
         if moved { changed.fire() }
         return moved
     }
 
     /// Sets the delays of these sinks (clamped to 0...maximum), for every process on the store.
     public func set(_ delays: [String: Duration], at date: Date) async throws(StoreError) {
-        var new = changes.withLock { $0 }
-        for (sink, delay) in delays {
-            guard let configured = configuredDelay(sink) else { continue }
-            new[sink] = Change(delay: Self.clamp(delay), configured: configured, at: date)
+        let rows = delays.compactMap { sink, delay in
+            configuredDelay(sink).map { (sink, Change(delay: Self.clamp(delay), configured: $0, at: date)) }
         }
         if let store {
-            let rows = delays.keys.compactMap { sink in new[sink].map { (sink, $0) } }
             try await store.write { db in
                 for (sink, change) in rows {
                     try db.execute(
@@ -126,7 +134,10 @@ public final class DelayBook: Sendable {
                 }
             }
         }
-        _ = replace(new)
+        _ = update { state in
+            for (sink, change) in rows { state.changes[sink] = change }
+            state.generation += 1
+        }
     }
 
     /// Moves the delays of these sinks (default: all) by `step`.
@@ -138,22 +149,23 @@ public final class DelayBook: Sendable {
     /// Back to the configured delays for these sinks (default: all).
     public func reset(sinks: [String]? = nil) async throws(StoreError) {
         let names = sinks ?? configured.map(\.name)
-        var new = changes.withLock { $0 }
-        for name in names { new[name] = nil }
         if let store {
             try await store.write { db in
                 for name in names { try db.execute(sql: "DELETE FROM delay_change WHERE sink = ?", arguments: [name]) }
             }
         }
-        _ = replace(new)
+        _ = update { state in
+            for name in names { state.changes[name] = nil }
+            state.generation += 1
+        }
     }
 
     /// Forgets the changes made against another configured delay (the config has changed
     /// since): they no longer apply, and a config changed back must not revive them.
     public func forgetStale() async {
         guard let store else { return }
-        let stale = changes.withLock { changes in
-            configured.filter { name, delay in changes[name].map { $0.configured != delay } ?? false }.map(\.name)
+        let stale = state.withLock { state in
+            configured.filter { name, delay in state.changes[name].map { $0.configured != delay } ?? false }.map(\.name)
         }
         guard !stale.isEmpty else { return }
         _ = try? await store.write { db in
@@ -166,13 +178,21 @@ public final class DelayBook: Sendable {
         /// The new delay: the time since the goal was first seen.
         case synced(Duration, goal: String)
         case noRecentGoal
+        /// Goals of several games in the window, and no game named: which stream is it?
+        case severalGames([Int])
     }
 
     /// Sets these sinks' delay (default: all) to the time since Faceoff first saw the latest
-    /// goal (one seen in the last `syncWindow`): the moment the stream shows it.
-    public func sync(sinks: [String]? = nil, now date: Date) async throws(StoreError) -> SyncResult {
-        guard let store, let goal = try Sightings(store: store).latest(.goal, since: date.addingTimeInterval(-Self.syncWindow.inSeconds))
-        else { return .noRecentGoal }
+    /// goal (one seen in the last `syncWindow`) of `games` (default: any, if only one game
+    /// had one): the moment the stream shows it.
+    public func sync(sinks: [String]? = nil, games: Set<Int>? = nil, now date: Date) async throws(StoreError) -> SyncResult {
+        guard let store else { return .noRecentGoal }
+        let goals = try Sightings(store: store).recent(.goal, since: date.addingTimeInterval(-Self.syncWindow.inSeconds))
+            .filter { games?.contains($0.game) ?? true }
+        var seen: [Int] = []
+        for goal in goals where !seen.contains(goal.game) { seen.append(goal.game) }
+        if games == nil, seen.count > 1 { return .severalGames(seen) }
+        guard let goal = goals.first else { return .noRecentGoal }
         let delay = Self.clamp(.seconds(max(0, date.timeIntervalSince(goal.seenAt)).rounded()))
         let names = sinks ?? configured.map(\.name)
         try await set(Dictionary(names.map { ($0, delay) }, uniquingKeysWith: { first, _ in first }), at: date)

@@ -21,6 +21,9 @@ public final class ExecSink: DurableSink {
     let now: @Sendable () -> Date
     let logger: Logger
     let wake = WakeSignal()
+    /// Held while the program runs: one at a time per sink across processes too (`run` and
+    /// `watch` on one store).
+    let lockPath: String
 
     /// What one run is: rendered when the alert is taken, so a retry runs the same thing.
     struct Invocation: Codable, Sendable {
@@ -43,14 +46,18 @@ public final class ExecSink: DurableSink {
             let expanded = paths.expand(word)
             return (expanded, try? TemplateSet.parse(expanded, file: "command[\(index)]"))
         }
-        self.outbox = config.retry ? outbox.map { Outbox(store: $0.store, owner: $0.owner + ":" + UUID().uuidString.prefix(6)) } : nil
+        // Without retry nothing is queued, but rows queued while the sink had it are still run.
+        self.outbox = outbox.map { Outbox(store: $0.store, owner: $0.owner + ":" + UUID().uuidString.prefix(6)) }
+        // Beside the store the processes share (else where it would be).
+        let folder = outbox.map { ($0.store.path as NSString).deletingLastPathComponent } ?? paths.stateHome
+        lockPath = folder + "/exec-" + StableHash.hex(config.displayName) + ".lock"
         self.schedule = schedule
         self.now = now
         self.logger = logger
     }
 
     public var atMostOnce: Bool { !config.retry }
-    public var isDurable: Bool { outbox != nil }
+    public var isDurable: Bool { config.retry && outbox != nil }
 
     /// The program as the config names it (`~` expanded), for doctor and errors.
     public var program: String { words.first?.text ?? "" }
@@ -83,8 +90,11 @@ public final class ExecSink: DurableSink {
         let environment = environment.merging(invocation.environment) { $1 }
         let result: ProcessRunner.Result
         do {
-            result = try await ProcessRunner.run(
-                program, Array(invocation.arguments.dropFirst()), environment: environment, timeout: config.timeout, input: Array(invocation.input.utf8))
+            result = try await oneAtATime { () async throws(ProcessRunner.Failure) -> ProcessRunner.Result in
+                try await ProcessRunner.run(
+                    program, Array(invocation.arguments.dropFirst()), environment: environment, timeout: config.timeout,
+                    input: Array(invocation.input.utf8))
+            }
         } catch {
             if case .notFound = error {
                 return .retry("\(program) was not found or is not executable; check the sink's command (a full path, or a program on PATH)", after: nil)
@@ -97,7 +107,31 @@ public final class ExecSink: DurableSink {
             return .retry("\(program) was still running after \(DurationText.format(config.timeout)) and was killed with what it started" + said, after: nil)
         }
         guard result.status == 0 else { return .retry("\(program) exited with status \(result.status)" + said, after: nil) }
+        if result.leftRunning {
+            logger.warning("the program exited, but something it started outside its process group kept its output open past the timeout; it was left running", metadata: ["sink": "\(name)"])
+        }
         return .delivered("exit 0")
+    }
+
+    /// Runs `body` holding the sink's lock file (an flock, released when the descriptor
+    /// closes, also when the process dies). Another process's run ends within its timeout, so
+    /// the wait is at most that; past it (a stuck lock), the run goes ahead, logged.
+    private func oneAtATime<T>(_ body: () async throws(ProcessRunner.Failure) -> T) async throws(ProcessRunner.Failure) -> T {
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // No state folder yet (test-alert before anything ran): no other process to share with.
+        guard fd >= 0 else { return try await body() }
+        defer { close(fd) }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: config.timeout + .seconds(5))
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if clock.now >= deadline {
+                logger.warning("another process kept this sink's program running past its timeout; running this one all the same", metadata: ["sink": "\(name)"])
+                break
+            }
+            if Task.isCancelled { break }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return try await body()
     }
 
     /// The last lines a program wrote on stderr, for the log: "; stderr: ...".
@@ -122,7 +156,7 @@ public final class ExecSink: DurableSink {
     /// With `retry = true`: the run is queued in the outbox (claimed in the ledger in the same
     /// transaction), and the worker runs it, again until it succeeds or expires.
     public func enqueue(_ event: GameEvent, at date: Date) async throws(StoreError) -> Delivery {
-        guard let outbox else { return await send(event) }
+        guard config.retry, let outbox else { return await send(event) }
         let body: [UInt8]
         do { body = Array(try JSONEncoder().encode(invocation(event))) } catch { return .failed("cannot encode the alert: \(error)") }
         let expires = date.addingTimeInterval(Double(config.expiry.components.seconds))
@@ -133,7 +167,8 @@ public final class ExecSink: DurableSink {
 
     private var worker: OutboxWorker {
         OutboxWorker(
-            name: name, outbox: outbox, schedule: schedule, wake: wake, now: now, logger: logger, disabledReason: { nil },
+            name: name, outbox: outbox, schedule: schedule, lease: config.timeout * 2 + .seconds(25), wake: wake, now: now, logger: logger,
+            disabledReason: { nil },
             attempt: { [self] _, body in
                 guard let invocation = try? JSONDecoder().decode(Invocation.self, from: Data(body)) else {
                     return .refused("the queued run could not be read")

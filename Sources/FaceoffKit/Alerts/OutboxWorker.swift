@@ -62,6 +62,9 @@ struct OutboxWorker: Sendable {
     let name: String
     let outbox: Outbox?
     let schedule: WebhookSink.RetrySchedule
+    /// How long a row is leased for one attempt: longer than an attempt can take, or another
+    /// process could start the same delivery while this one's is still under way.
+    let lease: Duration
     /// Fired when a row is queued: the worker looks at once.
     let wake: WakeSignal
     let now: @Sendable () -> Date
@@ -100,7 +103,7 @@ struct OutboxWorker: Sendable {
     /// disabled (a 410).
     func run() async {
         guard let outbox else { return }
-        let lease = Double(10 + 20)
+        let lease = lease.inSeconds
         // What a previous run left owed is tried at once on start: how long ago its last
         // attempt failed is not a reason to wait now.
         var resumed = false

@@ -9,6 +9,10 @@ public enum ProcessRunner {
         public var stdout: String
         public var stderr: String
         public var timedOut: Bool
+        /// The program ended, but something it started (outside its process group, where the
+        /// deadline's kill doesn't reach) kept its output open past the deadline; Faceoff
+        /// stopped waiting for it then.
+        public var leftRunning = false
     }
 
     public enum Failure: Error, Sendable, CustomStringConvertible {
@@ -47,7 +51,9 @@ public enum ProcessRunner {
         // for its pipes to close before it reports an exit, which a lingering child can delay.
         var output: [Int32] = [0, 0], errors: [Int32] = [0, 0], feed: [Int32] = [-1, -1]
         guard pipe(&output) == 0, pipe(&errors) == 0, input == nil || pipe(&feed) == 0 else {
-            throw .cannotStart(program, String(cString: strerror(errno)))
+            let why = String(cString: strerror(errno))
+            for fd in output + errors + feed where fd > 0 { close(fd) }
+            throw .cannotStart(program, why)
         }
         let pipes = output + errors + (input == nil ? [] : feed)
         // Close-on-exec: another program started meanwhile (on another thread) must not inherit
@@ -118,41 +124,65 @@ public enum ProcessRunner {
             guard !state.finished.withLock({ $0 }) else { return }
             if !state.exited.withLock({ $0 }) { state.timedOut.withLock { $0 = true } }
             kill(-child, SIGKILL)
+            // What escaped the group (setsid) may still hold the output: stop reading it.
+            state.abandoned.withLock { $0 = true }
         }
         let (outRead, errRead) = (output[0], errors[0])
         // Cancelled (shutting down): the program goes at once, not at its deadline.
         return await withTaskCancellationHandler {
             await wait(child, outRead, errRead, state: state)
         } onCancel: {
-            if !state.finished.withLock({ $0 }) { kill(-child, SIGKILL) }
+            if !state.finished.withLock({ $0 }) {
+                kill(-child, SIGKILL)
+                state.abandoned.withLock { $0 = true }
+            }
         }
     }
 
     private static func wait(_ child: pid_t, _ outRead: Int32, _ errRead: Int32, state: ChildState) async -> Result {
         await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
-            // Blocking reads and waitpid, on threads of their own.
-            DispatchQueue.global().async {
-                let group = DispatchGroup()
-                let collected = Mutex<(out: [UInt8], err: [UInt8])>(([], []))
-                for (fd, isOut) in [(outRead, true), (errRead, false)] {
-                    group.enter()
-                    DispatchQueue.global().async {
-                        let bytes = readAll(fd)
-                        collected.withLock { isOut ? ($0.out = bytes) : ($0.err = bytes) }
-                        group.leave()
-                    }
-                }
+            // One thread of its own per program: its output is read and its exit reaped there,
+            // with poll, never on Dispatch's few shared threads, where blocking reads of
+            // several programs at once would wait for each other.
+            let thread = Thread {
+                var out: [UInt8] = [], err: [UInt8] = []
+                var open: [(fd: Int32, isOut: Bool)] = [(outRead, true), (errRead, false)]
                 var status: Int32 = 0
-                while waitpid(child, &status, 0) < 0, errno == EINTR {}
+                var reaped = false
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while !open.isEmpty {
+                    if !reaped, waitpid(child, &status, WNOHANG) == child {
+                        reaped = true
+                        state.exited.withLock { $0 = true }
+                    }
+                    if state.abandoned.withLock({ $0 }) { break }
+                    var fds = open.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+                    let ready = poll(&fds, nfds_t(fds.count), 100)
+                    if ready < 0, errno != EINTR { break }
+                    guard ready > 0 else { continue }
+                    var ended: Set<Int32> = []
+                    for (index, entry) in open.enumerated() where fds[index].revents != 0 {
+                        let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, 4096) }
+                        if count > 0 {
+                            if entry.isOut { out += buffer[0..<count] } else { err += buffer[0..<count] }
+                        } else if count == 0 || errno != EINTR {
+                            ended.insert(entry.fd)
+                        }
+                    }
+                    open.removeAll { ended.contains($0.fd) }
+                }
+                close(outRead)
+                close(errRead)
+                if !reaped { while waitpid(child, &status, 0) < 0, errno == EINTR {} }
                 state.exited.withLock { $0 = true }
-                group.wait()
                 state.finished.withLock { $0 = true }
-                let (out, err) = collected.withLock { $0 }
                 let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                let timedOut = state.timedOut.withLock { $0 }
                 continuation.resume(returning: Result(
                     status: exit, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
-                    timedOut: state.timedOut.withLock { $0 }))
+                    timedOut: timedOut, leftRunning: !timedOut && state.abandoned.withLock { $0 }))
             }
+            thread.start()
         }
     }
 }
@@ -180,16 +210,6 @@ private final class ChildState: Sendable {
     /// ...and its output has ended (nothing it started holds it open).
     let finished = Mutex(false)
     let timedOut = Mutex(false)
-}
-
-/// Reads a file descriptor to its end and closes it.
-private func readAll(_ fd: Int32) -> [UInt8] {
-    var result: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
-        if count > 0 { result += buffer[0..<count] } else if count < 0, errno == EINTR { continue } else { break }
-    }
-    close(fd)
-    return result
+    /// Past the deadline (or cancelled): the output is no longer waited for.
+    let abandoned = Mutex(false)
 }

@@ -13,6 +13,7 @@ public final class StdoutSink: Sink {
     private let recent = Mutex<[String]>([])
     private let last = Mutex<GameSnapshot?>(nil)
     private let footer = Mutex<String?>(nil)
+    private let drawing = Mutex(())
 
     /// - Parameters:
     ///   - scoreboard: draw the scoreboard instead of lines (text on a terminal only).
@@ -81,8 +82,13 @@ public final class StdoutSink: Sink {
     }
 
     private func redraw(_ scoreboard: LiveScoreboard, _ snapshot: GameSnapshot) {
-        let lines = recent.withLock { $0 }
-        // Home, clear the screen, draw: "updates in place" in a tmux pane.
-        write("\u{1B}[H\u{1B}[2J" + scoreboard.render(snapshot, recent: lines, width: terminalWidth(), footer: footer.withLock { $0 }))
+        // One frame at a time, from what is current when it is drawn: an older frame (a
+        // snapshot, an alert and the footer redraw from different tasks) is never the last.
+        drawing.withLock { _ in
+            let lines = recent.withLock { $0 }
+            let current = last.withLock { $0 } ?? snapshot
+            // Home, clear the screen, draw: "updates in place" in a tmux pane.
+            write("\u{1B}[H\u{1B}[2J" + scoreboard.render(current, recent: lines, width: terminalWidth(), footer: footer.withLock { $0 }))
+        }
     }
 }

@@ -45,7 +45,8 @@ public final class WebhookSink: DurableSink {
 
     private var worker: OutboxWorker {
         OutboxWorker(
-            name: name, outbox: outbox, schedule: schedule, wake: wake, now: now, logger: logger,
+            // An attempt's 10 s timeout, and a margin.
+            name: name, outbox: outbox, schedule: schedule, lease: .seconds(30), wake: wake, now: now, logger: logger,
             disabledReason: { [self] in disabledReason },
             attempt: { [self] id, body in await attempt(id: id, body: body) },
             gone: { [self] why in

@@ -124,8 +124,19 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                     for index in events.indices { events[index].seenAt = first[events[index].id] ?? seenAt }
                 }
                 for event in events { router.route(event) }
-                // The scoreboard waits out the delay too, or it would give the score away.
-                pendingSnapshots.append((clock.now, snapshot))
+                // The scoreboard waits out the delay too, or it would give the score away, counted
+                // like its alerts: from the first sighting of the newest thing it shows (another
+                // process, or this one before a restart, may have seen it earlier), so it is
+                // due with that alert; never before the previous snapshot.
+                var shown = clock.now
+                if let newest = events.compactMap(\.seenAt).max() {
+                    shown = shown.advanced(by: .seconds(-max(0, seenAt.timeIntervalSince(newest))))
+                }
+                if let last = pendingSnapshots.last?.seen, shown < last { shown = last }
+                pendingSnapshots.append((shown, snapshot))
+                // A delay changed by another process shows in the scoreboard by the next poll
+                // at the latest (held alerts take it within a second).
+                router.scoreboard?.book.refresh()
                 if detector.state.emitted.contains("\(gameID):final") {
                     metadata["final"] = "\(snapshot.away.abbrev) \(snapshot.away.score)–\(snapshot.home.score) \(snapshot.home.abbrev)"
                     logger.info("game over", metadata: metadata)

@@ -28,13 +28,13 @@ public struct Sightings: Sendable {
         }
     }
 
-    /// The event of `kind` most recently first seen at or after `date`.
-    public func latest(_ kind: GameEvent.Kind, since date: Date) throws(StoreError) -> (id: String, seenAt: Date)? {
+    /// The events of `kind` first seen at or after `date`, newest first.
+    public func recent(_ kind: GameEvent.Kind, since date: Date) throws(StoreError) -> [(id: String, game: Int, seenAt: Date)] {
         try store.read { db in
-            try Row.fetchOne(
-                db, sql: "SELECT event_id, seen_at FROM event_seen WHERE kind = ? AND seen_at >= ? ORDER BY seen_at DESC LIMIT 1",
+            try Row.fetchAll(
+                db, sql: "SELECT event_id, game_id, seen_at FROM event_seen WHERE kind = ? AND seen_at >= ? ORDER BY seen_at DESC",
                 arguments: [kind.rawValue, date.timeIntervalSince1970]
-            ).map { (id: $0["event_id"], seenAt: Date(timeIntervalSince1970: $0["seen_at"])) }
+            ).map { (id: $0["event_id"], game: $0["game_id"], seenAt: Date(timeIntervalSince1970: $0["seen_at"])) }
         }
     }
 

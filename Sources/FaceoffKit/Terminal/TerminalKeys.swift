@@ -5,7 +5,9 @@ import Synchronization
 /// Single key presses on the terminal, for `watch`'s scoreboard: while open, standard input is
 /// in raw mode (no echo, no waiting for Enter) and read as it becomes readable, on a dispatch
 /// source, so no thread of Swift's pool ever blocks on it and the screen keeps updating.
-/// Ctrl-C and SIGTERM arrive as `q`, so the terminal is always given back as it was.
+/// Ctrl-C, Ctrl-\\, SIGTERM and SIGHUP arrive as `q`, so the terminal is given back as it was.
+/// Escape sequences (arrows, function keys) are dropped whole: an arrow's `ESC [ A` must not
+/// read as `[`.
 public final class TerminalKeys: Sendable {
     public let keys: AsyncStream<Character>
     private let continuation: AsyncStream<Character>.Continuation
@@ -40,6 +42,7 @@ public final class TerminalKeys: Sendable {
         let queue = DispatchQueue(label: "faceoff.keys")
         let continuation = continuation
         let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: queue)
+        let parser = KeyParser()
         input.setEventHandler {
             var buffer = [UInt8](repeating: 0, count: 64)
             let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, 64) }
@@ -49,10 +52,10 @@ public final class TerminalKeys: Sendable {
                 input.cancel()
                 return
             }
-            for byte in buffer[0..<count] where byte < 0x80 { continuation.yield(Character(UnicodeScalar(byte))) }
+            for byte in buffer[0..<count] { if let key = parser.key(byte) { continuation.yield(key) } }
         }
         var all: [any DispatchSourceProtocol] = [input]
-        for signal in [SIGINT, SIGTERM] {
+        for signal in Self.quitting {
             Foundation.signal(signal, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
             source.setEventHandler { continuation.yield("q") }
@@ -73,9 +76,38 @@ public final class TerminalKeys: Sendable {
         for source in open { source.cancel() }
         var settings = original.value
         tcsetattr(STDIN_FILENO, TCSANOW, &settings)
-        for signal in [SIGINT, SIGTERM] { Foundation.signal(signal, SIG_DFL) }
+        for signal in Self.quitting { Foundation.signal(signal, SIG_DFL) }
         continuation.finish()
     }
 
     deinit { close() }
+
+    /// The signals that quit `watch` the way `q` does.
+    static let quitting = [SIGINT, SIGQUIT, SIGTERM, SIGHUP]
+}
+
+/// Bytes from the keyboard to keys: printable ASCII passes, escape sequences (ESC [ ... or
+/// ESC O x, as arrows and function keys send) are swallowed whole, ESC and another key (Alt)
+/// too. Used on the dispatch source's one queue only.
+final class KeyParser: @unchecked Sendable {
+    private enum State { case text, escape, sequence }
+    private var state = State.text
+
+    func key(_ byte: UInt8) -> Character? {
+        switch state {
+        case .text:
+            if byte == 0x1B {
+                state = .escape
+                return nil
+            }
+            return (0x20..<0x7F).contains(byte) ? Character(UnicodeScalar(byte)) : nil
+        case .escape:
+            state = byte == UInt8(ascii: "[") || byte == UInt8(ascii: "O") ? .sequence : .text
+            return nil
+        case .sequence:
+            // Parameters and intermediates (0x20–0x3F) go on; a final byte (0x40–0x7E) ends it.
+            if !(0x20...0x3F).contains(byte) { state = .text }
+            return nil
+        }
+    }
 }

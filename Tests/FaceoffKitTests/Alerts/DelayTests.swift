@@ -93,8 +93,10 @@ import Testing
             let other = DelayBook(configured: [("tv", .seconds(60))], store: setup.store)
             let changed = ContinuousClock.now
             try await other.set(["tv": .seconds(5)], at: setup.now())
-            #expect(await eventually(within: .seconds(3)) { setup.ids.count == 1 })
-            #expect(ContinuousClock.now - changed < .milliseconds(1500))
+            #expect(await eventually(within: .seconds(5)) { setup.ids.count == 1 })
+            // Read once a second while held; the margin is for a test machine busy with the
+            // rest of the suite (alone it takes about a second).
+            #expect(ContinuousClock.now - changed < .seconds(3))
         }
         #expect(setup.times == [.seconds(10)])
     }
@@ -137,6 +139,12 @@ import Testing
         penalty.seenAt = now.addingTimeInterval(-5)
         _ = try await sightings.record([old, recent, penalty], at: now)
         #expect(try await book.sync(now: now) == .synced(.seconds(42), goal: recent.id))
+        // A goal of another game, seen later: which stream? Said, not guessed; named, used.
+        var elsewhere = SampleEvent.make(.goal, team: "TOR", key: "elsewhere", gameId: 2025029998)
+        elsewhere.seenAt = now.addingTimeInterval(-20)
+        _ = try await sightings.record([elsewhere], at: now)
+        #expect(try await book.sync(now: now) == .severalGames([2025029998, 2025029999]))
+        #expect(try await book.sync(games: [2025029999], now: now) == .synced(.seconds(42), goal: recent.id))
         #expect(book.delay(for: "stdout") == .seconds(42))
         #expect(book.delay(for: "notify") == .seconds(42))
         // Seen again later (another poll, another process): the first time stays.
@@ -161,5 +169,20 @@ import Testing
         #expect(listed.map(\.name) == ["discord", "tv"])
         #expect(listed.map(\.delay) == [.seconds(45), .seconds(20)])
         #expect(DelayBook.scoreboardSink(of: config) == "tv")
+    }
+}
+
+/// watch's keys: escape sequences (arrows, function keys) are never read as `[` or `-`.
+@Suite struct KeyParserTests {
+    @Test func escapeSequencesAreDroppedWhole() {
+        let parser = KeyParser()
+        func keys(_ bytes: [UInt8]) -> String { String(bytes.compactMap(parser.key)) }
+        #expect(keys(Array("+-[]sq".utf8)) == "+-[]sq")
+        #expect(keys([0x1B, 0x5B, 0x41]) == "", "Up: ESC [ A")
+        #expect(keys([0x1B, 0x5B, 0x31, 0x3B, 0x35, 0x44]) == "", "Ctrl-Left: ESC [ 1 ; 5 D")
+        #expect(keys([0x1B, 0x4F, 0x50]) == "", "F1: ESC O P")
+        #expect(keys([0x1B, 0x5B, 0x36, 0x7E]) + keys(Array("s".utf8)) == "s", "PgDn, then s")
+        #expect(keys([0x1B, 0x73]) == "", "Alt-s")
+        #expect(keys([0x0D, 0x09]) == "", "control characters")
     }
 }

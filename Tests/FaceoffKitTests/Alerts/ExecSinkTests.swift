@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Synchronization
 import Testing
 
@@ -95,6 +96,16 @@ import Testing
         let child = try #require(setup.lines.first.flatMap { Int32($0.dropFirst("child ".count)) })
         #expect(await eventually { kill(child, 0) != 0 }, "the program's child was left running")
 
+        // Something started outside the program's process group (setsid) holding its output:
+        // waited for until the deadline, not for as long as it lives.
+        try setup.script("escape", "setsid sleep 300 & echo $! > \"$LOG.escaped\"; exit 0")
+        let escaping = ContinuousClock.now
+        #expect(try await setup.sink(["~/bin/escape"], timeout: .seconds(1)).send(SampleEvent.make(.goal, team: "TOR")) == .delivered("exit 0"))
+        #expect(ContinuousClock.now - escaping < .seconds(5))
+        if let escaped = Int32((try? String(contentsOfFile: setup.log + ".escaped", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") {
+            kill(escaped, SIGKILL)
+        }
+
         try setup.script("fail", "echo 'no bulb found' >&2; exit 3")
         #expect(try await setup.sink(["~/bin/fail"]).send(SampleEvent.make(.goal, team: "TOR")) == .failed("\(setup.home)/bin/fail exited with status 3; stderr: no bulb found"))
         #expect(try await setup.sink(["~/bin/missing"]).send(SampleEvent.make(.goal, team: "TOR")).isFailure)
@@ -123,6 +134,21 @@ import Testing
             }
         }
         #expect(setup.lines == events.map(\.id))
+
+        // Two at once, as `run` and `watch` on one store are (owners of their own), each
+        // with alerts of its own: never two programs of the sink at the same time.
+        let more = (0..<2).map { side in (0..<6).map { SampleEvent.make(.goal, team: "TOR", key: "\(side)-\($0)") } }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for side in 0..<2 {
+                let router = AlertRouter(
+                    routes: [SinkRoute(sink: try setup.sink(["~/bin/light"], store: store), filter: SinkFilter(teams: ["TOR"]))],
+                    ledger: Ledger(store: store, owner: "\(getpid()):side\(side)"), clock: ContinuousClock())
+                group.addTask { try await router.serving { for event in more[side] { router.route(event) } } }
+            }
+            try await group.waitForAll()
+        }
+        #expect(!setup.lines.contains("overlap"), "\(setup.lines)")
+        #expect(setup.lines.count == 24)
     }
 
     /// At most once: a claim left by a process killed while the program ran (or just before)
@@ -142,6 +168,20 @@ import Testing
             clock: ContinuousClock())
         try await router.serving { router.route(event) }
         #expect(setup.lines.isEmpty)
+        // The router's own claim for an at-most-once sink is final before the program starts:
+        // while it runs, the ledger names no process that a later one could take it over from.
+        try setup.script("slow", "sleep 1; echo \"$FACEOFF_EVENT_ID\" >> \"$LOG\"")
+        let slow = SampleEvent.make(.goal, team: "TOR", key: "slow")
+        let slowRouter = AlertRouter(
+            routes: [SinkRoute(sink: try setup.sink(["~/bin/slow"]), filter: SinkFilter(teams: ["TOR"]))], ledger: Ledger(store: store),
+            clock: ContinuousClock())
+        try await slowRouter.serving {
+            slowRouter.route(slow)
+            #expect(await eventually { (try? store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ledger WHERE event_id = ?", arguments: [slow.id]) }) == 1 })
+            let holder = try store.read { db in try String?.fetchOne(db, sql: "SELECT sending FROM ledger WHERE event_id = ?", arguments: [slow.id]) }
+            #expect(holder == .some(nil), "claimed as \(String(describing: holder))")
+        }
+        #expect(setup.lines == [slow.id])
 
         // retry = true: a row leased by a process that died mid-run is run again.
         let outbox = Outbox(store: store, owner: "999999999:0")
@@ -155,7 +195,7 @@ import Testing
         try await again.serving {
             #expect(await sink.settle(timeout: .seconds(10)))
         }
-        #expect(setup.lines == [retried.id])
+        #expect(setup.lines == [slow.id, retried.id])
 
         // And a failing run is retried until it succeeds.
         try setup.script("flaky", """
