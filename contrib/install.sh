@@ -40,9 +40,13 @@ install -m 644 contrib/man/faceoff.1 "$PREFIX/share/man/man1/faceoff.1"
 "$bin" --generate-completion-script bash > "$PREFIX/share/bash-completion/completions/faceoff"
 "$bin" --generate-completion-script zsh > "$PREFIX/share/zsh/site-functions/_faceoff"
 "$bin" --generate-completion-script fish > "$PREFIX/share/fish/vendor_completions.d/faceoff.fish"
+# One source for these units and the Debian package's (contrib/deb.sh): @BIN@ is the binary,
+# written for systemd (quoted when the path has a space) and escaped for sed's replacement.
+unitbin=$bin
+case "$bin" in *" "*) unitbin="\"$bin\"" ;; esac
+unitbin=$(printf '%s' "$unitbin" | sed 's/[\\&|]/\\&/g')
 for unit in faceoff.service faceoff-calendar.service faceoff-calendar.timer; do
-  # One source for these units and the Debian package's (contrib/deb.sh): @BIN@ is the binary.
-  sed "s|@BIN@|$bin|" "contrib/systemd/$unit" > "$UNITS/$unit"
+  sed "s|@BIN@|$unitbin|" "contrib/systemd/$unit" > "$UNITS/$unit"
 done
 if command -v systemctl >/dev/null 2>&1 && systemctl --user daemon-reload 2>/dev/null; then
   if systemctl --user is-active --quiet faceoff.service; then
