@@ -66,11 +66,22 @@ final class Background: @unchecked Sendable {
 
     /// Waits (up to `timeout`) for the process to end and its stdout to be read to the end, so
     /// that `output` is all it printed (a line written just before a kill may still be in the
-    /// pipe when the exit is seen).
+    /// pipe when the exit is seen). The end may never come while another program the test
+    /// runner started at that moment holds a copy of the pipe (Foundation's Process leaves
+    /// it inheritable); a second with nothing more to read after the exit counts as the end.
     func finished(within timeout: TimeInterval) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
+        var exitedAt: Date?
+        var read = (lines: output.count, partial: partial.withLock { $0.count })
         while Date() < deadline {
             if status != nil, outputEnded.withLock({ $0 }) { return true }
+            let now = (lines: output.count, partial: partial.withLock { $0.count })
+            if now != read { exitedAt = nil }
+            read = now
+            if status != nil {
+                exitedAt = exitedAt ?? Date()
+                if let exitedAt, Date().timeIntervalSince(exitedAt) >= 1 { return true }
+            }
             try? await Task.sleep(for: .milliseconds(20))
         }
         return false

@@ -108,7 +108,7 @@ public final class ExecSink: DurableSink {
         }
         guard result.status == 0 else { return .retry("\(program) exited with status \(result.status)" + said, after: nil) }
         if result.leftRunning {
-            logger.warning("the program exited, but something it started outside its process group kept its output open past the timeout; it was left running", metadata: ["sink": "\(name)"])
+            logger.warning("the program exited, but something it started kept its output open past the timeout: killed with the program's process group, or left running if it had left it (setsid)", metadata: ["sink": "\(name)"])
         }
         return .delivered("exit 0")
     }

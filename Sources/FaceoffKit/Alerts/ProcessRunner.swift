@@ -92,7 +92,13 @@ public enum ProcessRunner {
             for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        var spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        // "Text file busy": the program is being written this instant (an editor saving a
+        // script, or any process holding it open for writing). A moment later it runs.
+        for _ in 0..<10 where spawned == ETXTBSY {
+            try? await Task.sleep(for: .milliseconds(50))
+            spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        }
         close(output[1])
         close(errors[1])
         if input != nil { close(feed[0]) }
@@ -102,35 +108,13 @@ public enum ProcessRunner {
             if input != nil { close(feed[1]) }
             throw .cannotStart(program, String(cString: strerror(spawned)))
         }
-        if let input {
-            // On a thread of its own: a program that reads slowly (or not at all) blocks only it.
-            let writeEnd = feed[1]
-            DispatchQueue.global().async {
-                input.withUnsafeBytes { bytes in
-                    var offset = 0
-                    while offset < bytes.count {
-                        let written = write(writeEnd, bytes.baseAddress! + offset, bytes.count - offset)
-                        if written > 0 { offset += written } else if written < 0, errno == EINTR { continue } else { break }
-                    }
-                }
-                close(writeEnd)
-            }
-        }
         let child = pid
         let state = ChildState()
-        let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) {
-            // The program, or something it left running with its output open: the whole group goes.
-            guard !state.finished.withLock({ $0 }) else { return }
-            if !state.exited.withLock({ $0 }) { state.timedOut.withLock { $0 = true } }
-            kill(-child, SIGKILL)
-            // What escaped the group (setsid) may still hold the output: stop reading it.
-            state.abandoned.withLock { $0 = true }
-        }
-        let (outRead, errRead) = (output[0], errors[0])
+        let io = ChildIO(output: output[0], errors: errors[0], input: input.map { (feed[1], $0) })
+        let deadline = ContinuousClock.now.advanced(by: timeout)
         // Cancelled (shutting down): the program goes at once, not at its deadline.
         return await withTaskCancellationHandler {
-            await wait(child, outRead, errRead, state: state)
+            await wait(child, io, deadline: deadline, state: state)
         } onCancel: {
             if !state.finished.withLock({ $0 }) {
                 kill(-child, SIGKILL)
@@ -139,29 +123,68 @@ public enum ProcessRunner {
         }
     }
 
-    private static func wait(_ child: pid_t, _ outRead: Int32, _ errRead: Int32, state: ChildState) async -> Result {
+    /// The parent's ends of a program's pipes, and what it is to read on its stdin.
+    struct ChildIO: Sendable {
+        let output: Int32
+        let errors: Int32
+        let input: (fd: Int32, bytes: [UInt8])?
+    }
+
+    /// One thread of its own per program, never Dispatch's few shared threads (where blocking
+    /// work of several programs, or of anything else in the process, made a deadline fire
+    /// seconds late): it writes the input, reads the output, keeps the deadline and reaps the
+    /// program, all in one poll loop. At the deadline the process group is killed and the
+    /// output no longer waited for (what detached itself with setsid may hold it open).
+    private static func wait(_ child: pid_t, _ io: ChildIO, deadline: ContinuousClock.Instant, state: ChildState) async -> Result {
         await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
-            // One thread of its own per program: its output is read and its exit reaped there,
-            // with poll, never on Dispatch's few shared threads, where blocking reads of
-            // several programs at once would wait for each other.
             let thread = Thread {
                 var out: [UInt8] = [], err: [UInt8] = []
-                var open: [(fd: Int32, isOut: Bool)] = [(outRead, true), (errRead, false)]
+                var reading: [(fd: Int32, isOut: Bool)] = [(io.output, true), (io.errors, false)]
+                var pending = io.input?.bytes[...] ?? []
+                var writeEnd = io.input?.fd
+                if let fd = writeEnd {
+                    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                    if pending.isEmpty {
+                        close(fd)
+                        writeEnd = nil
+                    }
+                }
                 var status: Int32 = 0
                 var reaped = false
                 var buffer = [UInt8](repeating: 0, count: 4096)
-                while !open.isEmpty {
+                // Until the output has ended and the program has exited (one may come long
+                // before the other), or the deadline.
+                while !reading.isEmpty || !reaped {
                     if !reaped, waitpid(child, &status, WNOHANG) == child {
                         reaped = true
                         state.exited.withLock { $0 = true }
                     }
+                    if ContinuousClock.now >= deadline, !state.abandoned.withLock({ $0 }) {
+                        if !reaped { state.timedOut.withLock { $0 = true } }
+                        kill(-child, SIGKILL)
+                        state.abandoned.withLock { $0 = true }
+                    }
                     if state.abandoned.withLock({ $0 }) { break }
-                    var fds = open.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
-                    let ready = poll(&fds, nfds_t(fds.count), 100)
+                    if reading.isEmpty, writeEnd == nil {
+                        if !reaped { usleep(20_000) }
+                        continue
+                    }
+                    var fds = reading.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+                    if let fd = writeEnd { fds.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)) }
+                    let ready = poll(&fds, nfds_t(fds.count), 50)
                     if ready < 0, errno != EINTR { break }
                     guard ready > 0 else { continue }
+                    if let fd = writeEnd, fds[reading.count].revents != 0 {
+                        // A program that exits without reading it: EPIPE (SIGPIPE is ignored).
+                        let written = pending.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                        if written > 0 { pending = pending.dropFirst(written) }
+                        if pending.isEmpty || (written < 0 && errno != EAGAIN && errno != EINTR) {
+                            close(fd)
+                            writeEnd = nil
+                        }
+                    }
                     var ended: Set<Int32> = []
-                    for (index, entry) in open.enumerated() where fds[index].revents != 0 {
+                    for (index, entry) in reading.enumerated() where fds[index].revents != 0 {
                         let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, 4096) }
                         if count > 0 {
                             if entry.isOut { out += buffer[0..<count] } else { err += buffer[0..<count] }
@@ -169,10 +192,11 @@ public enum ProcessRunner {
                             ended.insert(entry.fd)
                         }
                     }
-                    open.removeAll { ended.contains($0.fd) }
+                    reading.removeAll { ended.contains($0.fd) }
                 }
-                close(outRead)
-                close(errRead)
+                if let fd = writeEnd { close(fd) }
+                close(io.output)
+                close(io.errors)
                 if !reaped { while waitpid(child, &status, 0) < 0, errno == EINTR {} }
                 state.exited.withLock { $0 = true }
                 state.finished.withLock { $0 = true }

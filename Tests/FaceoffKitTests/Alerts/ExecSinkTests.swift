@@ -106,8 +106,16 @@ import Testing
             kill(escaped, SIGKILL)
         }
 
+        // One that closes its output and goes on: still killed at the deadline.
+        try setup.script("quiet", "exec >/dev/null 2>&1; sleep 300")
+        let quiet = ContinuousClock.now
+        let closed = try await setup.sink(["~/bin/quiet"], timeout: .seconds(1)).send(SampleEvent.make(.goal, team: "TOR"))
+        #expect(ContinuousClock.now - quiet < .seconds(5))
+        #expect(closed.isFailure, "\(closed)")
+
         try setup.script("fail", "echo 'no bulb found' >&2; exit 3")
-        #expect(try await setup.sink(["~/bin/fail"]).send(SampleEvent.make(.goal, team: "TOR")) == .failed("\(setup.home)/bin/fail exited with status 3; stderr: no bulb found"))
+        let failed = try await setup.sink(["~/bin/fail"]).send(SampleEvent.make(.goal, team: "TOR"))
+        #expect(failed == .failed("\(setup.home)/bin/fail exited with status 3; stderr: no bulb found"), "\(failed)")
         #expect(try await setup.sink(["~/bin/missing"]).send(SampleEvent.make(.goal, team: "TOR")).isFailure)
     }
 
