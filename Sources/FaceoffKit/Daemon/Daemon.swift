@@ -132,6 +132,8 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
                 let pregame = parts.session.config.watch.pregame
                 for game in timeline.due(at: date, pregame: pregame) {
                     timeline.watch(game.id)
+                    // Logged here, when it is decided, not when the child task first runs.
+                    logger.info("watching game", metadata: ["game": "\(game.id)", "teams": "\(game.away) @ \(game.home)", "start": "\(game.start.map { $0.formatted(.iso8601) } ?? "?")"])
                     group.addTask { [parts] in await self.watch(game, parts: parts) }
                 }
                 var wakeAt = timeline.nextRefresh
@@ -265,7 +267,6 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
 
     /// Watches one game to its end, then has the schedule and calendars refreshed.
     private func watch(_ game: Timeline<C.Instant>.Game, parts: Parts) async {
-        logger.info("watching game", metadata: ["game": "\(game.id)", "teams": "\(game.away) @ \(game.home)", "start": "\(game.start.map { $0.formatted(.iso8601) } ?? "?")"])
         let status = LiveStatus(store: dependencies.store)
         let now = dependencies.now
         let overlay = overlay
