@@ -29,6 +29,9 @@ let package = Package(
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // HMAC-SHA256 for webhook signatures from OpenSSL's libcrypto, loaded on first use.
         .target(name: "CLibcrypto", linkerSettings: [.linkedLibrary("dl")]),
+        // libmosquitto's header (libmosquitto-dev) at build time; the library is loaded when an
+        // MQTT sink is first used (Sources/CMosquitto/include/CMosquitto.h says why).
+        .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
         // The commit `faceoff --version` names, written into the binary by contrib/Makefile.
         .target(name: "CBuildInfo"),
         .systemLibrary(
@@ -43,6 +46,7 @@ let package = Package(
                 "CCurl",
                 "CLibcrypto",
                 "CLibical",
+                "CMosquitto",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),

@@ -11,12 +11,13 @@ extension Faceoff {
                 Checks the config and templates, the time zone data, the store and the
                 calendar directory, the NHL API (and its latency), notify-send and a
                 notification daemon, each webhook (reachable; a signed test alert only with
-                --send) and the systemd user unit.
+                --send), each exec sink's program, each MQTT broker (connects and logs in; a
+                sample on the test topic only with --send) and the systemd user unit.
                 """)
 
         @OptionGroup var global: GlobalOptions
 
-        @Flag(help: "Send a signed test alert to each webhook.")
+        @Flag(help: "Send a test alert through each webhook, exec and MQTT sink.")
         var send = false
 
         func validate() throws {
@@ -159,6 +160,23 @@ extension Faceoff {
                     check(delivery.isFailure ? .fail : .ok, "exec \(sink.displayName)", "\(path): test alert \(delivery)")
                 } else {
                     check(.ok, "exec \(sink.displayName)", "\(path) is executable (--send runs it with a sample goal)")
+                }
+            }
+
+            for sink in session.config.sinks where sink.type == .mqtt {
+                guard let renderer else { continue }
+                let setup = AlertSetup(session: session, renderer: renderer, store: nil)
+                let mqtt = setup.mqttSink(sink)
+                switch await mqtt.probe() {
+                case .success(let answer):
+                    if send {
+                        let delivery = await mqtt.sendTest(SampleEvent.make(.goal, team: session.config.teams.first ?? "TOR", key: "doctor-\(Int(Date().timeIntervalSince1970))"))
+                        check(delivery.isFailure ? .fail : .ok, "mqtt \(sink.displayName)", "\(answer); test alert \(delivery)")
+                    } else {
+                        check(.ok, "mqtt \(sink.displayName)", "\(answer) (--send publishes a sample to \(mqtt.topics.test))")
+                    }
+                case .failure(let problem):
+                    check(.fail, "mqtt \(sink.displayName)", problem.description)
                 }
             }
 

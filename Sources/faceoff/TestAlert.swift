@@ -50,7 +50,9 @@ extension Faceoff {
             event.seenAt = Date()
             var failed = false
             for config in configs {
-                let delivery = await setup.sink(config).send(event)
+                let sink = setup.sink(config)
+                let delivery: Delivery
+                if let mqtt = sink as? MQTTSink { delivery = await mqtt.sendTest(event) } else { delivery = await sink.send(event) }
                 failed = failed || delivery.isFailure
                 let mark = delivery.isFailure ? "✗" : "✓"
                 printError("\(mark) \(config.displayName) (\(config.type.rawValue)): \(delivery)")

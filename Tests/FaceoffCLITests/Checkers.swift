@@ -25,6 +25,11 @@ enum Checkers {
     /// curl, which the Home Assistant light example (contrib/exec/ha-light-flash) calls.
     static let curl = all || FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")
 
+    /// A Mosquitto broker and its clients (apt-get install mosquitto mosquitto-clients): the
+    /// MQTT sink's tests run against the real thing.
+    static let mosquitto = all || Mosquitto.available
+
+    static let noMosquitto: Comment = "needs mosquitto and mosquitto-clients (apt-get install mosquitto mosquitto-clients)"
     static let noWebhookChecker: Comment = "needs .venv with the standardwebhooks package (.ci/run makes it)"
     static let noCurl: Comment = "needs curl (apt-get install curl) to run the Home Assistant light example"
 

@@ -12,7 +12,11 @@ public struct AlertSetup: Sendable {
     public let logger: Logger
     /// Teams a sink takes by default besides the followed ones (`faceoff watch MTL`).
     public var extraTeams: Set<String> = []
-    public var retrySchedule: WebhookSink.RetrySchedule = .standard
+    /// nil: each durable sink's own (`.standard`; `.mqtt`); tests shrink it.
+    public var retrySchedule: WebhookSink.RetrySchedule?
+    /// `faceoff run`: its MQTT sinks own the status topic (with a last will), the discovery
+    /// entries, the next games and the idle states.
+    public var speaksForTheHome = false
 
     public init(session: Session, renderer: Renderer, store: Store?, http: any HTTPClient = CurlHTTPClient(), logger: Logger = Logger(label: "faceoff.alerts")) {
         self.session = session
@@ -39,17 +43,34 @@ public struct AlertSetup: Sendable {
                                  base: session.environment["FACEOFF_LOGO_BASE"].flatMap { $0.isEmpty ? nil : $0 } ?? "https://assets.nhle.com/logos/nhl/svg/",
                                  http: http))
         case .webhook:
-            return WebhookSink(config: config, renderer: renderer, http: http, outbox: store.map { Outbox(store: $0) }, schedule: retrySchedule)
+            return WebhookSink(config: config, renderer: renderer, http: http, outbox: store.map { Outbox(store: $0) }, schedule: retrySchedule ?? .standard)
         case .exec:
             return ExecSink(
                 config: config, renderer: renderer, environment: session.environment, paths: session.paths,
-                outbox: store.map { Outbox(store: $0) }, schedule: retrySchedule)
+                outbox: store.map { Outbox(store: $0) }, schedule: retrySchedule ?? .standard)
+        case .mqtt:
+            return mqttSink(config)
         }
     }
 
+    public func mqttSink(_ config: SinkConfig) -> MQTTSink {
+        // The next games come from the cached schedule `run` keeps fresh: no request.
+        let client = store.map { NHLClient(base: session.config.apiBase, http: http, cache: ResponseCache(store: $0), mode: .offline) }
+        let time = LocalTime(timeZone: session.config.timeZone)
+        return MQTTSink(
+            config: config, renderer: renderer, alerts: SinkFilter(config, defaultTeams: defaultTeams), owner: speaksForTheHome, store: store,
+            finalHold: session.config.watch.finalHold,
+            games: { team in
+                guard let client, let schedule = try? await client.fetch(.clubSchedule(team, season: "now")) else { return [] }
+                return (schedule.value.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
+            },
+            schedule: retrySchedule ?? .mqtt)
+    }
+
     public func route(_ config: SinkConfig, terminal: StdoutSink? = nil) -> SinkRoute {
-        SinkRoute(sink: sink(config, terminal: terminal), filter: SinkFilter(config, defaultTeams: defaultTeams),
-                  delay: config.delay ?? session.config.watch.delay)
+        let filter = SinkFilter(config, defaultTeams: defaultTeams)
+        return SinkRoute(sink: sink(config, terminal: terminal), filter: config.type == .mqtt ? MQTTSink.routeFilter(filter) : filter,
+                         delay: config.delay ?? session.config.watch.delay)
     }
 
     /// The configured sinks; `fallback` when the config has none.

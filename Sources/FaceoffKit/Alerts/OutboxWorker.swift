@@ -22,6 +22,12 @@ extension WebhookSink {
             early: .seconds(5), earlyFor: .seconds(60), delays: [.seconds(30), .seconds(120), .seconds(600)], jitter: 0.2,
             idleCheck: .seconds(30))
 
+        /// An MQTT sink's: its attempt itself waits for the broker (up to `connectWait`,
+        /// while libmosquitto reconnects with its own backoff), so the pause between attempts
+        /// stays short and a broker back after an hour gets the backlog at once.
+        public static let mqtt = RetrySchedule(
+            early: .seconds(2), earlyFor: .seconds(60), delays: [.seconds(2)], jitter: 0, idleCheck: .seconds(30))
+
         public init(early: Duration, earlyFor: Duration, delays: [Duration], jitter: Double, idleCheck: Duration) {
             self.early = early
             self.earlyFor = earlyFor

@@ -79,7 +79,7 @@ public struct ServeSettings: Sendable, Equatable {
 
 public struct SinkConfig: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
-        case stdout, notify, webhook, exec
+        case stdout, notify, webhook, exec, mqtt
     }
 
     public enum Preset: String, Sendable, CaseIterable {
@@ -118,6 +118,17 @@ public struct SinkConfig: Sendable, Equatable {
     /// exec: at-least-once (retried on the webhook schedule until `expiry`, also after a
     /// crash) rather than at-most-once.
     public var retry = false
+    /// mqtt: the login (`url` holds the broker, mqtt:// or mqtts://).
+    public var username: String?
+    public var password: String?
+    /// mqtt: the PEM file of the CA that signed the broker's certificate; nil means the
+    /// system's CA store.
+    public var caFile: String?
+    /// mqtt: nil means `faceoff-<host>-<pid>`, unique per process.
+    public var clientID: String?
+    public var topicPrefix = "faceoff"
+    public var discovery = true
+    public var discoveryPrefix = "homeassistant"
 
     public init(type: Kind) { self.type = type }
 

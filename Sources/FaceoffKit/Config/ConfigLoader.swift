@@ -89,13 +89,13 @@ indirect enum Node {
 }
 
 extension ConfigLoader {
-    /// A warning when the config holds a credential (a webhook secret, URL or header) and
-    /// other users can read the file.
+    /// A warning when the config holds a credential (a webhook secret, URL or header, an MQTT
+    /// password) and other users can read the file.
     public static func permissionWarning(path: String, config: Config) -> String? {
-        guard config.sinks.contains(where: { $0.secret != nil || !$0.headers.isEmpty || $0.type == .webhook }) else { return nil }
+        guard config.sinks.contains(where: { $0.secret != nil || $0.password != nil || !$0.headers.isEmpty || $0.type == .webhook }) else { return nil }
         guard let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, mode & 0o077 != 0 else {
             return nil
         }
-        return "\(displayPath(path)) holds webhook credentials and other users can read it (mode \(String(mode & 0o777, radix: 8))); run: chmod 600 \(displayPath(path))"
+        return "\(displayPath(path)) holds sink credentials and other users can read it (mode \(String(mode & 0o777, radix: 8))); run: chmod 600 \(displayPath(path))"
     }
 }

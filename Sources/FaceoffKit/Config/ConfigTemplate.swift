@@ -114,6 +114,17 @@ public enum ConfigRenderer {
                 lines.append("timeout = \(duration(sink.timeout))")
                 lines.append("retry = \(sink.retry)")
                 lines.append("expiry = \(duration(sink.expiry))")
+            case .mqtt:
+                // A login in the URL is a secret; the broker's address alone is not.
+                if let url = sink.url { lines.append("url = \(url.contains("@") ? secret(url) : quote(url))") }
+                if let username = sink.username { lines.append("username = \(quote(username))") }
+                if let password = sink.password { lines.append("password = \(secret(password))") }
+                if let caFile = sink.caFile { lines.append("ca_file = \(quote(caFile))") }
+                if let clientID = sink.clientID { lines.append("client_id = \(quote(clientID))") }
+                lines.append("topic_prefix = \(quote(sink.topicPrefix))")
+                lines.append("discovery = \(sink.discovery)")
+                lines.append("discovery_prefix = \(quote(sink.discoveryPrefix))")
+                lines.append("expiry = \(duration(sink.expiry))")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -150,6 +161,16 @@ extension ConfigRenderer {
                 object["command"] = sink.command
                 object["timeout"] = duration(sink.timeout)
                 object["retry"] = sink.retry
+                object["expiry"] = duration(sink.expiry)
+            case .mqtt:
+                if let url = sink.url { object["url"] = url.contains("@") ? secret(url) : url }
+                if let username = sink.username { object["username"] = username }
+                if let password = sink.password { object["password"] = secret(password) }
+                if let caFile = sink.caFile { object["ca_file"] = caFile }
+                if let clientID = sink.clientID { object["client_id"] = clientID }
+                object["topic_prefix"] = sink.topicPrefix
+                object["discovery"] = sink.discovery
+                object["discovery_prefix"] = sink.discoveryPrefix
                 object["expiry"] = duration(sink.expiry)
             }
             sinks.append(object)

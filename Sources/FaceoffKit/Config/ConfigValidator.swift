@@ -190,12 +190,12 @@ struct ConfigValidator {
 
     mutating func sink(_ entries: [(String, Node)], _ path: [String]) -> SinkConfig? {
         guard let typeNode = entries.first(where: { $0.0 == "type" })?.1 else {
-            fail(path, "this [[sink]] has no `type`; add type = \"stdout\", \"notify\", \"webhook\" or \"exec\"")
+            fail(path, "this [[sink]] has no `type`; add type = \"stdout\", \"notify\", \"webhook\", \"exec\" or \"mqtt\"")
             return nil
         }
         guard let typeName = string(typeNode, path + ["type"], example: #""webhook""#) else { return nil }
         guard let kind = SinkConfig.Kind(rawValue: typeName) else {
-            fail(path + ["type"], "unknown sink type '\(typeName)'\(Suggest.phrase(typeName, in: SinkConfig.Kind.allCases.map(\.rawValue))); use stdout, notify, webhook or exec")
+            fail(path + ["type"], "unknown sink type '\(typeName)'\(Suggest.phrase(typeName, in: SinkConfig.Kind.allCases.map(\.rawValue))); use stdout, notify, webhook, exec or mqtt")
             return nil
         }
         var sink = SinkConfig(type: kind)
@@ -205,13 +205,15 @@ struct ConfigValidator {
             .stdout: ["format"],
             .notify: ["urgency"],
             .exec: ["command", "timeout", "retry", "expiry"],
+            .mqtt: ["url", "username", "password", "ca_file", "client_id", "topic_prefix", "discovery", "discovery_prefix", "expiry"],
         ]
         let allowed = common + specific[kind, default: []]
         for (key, value) in entries {
             let keyPath = path + [key]
             if !allowed.contains(key) {
-                if let owner = specific.first(where: { $0.value.contains(key) })?.key {
-                    fail(keyPath, "'\(key)' applies to \(owner.rawValue) sinks only, and this one is type = \"\(kind.rawValue)\"")
+                let owners = SinkConfig.Kind.allCases.filter { specific[$0, default: []].contains(key) }.map(\.rawValue)
+                if !owners.isEmpty {
+                    fail(keyPath, "'\(key)' applies to \(owners.joined(separator: " and ")) sinks only, and this one is type = \"\(kind.rawValue)\"")
                 } else {
                     unknown(key, keyPath, allowed: allowed)
                 }
@@ -235,10 +237,33 @@ struct ConfigValidator {
             case "delay":
                 sink.delay = duration(value, keyPath)
             case "url":
-                if let url = string(value, keyPath, example: #""https://example.org/hook""#) {
+                if kind == .mqtt {
+                    if let url = string(value, keyPath, example: #""mqtt://localhost:1883""#) {
+                        if MQTTBroker(url: url) != nil { sink.url = url }
+                        else { fail(keyPath, "'url' must be mqtt://host[:port] or mqtts://host[:port], like \"mqtt://localhost:1883\"") }
+                    }
+                } else if let url = string(value, keyPath, example: #""https://example.org/hook""#) {
                     if url.hasPrefix("https://") || url.hasPrefix("http://") { sink.url = url }
                     else { fail(keyPath, "'url' must start with https:// or http://") }
                 }
+            case "username":
+                if let text = string(value, keyPath, example: #""faceoff""#) { sink.username = text }
+            case "password":
+                if let text = string(value, keyPath, example: #""...""#) { sink.password = text }
+            case "ca_file":
+                if let text = string(value, keyPath, example: #""/etc/ssl/certs/my-ca.pem""#) { sink.caFile = text }
+            case "client_id":
+                if let text = string(value, keyPath, example: #""faceoff-den""#) {
+                    if text.isEmpty || text.utf8.count > 65535 { fail(keyPath, "'client_id' must not be empty") } else { sink.clientID = text }
+                }
+            case "topic_prefix", "discovery_prefix":
+                if let text = string(value, keyPath, example: key == "topic_prefix" ? #""faceoff""# : #""homeassistant""#) {
+                    if text.isEmpty || text.contains("+") || text.contains("#") || text.hasPrefix("/") || text.hasSuffix("/") {
+                        fail(keyPath, "'\(key)' must be a topic without wildcards (+, #) or a leading or trailing /, like \(key == "topic_prefix" ? "\"faceoff\"" : "\"homeassistant\"")")
+                    } else if key == "topic_prefix" { sink.topicPrefix = text } else { sink.discoveryPrefix = text }
+                }
+            case "discovery":
+                if let flag = bool(value, keyPath) { sink.discovery = flag }
             case "preset":
                 if let name = string(value, keyPath, example: #""discord""#) {
                     if let preset = SinkConfig.Preset(rawValue: name) { sink.preset = preset }
@@ -289,6 +314,9 @@ struct ConfigValidator {
         }
         if kind == .webhook, sink.url == nil, !entries.contains(where: { $0.0 == "url" }) {
             fail(path, "this webhook sink has no `url`; add url = \"https://...\"")
+        }
+        if kind == .mqtt, !entries.contains(where: { $0.0 == "url" }) {
+            fail(path, "this mqtt sink has no `url`; add url = \"mqtt://localhost:1883\"")
         }
         if kind == .exec, !entries.contains(where: { $0.0 == "command" }) {
             fail(path, "this exec sink has no `command`; add command = [\"~/bin/goal-light\", \"--team\", \"{{team}}\"]")

@@ -15,7 +15,8 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         public var logger: Logger
         /// Reads the config (again on SIGHUP); throws its errors.
         public var loadSession: @Sendable () throws -> Session
-        public var retrySchedule: WebhookSink.RetrySchedule = .standard
+        /// nil: each durable sink's own.
+        public var retrySchedule: WebhookSink.RetrySchedule?
 
         public init(
             store: Store, http: any HTTPClient, clock: C, now: @escaping @Sendable () -> Date, logger: Logger,
@@ -75,6 +76,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         let renderer = try session.renderer()
         var setup = AlertSetup(session: session, renderer: renderer, store: dependencies.store, http: dependencies.http)
         setup.retrySchedule = dependencies.retrySchedule
+        setup.speaksForTheHome = true
         // No [[sink]]: desktop notifications, and every alert in the log.
         var routes = setup.routes(fallback: [SinkConfig(type: .notify)])
         if session.config.sinks.isEmpty {

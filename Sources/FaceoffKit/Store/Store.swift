@@ -258,6 +258,18 @@ public final class Store: Sendable {
                 table.column("set_at", .double).notNull()
             }
         }),
+        ("v9: retained MQTT messages", { db in
+            // What an MQTT sink last published retained on each topic (team states, next
+            // games, discovery): published again after a reconnect, the state an event moves
+            // on from, and the discovery entries to clear when a team is unfollowed.
+            try db.create(table: "mqtt_retained") { table in
+                table.column("sink", .text).notNull()
+                table.column("topic", .text).notNull()
+                table.column("payload", .text).notNull()
+                table.column("published_at", .double).notNull()
+                table.primaryKey(["sink", "topic"])
+            }
+        }),
     ]
 
     /// The migrations this store has applied, oldest first (those this version knows).

@@ -196,7 +196,7 @@ import Testing
             """)
         #expect(found.count == 4)
         #expect(found[0].line == 3)
-        #expect(found[0].message.contains("'url' applies to webhook sinks only"))
+        #expect(found[0].message.contains("'url' applies to webhook and mqtt sinks only"))
         #expect(found[1].line == 5)
         #expect(found[1].message.contains("no `url`"))
         #expect(found[2].line == 7)

@@ -1,0 +1,350 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Publishes alerts and each followed team's game to an MQTT broker (README, MQTT), with
+/// Home Assistant discovery. An alert is queued in the outbox (claimed in the ledger in the
+/// same transaction) after the sink's delay, and the outbox worker publishes it with QoS 1:
+/// the event JSON on `<prefix>/event`, the device triggers it fires, and the retained state
+/// of each of the sink's teams in the game, moved on by it. The connection lives as long as
+/// `run()`; libmosquitto keeps it up.
+///
+/// Only `faceoff run` (`owner`) speaks for the home's view: its last will and `online` on
+/// `<prefix>/status`, the discovery entries, the next games and the `idle` states. Other
+/// commands only publish what they deliver.
+public final class MQTTSink: DurableSink {
+    public let name: String
+    let config: SinkConfig
+    let broker: MQTTBroker
+    public let topics: MQTTTopics
+    let renderer: Renderer
+    /// What the event topic and the triggers carry (the sink's `events`, `teams`, `players`);
+    /// the router hands it every event of its teams' games, for the state.
+    let alerts: SinkFilter
+    let teams: [String]
+    let owner: Bool
+    let clientID: String
+    let outbox: Outbox?
+    let retained: RetainedMessages?
+    let schedule: WebhookSink.RetrySchedule
+    let discovery: HomeAssistantDiscovery
+    /// A team's games from the cached schedule (no request).
+    let games: @Sendable (String) async -> [GameSummary]
+    /// How long a final stays the state before `idle`.
+    let finalHold: Duration
+    let now: @Sendable () -> Date
+    let logger: Logger
+    let wake = WakeSignal()
+    /// The connection while `run()` runs.
+    private let live = Mutex<MQTTConnection?>(nil)
+    /// Fired by the connection's changes, and when a game starts or ends (the next game
+    /// changes): what `maintain` waits on.
+    private let changes = ChangeSignal()
+    private let lookNow = Mutex(false)
+    /// How long an attempt waits for the broker before it counts as failed (libmosquitto
+    /// reconnects meanwhile, backing off from 1 s to 30 s), and for an acknowledgement.
+    let connectWait: Duration = .seconds(300)
+    let ackWait: Duration = .seconds(10)
+
+    /// What the outbox holds for one alert.
+    struct Queued: Codable, Sendable {
+        var event: GameEvent
+        /// The event JSON, when the sink's filter takes the event as an alert; nil when it
+        /// only moves the state on.
+        var alert: String?
+    }
+
+    public init(
+        config: SinkConfig, renderer: Renderer, alerts: SinkFilter, owner: Bool, store: Store?, finalHold: Duration,
+        games: @escaping @Sendable (String) async -> [GameSummary] = { _ in [] },
+        schedule: WebhookSink.RetrySchedule = .mqtt, now: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "faceoff.mqtt")
+    ) {
+        name = config.displayName
+        self.config = config
+        broker = MQTTBroker(url: config.url ?? "", caFile: config.caFile, username: config.username, password: config.password)
+            ?? MQTTBroker(url: "mqtt://localhost")!
+        topics = MQTTTopics(prefix: config.topicPrefix, discoveryPrefix: config.discoveryPrefix)
+        self.renderer = renderer
+        self.alerts = alerts
+        teams = alerts.teams.sorted()
+        self.owner = owner
+        clientID = config.clientID ?? "faceoff-\(ProcessInfo.processInfo.hostName)-\(getpid())"
+        outbox = store.map { Outbox(store: $0) }
+        retained = store.map { RetainedMessages(store: $0, sink: config.displayName) }
+        self.schedule = schedule
+        discovery = HomeAssistantDiscovery(topics: topics, version: FaceoffInfo.version)
+        self.games = games
+        self.finalHold = finalHold
+        self.now = now
+        self.logger = logger
+    }
+
+    /// Every event of the sink's teams' games (the state needs them all) and what its
+    /// players do: the route's filter. The sink's own filter decides what is an alert.
+    public static func routeFilter(_ alerts: SinkFilter) -> SinkFilter {
+        SinkFilter(kinds: Set(GameEvent.Kind.byDefault).union(alerts.kinds ?? []), teams: alerts.teams, players: alerts.players)
+    }
+
+    // MARK: Messages
+
+    /// What one alert publishes, with the team states read from (and `state` moved on from)
+    /// what the store holds.
+    func messages(_ queued: Queued, at date: Date) -> [MQTTMessage] {
+        let event = queued.event
+        var messages: [MQTTMessage] = []
+        let involved = [event.away, event.home].filter(teams.contains)
+        if let alert = queued.alert {
+            messages.append(MQTTMessage(topic: topics.event, payload: alert, retain: false))
+            for team in involved {
+                for trigger in MQTTTrigger.fired(by: event, for: team) {
+                    messages.append(MQTTMessage(topic: topics.trigger(team, trigger), payload: alert, retain: false))
+                }
+            }
+        }
+        for team in involved {
+            let topic = topics.state(team)
+            let previous = (try? retained?.payload(topic)).flatMap { $0 }.flatMap { try? JSONDecoder().decode(MQTTTeamState.self, from: Data($0.utf8)) }
+            let state = MQTTTeamState.after(event, team: team, previous: previous, at: date)
+            messages.append(MQTTMessage(topic: topic, payload: Self.json(state), retain: true))
+        }
+        return messages
+    }
+
+    static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    func alertJSON(_ event: GameEvent) -> String? {
+        guard alerts.matches(event) else { return nil }
+        return EventJSON(event, text: renderer.text(event)).encoded()
+    }
+
+    // MARK: Connection
+
+    func connect(will: Bool) throws(MQTTProblem) -> MQTTConnection {
+        try MQTTConnection(.init(
+            broker: broker, clientID: clientID, will: will ? (topics.status, "offline") : nil), changes: changes)
+    }
+
+    /// Publishes `messages` in order on `connection`; each keyed by `key` across retries.
+    func publish(_ messages: [MQTTMessage], key: String, on connection: MQTTConnection, wait: Duration) async throws(MQTTProblem) {
+        for message in messages {
+            try await connection.publish(message.topic, Array(message.payload.utf8), retain: message.retain, key: key + "|" + message.topic, timeout: wait)
+        }
+    }
+
+    /// `body` with the connection of `run()`, or one of its own for the moment (test-alert, a
+    /// store that can't queue): loaded, connected within `wait`, closed after.
+    func withConnection<T>(wait: Duration, _ body: (MQTTConnection) async throws(MQTTProblem) -> T) async throws(MQTTProblem) -> T {
+        if let connection = live.withLock({ $0 }) { return try await body(connection) }
+        let connection = try connect(will: false)
+        defer { connection.close() }
+        guard await connection.waitUntilConnected(timeout: wait, firstAnswer: true) else {
+            throw MQTTProblem(connection.problem ?? "the broker at \(broker.address) did not answer within \(DurationText.format(wait))")
+        }
+        return try await body(connection)
+    }
+
+    // MARK: Sink
+
+    /// One publish now, without the outbox (test-alert; a store that can't queue).
+    public func send(_ event: GameEvent) async -> Delivery {
+        let queued = Queued(event: event, alert: alertJSON(event))
+        do {
+            let messages = messages(queued, at: now())
+            try await withConnection(wait: .seconds(10)) { connection throws(MQTTProblem) in
+                try await publish(messages, key: event.id, on: connection, wait: ackWait)
+            }
+            try? await retained?.record(messages, at: now())
+            return .delivered("published to \(topics.event)")
+        } catch {
+            return .failed(error.description)
+        }
+    }
+
+    /// test-alert: the sample on `<prefix>/test` and on the event topic.
+    public func sendTest(_ event: GameEvent) async -> Delivery {
+        let json = EventJSON(event, text: renderer.text(event)).encoded()
+        let messages = [
+            MQTTMessage(topic: topics.test, payload: json, retain: false),
+            MQTTMessage(topic: topics.event, payload: json, retain: false),
+        ]
+        do {
+            try await withConnection(wait: .seconds(10)) { connection throws(MQTTProblem) in
+                try await publish(messages, key: event.id, on: connection, wait: ackWait)
+            }
+            return .delivered("published to \(topics.test) and \(topics.event) at \(broker.address)")
+        } catch {
+            return .failed(error.description)
+        }
+    }
+
+    /// doctor: connects (no will) and says how the broker answered.
+    public func probe(timeout: Duration = .seconds(10)) async -> Result<String, MQTTProblem> {
+        do {
+            try await withConnection(wait: timeout) { _ throws(MQTTProblem) in }
+            return .success("\(broker.tls ? "mqtts" : "mqtt")://\(broker.address) accepted the login\(broker.username.map { " as '\($0)'" } ?? "")")
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    public func enqueue(_ event: GameEvent, at date: Date) async throws(StoreError) -> Delivery {
+        guard let outbox else { return await send(event) }
+        let body: [UInt8]
+        do { body = Array(try JSONEncoder().encode(Queued(event: event, alert: alertJSON(event)))) } catch {
+            return .failed("cannot encode the alert: \(error)")
+        }
+        let expires = date.addingTimeInterval(config.expiry.inSeconds)
+        guard try await outbox.enqueue(event, sink: name, body: body, at: date, expiresAt: expires) else { return .duplicate }
+        wake.fire()
+        return .queued
+    }
+
+    private var worker: OutboxWorker {
+        OutboxWorker(
+            name: name, outbox: outbox, schedule: schedule, lease: (connectWait + ackWait) * 2 + .seconds(25), wake: wake, now: now, logger: logger,
+            disabledReason: { nil },
+            attempt: { [self] id, body in
+                guard let queued = try? JSONDecoder().decode(Queued.self, from: Data(body)) else {
+                    return .refused("the queued alert could not be read")
+                }
+                guard let connection = live.withLock({ $0 }) else { return .retry("not connected to the broker", after: nil) }
+                guard await connection.waitUntilConnected(timeout: connectWait) else {
+                    if Task.isCancelled { return .cancelled }
+                    return .retry(connection.problem ?? "not connected to the broker at \(broker.address)", after: nil)
+                }
+                let messages = messages(queued, at: now())
+                do {
+                    try await publish(messages, key: id, on: connection, wait: ackWait)
+                } catch {
+                    if Task.isCancelled { return .cancelled }
+                    return .retry(String(describing: error), after: nil)
+                }
+                if [.pregame, .gameStart, .final].contains(queued.event.kind) {
+                    lookNow.withLock { $0 = true }
+                    changes.fire()
+                }
+                do { try await retained?.record(messages, at: now()) } catch {
+                    logger.warning("cannot record the team's state in the store; the next alert moves on from the one before", metadata: ["sink": "\(name)", "error": "\(error)"])
+                }
+                return .delivered("QoS 1 acknowledged")
+            },
+            gone: { _ in })
+    }
+
+    /// Connects, then delivers the outbox and keeps the retained topics true until cancelled;
+    /// `run`'s sink says `offline` on the way out.
+    public func run() async {
+        let connection: MQTTConnection
+        do { connection = try connect(will: owner) } catch {
+            logger.error("MQTT sink off: \(error)", metadata: ["sink": "\(name)"])
+            return
+        }
+        live.withLock { $0 = connection }
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.worker.run() }
+            group.addTask { await self.maintain(connection) }
+        }
+        live.withLock { $0 = nil }
+        connection.close(farewell: owner ? (topics.status, "offline") : nil)
+    }
+
+    public func settle(timeout: Duration) async -> Bool { await worker.settle(timeout: timeout) }
+
+    // MARK: Retained topics
+
+    /// On each (re)connect: the status, the discovery entries (and the clearing of those the
+    /// config no longer wants), then every retained message again; every 10 minutes, the next
+    /// games and the finals that have become `idle`.
+    private func maintain(_ connection: MQTTConnection) async {
+        var generation = 0
+        var lastProblem: String?
+        var lastLook = ContinuousClock.now.advanced(by: .seconds(-3600))
+        while !Task.isCancelled {
+            let version = connection.changeVersion
+            if connection.isConnected, connection.generation != generation {
+                generation = connection.generation
+                logger.notice("connected to the MQTT broker", metadata: ["sink": "\(name)", "broker": "\(broker.address)", "client_id": "\(clientID)"])
+                lastProblem = nil
+                await republish(connection)
+                lastLook = ContinuousClock.now.advanced(by: .seconds(-3600))
+            } else if !connection.isConnected, let problem = connection.knownProblem, problem != lastProblem {
+                lastProblem = problem
+                logger.warning("MQTT broker not connected; alerts wait in the outbox", metadata: ["sink": "\(name)", "error": "\(problem)"])
+            }
+            let poked = lookNow.withLock { state -> Bool in
+                defer { state = false }
+                return state
+            }
+            if owner, connection.isConnected, poked || ContinuousClock.now - lastLook >= .seconds(600) {
+                lastLook = ContinuousClock.now
+                await look(connection)
+            }
+            await connection.waitForChange(after: version, until: ContinuousClock.now.advanced(by: .seconds(30)))
+        }
+    }
+
+    private func republish(_ connection: MQTTConnection) async {
+        var messages: [MQTTMessage] = []
+        let stored = (try? retained?.all()) ?? []
+        if owner {
+            messages.append(MQTTMessage(topic: topics.status, payload: "online", retain: true))
+            let wanted = config.discovery ? teams.flatMap(discovery.messages(for:)) : []
+            let wantedTopics = Set(wanted.map(\.topic))
+            let stale = stored.filter { discovery.owns($0.topic) && !wantedTopics.contains($0.topic) }
+            messages += wanted
+            messages += stale.map { MQTTMessage(topic: $0.topic, payload: "", retain: true) }
+            if !stale.isEmpty {
+                logger.notice("removing discovery entries of teams no longer followed", metadata: ["sink": "\(name)", "topics": "\(stale.count)"])
+            }
+            // The state and next game of a team no longer followed: cleared too.
+            let teamTopics = Set(teams.flatMap { [topics.state($0), topics.next($0)] })
+            let gone = stored.filter { !discovery.owns($0.topic) && !teamTopics.contains($0.topic) && $0.topic.hasPrefix(topics.prefix + "/team/") }
+            messages += gone.map { MQTTMessage(topic: $0.topic, payload: "", retain: true) }
+            messages += stored.filter { teamTopics.contains($0.topic) }
+            // A team with no state yet: idle.
+            let date = now()
+            for team in teams where !stored.contains(where: { $0.topic == topics.state(team) }) {
+                messages.append(MQTTMessage(topic: topics.state(team), payload: Self.json(MQTTTeamState.idle(team, at: date)), retain: true))
+            }
+        } else {
+            messages = stored.filter { !discovery.owns($0.topic) }
+        }
+        await publishRetained(messages, on: connection)
+    }
+
+    /// The next games from the cached schedule, and finals older than `finalHold` as `idle`.
+    private func look(_ connection: MQTTConnection) async {
+        var messages: [MQTTMessage] = []
+        let date = now()
+        for team in teams {
+            let state = ((try? retained?.payload(topics.state(team))) ?? nil).flatMap { try? JSONDecoder().decode(MQTTTeamState.self, from: Data($0.utf8)) }
+            // The cached schedule may not know yet that the game this sink saw end is over.
+            let over: Set<Int> = state.flatMap { $0.state == "final" ? $0.gameId : nil }.map { [$0] } ?? []
+            let next = Self.json(MQTTNextGame(team: team, game: MQTTNextGame.pick(await games(team), now: date, over: over)))
+            if (try? retained?.payload(topics.next(team))) ?? nil != next {
+                messages.append(MQTTMessage(topic: topics.next(team), payload: next, retain: true))
+            }
+            if let state, state.state == "final",
+                let updated = try? Date(state.updated, strategy: .iso8601), date.timeIntervalSince(updated) >= finalHold.inSeconds {
+                messages.append(MQTTMessage(topic: topics.state(team), payload: Self.json(MQTTTeamState.idle(team, at: date)), retain: true))
+            }
+        }
+        await publishRetained(messages, on: connection)
+    }
+
+    private func publishRetained(_ messages: [MQTTMessage], on connection: MQTTConnection) async {
+        guard !messages.isEmpty else { return }
+        do {
+            try await publish(messages, key: "retained-\(UUID().uuidString)", on: connection, wait: ackWait)
+            try? await retained?.record(messages, at: now())
+        } catch {
+            // The next connect publishes them again.
+            logger.warning("retained MQTT topics not published", metadata: ["sink": "\(name)", "error": "\(error)"])
+        }
+    }
+}

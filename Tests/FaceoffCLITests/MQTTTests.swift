@@ -1,0 +1,277 @@
+import FaceoffKit
+import Foundation
+import Testing
+
+/// The MQTT sink against a real Mosquitto broker on a loopback port, with `mosquitto_sub` as
+/// the independent subscriber, and a replayed game served live.
+@Suite("MQTT sink, the binary", .enabled(if: Checkers.mosquitto, Checkers.noMosquitto))
+struct MQTTTests {
+    static let gameID = 2025020100  // BOS @ TOR, 1–3
+
+    /// `faceoff replay --serve` of the recorded BOS @ TOR game, starting in 6 s (so the first
+    /// poll is before puck drop: a pregame); at 60x a period lasts 20 s, an intermission 10 s.
+    static func serve(_ cli: CLI) async throws -> (Background, String) {
+        let replay = try Background(
+            CLI.binary.path, ["replay", "--serve", "127.0.0.1:0", DelayAndExecTests.game, "--speed", "60", "--intermission", "600", "--start-in", "6"],
+            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
+        try #require(await replay.wait(timeout: 30) { !$0.isEmpty })
+        return (replay, replay.output[0])
+    }
+
+    static func writeConfig(_ cli: CLI, teams: [String] = ["TOR"], sink: String) throws {
+        try AlertCommandTests().writeConfig(cli, """
+            teams = [\(teams.map { "\"\($0)\"" }.joined(separator: ", "))]
+            [watch]
+            poll = "2s"
+            [[sink]]
+            type = "mqtt"
+            \(sink)
+            """)
+    }
+
+    static func environment(_ cli: CLI, base: String? = nil) -> [String: String] {
+        var environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1"]
+        environment["FACEOFF_API_BASE"] = base
+        return environment
+    }
+
+    /// The ids as published, without repeats, and how many repeats there were.
+    static func once(_ ids: [String]) -> (ids: [String], repeats: Int) {
+        var seen: Set<String> = []
+        let unique = ids.filter { seen.insert($0).inserted }
+        return (unique, ids.count - unique.count)
+    }
+
+    /// `faceoff run` following TOR: online with a device for the team; the game's alerts on
+    /// the event topic in order, its device triggers, and the retained state walking from
+    /// pregame to final with the scores; killed (-9) mid-game the broker says offline for it,
+    /// started again it is online and goes on where it stopped; stopped, it says offline.
+    @Test func runPublishesTheGameTheDeviceAndItsStatus() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let broker = try Mosquitto(directory: cli.home)
+        let subscriber = try await broker.subscribe()
+        let (replay, base) = try await Self.serve(cli)
+        defer { replay.kill() }
+        try Self.writeConfig(cli, sink: "url = \"\(broker.url)\"")
+        let first = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: base))
+        defer { first.kill() }
+        func status() -> String? { subscriber.on("faceoff/status").last?.payload }
+        #expect(await eventually(within: .seconds(20)) { status() == "online" }, "\(first.stderr.suffix(800))")
+
+        // Discovery: one device, its three sensors and a trigger per type, field by field.
+        let discovery = "homeassistant/"
+        #expect(await eventually(within: .seconds(10)) {
+            subscriber.messages.filter { $0.topic.hasPrefix(discovery) }.count == 3 + MQTTTrigger.allCases.count
+        })
+        func config(_ topic: String) -> [String: Any] { subscriber.on(topic).last?.json ?? [:] }
+        let device: (Any?) -> Bool = { value in
+            guard let device = value as? [String: Any] else { return false }
+            return device["identifiers"] as? [String] == ["faceoff_TOR"] && device["name"] as? String == "Toronto Maple Leafs"
+                && device["model"] as? String == "NHL team" && device["manufacturer"] as? String == "Faceoff"
+        }
+        for (object, topic) in [("state", "faceoff/team/TOR/state"), ("score", "faceoff/team/TOR/state"), ("next_game", "faceoff/team/TOR/next")] {
+            let sensor = config("homeassistant/sensor/faceoff_TOR/\(object)/config")
+            #expect(sensor["state_topic"] as? String == topic, "\(object)")
+            #expect(sensor["json_attributes_topic"] as? String == topic, "\(object)")
+            #expect(sensor["unique_id"] as? String == "faceoff_TOR_\(object)")
+            #expect((sensor["name"] as? String)?.isEmpty == false)
+            #expect((sensor["value_template"] as? String)?.contains("value_json.") == true)
+            #expect(sensor["availability_topic"] as? String == "faceoff/status")
+            #expect(sensor["payload_available"] as? String == "online" && sensor["payload_not_available"] as? String == "offline")
+            #expect(device(sensor["device"]), "\(object)")
+            #expect((sensor["device_class"] as? String) == (object == "next_game" ? "timestamp" : nil))
+        }
+        for trigger in MQTTTrigger.allCases {
+            let entry = config("homeassistant/device_automation/faceoff_TOR/\(trigger.rawValue)/config")
+            #expect(entry["automation_type"] as? String == "trigger")
+            #expect(entry["topic"] as? String == "faceoff/team/TOR/trigger/\(trigger.rawValue)")
+            #expect(entry["type"] as? String == trigger.rawValue)
+            #expect(entry["subtype"] as? String == "TOR")
+            #expect(device(entry["device"]), "\(trigger)")
+        }
+        // The next game, from the schedule the daemon read (by its pregame at the latest).
+        #expect(await eventually(within: .seconds(20)) {
+            subscriber.on("faceoff/team/TOR/next").contains { $0.json["gameId"] as? Int == Self.gameID && $0.json["start"] as? String != nil }
+        }, "\(subscriber.on("faceoff/team/TOR/next"))")
+
+        // Killed mid-game: the broker publishes the last will.
+        try #require(await eventually(within: .seconds(90)) { subscriber.ids().count >= 8 }, "\(first.stderr.suffix(800))")
+        first.kill()
+        #expect(await eventually(within: .seconds(10)) { status() == "offline" })
+        let again = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: base))
+        defer { again.kill() }
+        #expect(await eventually(within: .seconds(20)) { status() == "online" })
+        try #require(await eventually(within: .seconds(150)) { subscriber.ids().contains("\(Self.gameID):final") }, "\(again.stderr.suffix(800))")
+        again.signal(SIGTERM)
+        #expect(await again.exit(within: 10) != nil)
+        #expect(await eventually(within: .seconds(5)) { status() == "offline" })
+        #expect(try await broker.retained("faceoff/status").first?.payload == "offline")
+
+        // Every alert once by id, in the engine's order; one repeat allowed (the alert the
+        // broker may have acknowledged as the first process was killed).
+        let reference = try #require(try RunCommandTests.reference()[Self.gameID])
+        let (ids, repeats) = Self.once(subscriber.ids())
+        #expect(repeats <= 1, "\(subscriber.ids())")
+        #expect(ids.filter { !$0.contains(":pregame:") } == reference)
+        #expect(ids.first?.contains(":pregame:") == true, "the first poll was before puck drop")
+
+        // The triggers: TOR's goals and the goals against it, from TOR's side.
+        let events = Dictionary(subscriber.on("faceoff/event").map { ($0.json["id"] as? String ?? "", $0.json) }) { first, _ in first }
+        let goals = ids.filter { $0.contains(":goal:") }
+        let torGoals = goals.filter { events[$0]?["team"] as? String == "TOR" }
+        #expect(torGoals.count == 3 && goals.count == 4)
+        #expect(Self.once(subscriber.ids("faceoff/team/TOR/trigger/goal")).ids == torGoals)
+        #expect(Self.once(subscriber.ids("faceoff/team/TOR/trigger/goal_against")).ids == goals.filter { !torGoals.contains($0) })
+        #expect(Self.once(subscriber.ids("faceoff/team/TOR/trigger/final")).ids == ["\(Self.gameID):final"])
+        #expect(Self.once(subscriber.ids("faceoff/team/TOR/trigger/win")).ids == ["\(Self.gameID):final"])
+        #expect(subscriber.on("faceoff/team/TOR/trigger/loss").isEmpty)
+        // BOS is not followed: no device, no state, no triggers.
+        #expect(!subscriber.messages.contains { $0.topic.contains("BOS") })
+
+        // The state: pregame → live → intermission → live → intermission → live → final,
+        // each goal's state with that goal's score.
+        let states = subscriber.on("faceoff/team/TOR/state").map(\.json)
+        var walk: [String] = []
+        for state in states.compactMap({ $0["state"] as? String }) where walk.last != state { walk.append(state) }
+        #expect(walk == ["idle", "pregame", "live", "intermission", "live", "intermission", "live", "final"], "\(walk)")
+        for state in states {
+            guard let goal = state["lastEvent"] as? String, goal.contains(":goal:"), let score = events[goal]?["score"] as? [String: Int] else { continue }
+            #expect(state["teamScore"] as? Int == score["home"] && state["opponentScore"] as? Int == score["away"], "\(state)")
+        }
+        // Once it is over, it is no longer the next game (the replay has no other).
+        #expect(try await broker.retained("faceoff/team/TOR/next").first?.json["gameId"] == nil)
+        let final = try #require(try await broker.retained("faceoff/team/TOR/state").first?.json)
+        #expect(final["state"] as? String == "final" && final["score"] as? String == "3–1" && final["opponent"] as? String == "BOS", "\(final)")
+    }
+
+    /// The broker killed mid-game, down for 30 s and started again: every alert arrives after it
+    /// is back, in order, once per event id, and the retained state is the game's last.
+    @Test func aBrokerDownForThirtySecondsLosesNothing() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let broker = try Mosquitto(directory: cli.home)
+        let subscriber = try await broker.subscribe()
+        let (replay, base) = try await Self.serve(cli)
+        defer { replay.kill() }
+        try Self.writeConfig(cli, sink: "url = \"\(broker.url)\"\ndiscovery = false")
+        let run = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: base))
+        defer { run.kill() }
+        try #require(await eventually(within: .seconds(60)) { subscriber.ids().count >= 3 }, "\(run.stderr.suffix(800))")
+        await broker.stop()
+        #expect(!Mosquitto.accepts(broker.port), "the broker did not stop")
+        let down = subscriber.ids().count
+        try await Task.sleep(for: .seconds(30))
+        try broker.start()
+        try #require(await eventually(within: .seconds(120)) { subscriber.ids().contains("\(Self.gameID):final") }, "\(run.stderr.suffix(1200))")
+        #expect(run.stderr.contains("MQTT broker not connected; alerts wait in the outbox"))
+        let reference = try #require(try RunCommandTests.reference()[Self.gameID])
+        let (ids, repeats) = Self.once(subscriber.ids())
+        #expect(repeats <= 1, "\(subscriber.ids())")
+        #expect(ids.filter { !$0.contains(":pregame:") } == reference)
+        #expect(ids.count - down >= 5, "most of the game came while the broker was down")
+        // No discovery when it is off.
+        #expect(!subscriber.messages.contains { $0.topic.hasPrefix("homeassistant/") })
+        let state = try await broker.retained("faceoff/team/TOR/state").first?.json
+        #expect(state?["state"] as? String == "final" && state?["score"] as? String == "3–1", "\(String(describing: state))")
+    }
+
+    /// A wrong password and a CA that did not sign the broker's certificate: `doctor` and the
+    /// log of `run` say which, and what to do; test-alert publishes to the test and event
+    /// topics; a team unfollowed loses its discovery entries.
+    @Test func wrongCredentialsAndCertificatesAreNamedAndUnfollowingRemovesTheDevice() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let folder = cli.home.appendingPathComponent("tls")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func openssl(_ arguments: [String]) async throws {
+            let result = try await CLI.execute("/usr/bin/openssl", arguments)
+            try #require(result.status == 0, "\(result.stderr)")
+        }
+        let path = { (name: String) in folder.appendingPathComponent(name).path }
+        try await openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out", path("ca.pem"), "-days", "2", "-subj", "/CN=Faceoff test CA"])
+        try await openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("other.key"), "-out", path("other.pem"), "-days", "2", "-subj", "/CN=Another CA"])
+        try await openssl(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("server.key"), "-out", path("server.csr"), "-subj", "/CN=localhost"])
+        try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(toFile: path("san"), atomically: true, encoding: .utf8)
+        try await openssl(["x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"), "-CAcreateserial",
+                           "-out", path("server.pem"), "-days", "2", "-extfile", path("san")])
+        let passwords = path("passwords")
+        _ = FileManager.default.createFile(atPath: passwords, contents: nil, attributes: [.posixPermissions: 0o600])
+        let added = try await CLI.execute("/usr/bin/mosquitto_passwd", ["-b", passwords, "fan", "goal-horn"])
+        try #require(added.status == 0, "\(added.stderr)")
+        let tlsPort = try Mosquitto.freePort()
+        let broker = try Mosquitto(directory: cli.home, extra: """
+            password_file \(passwords)
+            listener \(tlsPort) 127.0.0.1
+            allow_anonymous true
+            cafile \(path("ca.pem"))
+            certfile \(path("server.pem"))
+            keyfile \(path("server.key"))
+            """, anonymous: false)
+        broker.login = ("fan", "goal-horn")
+        let subscriber = try await broker.subscribe()
+
+        func doctor(_ sink: String) async throws -> String {
+            try Self.writeConfig(cli, sink: sink)
+            let result = try await cli.run(["doctor"])
+            return result.stdout.split(separator: "\n").first { $0.contains("mqtt") }.map(String.init) ?? result.stdout
+        }
+        let wrong = try await doctor("url = \"\(broker.url)\"\nusername = \"fan\"\npassword = \"wrong\"")
+        #expect(wrong.hasPrefix("✗") && wrong.contains("refused the login as 'fan'") && wrong.contains("check the sink's username and password"), "\(wrong)")
+        let right = try await doctor("url = \"\(broker.url)\"\nusername = \"fan\"\npassword = \"goal-horn\"")
+        #expect(right.hasPrefix("✓") && right.contains("accepted the login as 'fan'"), "\(right)")
+        let otherCA = try await doctor("url = \"mqtts://localhost:\(tlsPort)\"\nca_file = \"\(path("other.pem"))\"")
+        #expect(otherCA.hasPrefix("✗") && otherCA.contains("certificate verify failed") && otherCA.contains("set ca_file"), "\(otherCA)")
+        let systemCAs = try await doctor("url = \"mqtts://localhost:\(tlsPort)\"")
+        #expect(systemCAs.contains("not signed by the system's CA store"), "\(systemCAs)")
+        let rightCA = try await doctor("url = \"mqtts://localhost:\(tlsPort)\"\nca_file = \"\(path("ca.pem"))\"")
+        #expect(rightCA.hasPrefix("✓"), "\(rightCA)")
+        let plainToTLS = try await doctor("url = \"mqtt://127.0.0.1:\(tlsPort)\"")
+        #expect(plainToTLS.contains("use mqtts://"), "\(plainToTLS)")
+        let nobody = try await doctor("url = \"mqtt://127.0.0.1:\(try Mosquitto.freePort())\"")
+        #expect(nobody.contains("connection refused") && nobody.contains("start the broker"), "\(nobody)")
+
+        // The same words in the log of `run` (offline: the mirror's schedule, no game).
+        let mirror = "file://\(CLI.mirror.path)/"
+        try Self.writeConfig(cli, sink: "url = \"\(broker.url)\"\nusername = \"fan\"\npassword = \"wrong\"")
+        let refused = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: mirror))
+        #expect(await refused.wait(timeout: 20) { _ in refused.stderr.contains("refused the login as 'fan'") }, "\(refused.stderr.suffix(600))")
+        refused.kill()
+        try Self.writeConfig(cli, sink: "url = \"mqtts://localhost:\(tlsPort)\"\nca_file = \"\(path("other.pem"))\"")
+        let untrusted = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: mirror))
+        #expect(await untrusted.wait(timeout: 20) { _ in untrusted.stderr.contains("certificate verify failed") }, "\(untrusted.stderr.suffix(600))")
+        untrusted.kill()
+
+        // test-alert: the sample on the test and event topics.
+        try Self.writeConfig(cli, sink: "url = \"\(broker.url)\"\nusername = \"fan\"\npassword = \"goal-horn\"")
+        let sample = try await cli.run(["test-alert"])
+        #expect(sample.status == 0 && sample.stderr.contains("published to faceoff/test and faceoff/event"), "\(sample.stderr)")
+        #expect(await eventually { subscriber.on("faceoff/test").count == 1 && subscriber.on("faceoff/event").count == 1 })
+        #expect(subscriber.on("faceoff/test").first?.json["kind"] as? String == "goal")
+
+        // Following TOR and MTL, then only TOR: MTL's discovery entries are cleared.
+        func runUntilOnline(_ teams: [String]) async throws {
+            try Self.writeConfig(cli, teams: teams, sink: "url = \"\(broker.url)\"\nusername = \"fan\"\npassword = \"goal-horn\"")
+            let before = subscriber.on("faceoff/status").count
+            let run = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: mirror))
+            defer { run.kill() }
+            #expect(await eventually(within: .seconds(20)) {
+                subscriber.on("faceoff/status").dropFirst(before).contains { $0.payload == "online" }
+            }, "\(run.stderr.suffix(600))")
+            try await Task.sleep(for: .milliseconds(500))
+            run.signal(SIGTERM)
+            #expect(await run.exit(within: 10) != nil)
+        }
+        try await runUntilOnline(["TOR", "MTL"])
+        let both = try await broker.retained("homeassistant/#")
+        #expect(both.filter { $0.topic.contains("faceoff_MTL") }.count == 3 + MQTTTrigger.allCases.count)
+        #expect(both.filter { $0.topic.contains("faceoff_TOR") }.count == 3 + MQTTTrigger.allCases.count)
+        try await runUntilOnline(["TOR"])
+        let left = try await broker.retained("homeassistant/#")
+        #expect(!left.contains { $0.topic.contains("faceoff_MTL") }, "\(left.map(\.topic))")
+        #expect(left.filter { $0.topic.contains("faceoff_TOR") }.count == 3 + MQTTTrigger.allCases.count)
+        #expect(try await broker.retained("faceoff/team/MTL/#").isEmpty)
+        // Each clearing was an empty retained payload.
+        #expect(subscriber.messages.filter { $0.topic.contains("faceoff_MTL") && $0.payload.isEmpty }.count == 3 + MQTTTrigger.allCases.count)
+    }
+}
