@@ -4,6 +4,7 @@
 #                          DIST/faceoff_VERSION_ARCH.deb
 # Depends come from dpkg-shlibdeps (libc, libical, SQLite, libstdc++, zlib) plus, by hand,
 # what Faceoff loads at run time where dpkg-shlibdeps can't see it: libcurl4 and libssl3.
+# libmosquitto1 (loaded only by an MQTT sink) is recommended, not required.
 set -eu
 umask 022
 cd "$(dirname "$0")/.."
@@ -65,7 +66,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $(du -sk --exclude=DEBIAN "$root" | cut -f1)
 Depends: $shlibs, libcurl4, libssl3
-Recommends: libnotify-bin
+Recommends: libnotify-bin, libmosquitto1
 Section: utils
 Priority: optional
 Description: NHL schedules as calendar feeds and live game alerts

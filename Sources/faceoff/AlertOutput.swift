@@ -14,7 +14,7 @@ struct AlertPlumbing {
 
     /// - Parameters:
     ///   - format: `--format`; else a configured stdout sink's format; else text.
-    ///   - configured: deliver to the config's notify and webhook sinks too.
+    ///   - configured: deliver to the config's sinks too.
     ///   - store: the ledger and outbox; nil for the throwaway runs (replay, demo).
     ///   - teams: the games' teams, which the terminal and the sinks' default filters take.
     init(session: Session, format: OutputFormat?, configured: Bool, store: Store?, teams: Set<String>) throws {

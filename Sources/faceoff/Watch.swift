@@ -144,7 +144,7 @@ extension Faceoff {
         @Option(help: "text or jsonl.")
         var format: OutputFormat?
 
-        @Flag(help: "Send the alerts to the configured notify and webhook sinks too (nothing is recorded: twice works).")
+        @Flag(help: "Send the alerts to the configured sinks too (notify, webhook, exec, MQTT; nothing is recorded: twice works).")
         var sinks = false
 
         @Option(help: ArgumentHelp("Serve the games as a live API on host:port (loopback; port 0 picks one).", valueName: "address"))
@@ -219,7 +219,7 @@ extension Faceoff {
         @Option(help: "text or jsonl.")
         var format: OutputFormat?
 
-        @Flag(help: "Send the alerts to the configured notify and webhook sinks too (nothing is recorded: twice works).")
+        @Flag(help: "Send the alerts to the configured sinks too (notify, webhook, exec, MQTT; nothing is recorded: twice works).")
         var sinks = false
 
         func validate() throws {
