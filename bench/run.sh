@@ -29,6 +29,8 @@ echo
 echo "== Alerts: feed visibility -> loopback webhook receiver, release build =="
 swift build -c release --product AlertBench
 .build/release/AlertBench --speed "${ALERT_SPEED:-60}" --poll "${ALERT_POLL:-5}" 2>/dev/null
+echo "-- the same through an MQTT sink to a local mosquitto (needs mosquitto, mosquitto-clients) --"
+.build/release/AlertBench --speed "${ALERT_SPEED:-60}" --poll "${ALERT_POLL:-5}" --mqtt 2>/dev/null
 echo "-- the receiver down for the first 20 s from puck drop --"
 .build/release/AlertBench --speed "${ALERT_SPEED:-60}" --poll "${ALERT_POLL:-5}" --outage 20 2>/dev/null
 

@@ -6,7 +6,7 @@ import Synchronization
 // Alert latency end to end, and the per-event cost of rendering and fan-out. Run it with
 // bench/run.sh, in a release build.
 //
-//   AlertBench [--speed 60] [--poll 2] [--outage 0] [--fixed-retries] [FILE]
+//   AlertBench [--speed 60] [--poll 2] [--outage 0] [--fixed-retries] [--mqtt] [FILE]
 //                                                  (default: the demo game built into the binary)
 //
 // A game is served by ReplayServer as if live; a GameWatcher polls it and delivers through
@@ -16,7 +16,11 @@ import Synchronization
 // receiver answers 503 for the first N seconds (wall time) from puck drop, then recovers:
 // it reports how soon after recovery the backlog arrived. --fixed-retries retries on the
 // schedule webhooks had until 2026-11-24 (5 s, 30 s, 2 min, 10 min by attempt, no early
-// minute, no retry on a new alert), for a side-by-side comparison.
+// minute, no retry on a new alert), for a side-by-side comparison. With --mqtt the sink is an
+// MQTTSink instead, publishing to a Mosquitto broker the benchmark starts on 127.0.0.1, and
+// `mosquitto_sub` stamps each event's arrival (its own clock, %U). Besides the latency from
+// the feed, it reports the delivery part alone: from the router queueing the alert in the
+// outbox to its arrival, and the process's CPU time per alert.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 @MainActor func option(_ name: String, _ fallback: Double) -> Double {
@@ -28,7 +32,8 @@ let speed = option("--speed", 60)
 let poll = option("--poll", 2)
 let outage = option("--outage", 0)
 let fixedRetries = arguments.contains("--fixed-retries")
-arguments.removeAll { $0 == "--fixed-retries" }
+let mqtt = arguments.contains("--mqtt")
+arguments.removeAll { $0 == "--fixed-retries" || $0 == "--mqtt" }
 let gameData: Data
 if let path = arguments.first, let data = FileManager.default.contents(atPath: path) { gameData = data } else { gameData = Data(DemoData.game!.utf8) }
 let game = try JSONDecoder().decode(PlayByPlay.self, from: gameData)
@@ -92,11 +97,47 @@ sinkConfig.secret = "whsec_" + Data("alert-bench-signing-key-0123456".utf8).base
 let schedule = fixedRetries
     ? WebhookSink.RetrySchedule(early: .zero, earlyFor: .zero, delays: [.seconds(5), .seconds(30), .seconds(120), .seconds(600)], jitter: 0.2, idleCheck: .seconds(30))
     : .standard
-let webhook = WebhookSink(config: sinkConfig, renderer: renderer, http: CurlHTTPClient(), outbox: Outbox(store: store), schedule: schedule)
 let snapshot = GameSnapshot(game)
+let teams: Set<String> = [snapshot.away.abbrev, snapshot.home.abbrev]
+let sink: any Sink
+var broker: Process?
+var subscriber: (process: Process, output: Pipe)?
+if mqtt {
+    // A broker of its own on a free port, and a subscriber stamping arrivals.
+    let port = 20000 + Int.random(in: 0..<20000)
+    let conf = directory.appendingPathComponent("mosquitto.conf")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    try "listener \(port) 127.0.0.1\nallow_anonymous true\nuser \(String(cString: getpwuid(geteuid()).pointee.pw_name))\n".write(to: conf, atomically: true, encoding: .utf8)
+    let server = Process()
+    server.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
+    server.arguments = ["-c", conf.path]
+    server.standardError = FileHandle.nullDevice
+    try server.run()
+    broker = server
+    try await Task.sleep(for: .milliseconds(300))
+    let sub = Process()
+    sub.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
+    sub.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-t", "faceoff/event", "-F", "%U\t%p"]
+    let pipe = Pipe()
+    sub.standardOutput = pipe
+    try sub.run()
+    subscriber = (sub, pipe)
+    try await Task.sleep(for: .milliseconds(300))
+    var config = SinkConfig(type: .mqtt)
+    config.name = "bench"
+    config.url = "mqtt://127.0.0.1:\(port)"
+    config.discovery = false
+    sink = MQTTSink(config: config, renderer: renderer, alerts: SinkFilter(teams: teams), owner: false, store: store, finalHold: .seconds(3600))
+} else {
+    sink = WebhookSink(config: sinkConfig, renderer: renderer, http: CurlHTTPClient(), outbox: Outbox(store: store), schedule: schedule)
+}
+let queuedAt = Mutex<[String: Date]>([:])
 let alerts = AlertRouter(
-    routes: [SinkRoute(sink: webhook, filter: SinkFilter(teams: [snapshot.away.abbrev, snapshot.home.abbrev]))], ledger: Ledger(store: store),
-    clock: ContinuousClock())
+    routes: [SinkRoute(sink: sink, filter: mqtt ? MQTTSink.routeFilter(SinkFilter(teams: teams)) : SinkFilter(teams: teams))],
+    ledger: Ledger(store: store), clock: ContinuousClock(),
+    onDelivery: { _, event, delivery in
+        if delivery == .queued { queuedAt.withLock { $0[event.id] = Date() } }
+    })
 let client = NHLClient(base: base.withLock { $0 }!, http: CurlHTTPClient(), cache: nil)
 let watcher = GameWatcher(
     gameID: gameID, scheduledStart: nil, client: client, ledger: Ledger(store: store), settings: .init(poll: .milliseconds(Int(poll * 1000))),
@@ -111,6 +152,21 @@ try await alerts.serving {
     elapsed = ContinuousClock.now - wall
 }
 
+if let subscriber {
+    // mosquitto_sub's own arrival stamps.
+    // SIGKILL: the children inherit a signal mask with SIGTERM blocked.
+    kill(subscriber.process.processIdentifier, SIGKILL)
+    subscriber.process.waitUntilExit()
+    let text = String(decoding: subscriber.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    for line in text.split(separator: "\n") {
+        let parts = line.split(separator: "\t", maxSplits: 1)
+        guard parts.count == 2, let stamp = Double(parts[0]),
+            let object = try? JSONSerialization.jsonObject(with: Data(parts[1].utf8)) as? [String: Any], let id = object["id"] as? String
+        else { continue }
+        arrivals.withLock { $0.append((id, Date(timeIntervalSince1970: stamp))) }
+    }
+    if let broker { kill(broker.processIdentifier, SIGKILL) }
+}
 let got = arrivals.withLock { $0 }
 let latencies = got.compactMap { arrival -> Double? in
     guard let count = cause[arrival.id] else { return nil }
@@ -123,10 +179,15 @@ if ProcessInfo.processInfo.environment["ALERTBENCH_DEBUG"] != nil {
     }
 }
 getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
-print("game \(gameID): \(replay.count) plays, \(cause.count) events, replayed at \(Int(speed))x in \(Int(milliseconds(elapsed) / 1000)) s, poll \(poll) s")
+let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000
+let queued = queuedAt.withLock { $0 }
+let delivery = got.compactMap { arrival in queued[arrival.id].map { arrival.at.timeIntervalSince($0) * 1000 } }
+print("game \(gameID): \(replay.count) plays, \(cause.count) events, replayed at \(Int(speed))x in \(Int(milliseconds(elapsed) / 1000)) s, poll \(poll) s, sink: \(mqtt ? "mqtt (QoS 1, local mosquitto)" : "webhook")")
 print("  delivered \(got.count) of \(cause.count); ids unique: \(Set(got.map(\.id)).count == got.count)")
 print(String(format: "  visible in feed -> at receiver: median %.0f ms, p95 %.0f ms, max %.0f ms (target: poll + 250 = %.0f ms)",
              percentile(latencies, 0.5), percentile(latencies, 0.95), latencies.max() ?? 0, poll * 1000 + 250))
+print(String(format: "  queued in the outbox -> at receiver: median %.1f ms, p95 %.1f ms; process CPU %.1f ms per alert (whole run: polls, detection, delivery)",
+             percentile(delivery, 0.5), percentile(delivery, 0.95), cpu / Double(max(1, got.count))))
 if outage > 0 {
     // The backlog: what became visible while the receiver was down, and when it arrived.
     let recovery = puckDrop.addingTimeInterval(outage)

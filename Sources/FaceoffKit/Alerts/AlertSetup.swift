@@ -54,6 +54,8 @@ public struct AlertSetup: Sendable {
     }
 
     public func mqttSink(_ config: SinkConfig) -> MQTTSink {
+        var config = config
+        config.caFile = config.caFile.map(session.paths.expand)
         // The next games come from the cached schedule `run` keeps fresh: no request.
         let client = store.map { NHLClient(base: session.config.apiBase, http: http, cache: ResponseCache(store: $0), mode: .offline) }
         let time = LocalTime(timeZone: session.config.timeZone)

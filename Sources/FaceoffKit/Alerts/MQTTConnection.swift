@@ -88,6 +88,9 @@ final class MQTTConnection: Sendable {
             let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw MQTTProblem("libmosquitto is missing (\(detail)); install it with: sudo apt install libmosquitto1")
         }
+        if options.broker.tls, let caFile = options.broker.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw MQTTProblem("ca_file \(caFile) cannot be read; point it at the PEM file of the CA that signed the broker's certificate")
+        }
         guard let pointer = faceoff_mosquitto_new(options.clientID, true, nil) else {
             throw MQTTProblem("libmosquitto could not make a client (out of memory?)")
         }
@@ -102,10 +105,6 @@ final class MQTTConnection: Sendable {
         if failure == nil, broker.tls {
             let code: Int32
             if let caFile = broker.caFile {
-                guard FileManager.default.isReadableFile(atPath: caFile) else {
-                    faceoff_mosquitto_destroy(pointer)
-                    throw MQTTProblem("ca_file \(caFile) cannot be read; point it at the PEM file of the CA that signed the broker's certificate")
-                }
                 code = faceoff_mosquitto_tls_set(pointer, caFile, nil)
             } else {
                 code = faceoff_mosquitto_int_option(pointer, Int32(MOSQ_OPT_TLS_USE_OS_CERTS.rawValue), 1)
@@ -119,6 +118,8 @@ final class MQTTConnection: Sendable {
             }
         }
         if let failure {
+            // The object is whole, so its deinit runs: it must find the client gone.
+            state.withLock { $0.closed = true }
             faceoff_mosquitto_destroy(pointer)
             throw failure
         }
@@ -127,7 +128,8 @@ final class MQTTConnection: Sendable {
         let code = faceoff_mosquitto_connect_async(pointer, broker.host, Int32(broker.port), Int32(options.keepalive))
         if code != MOSQ_ERR_SUCCESS.rawValue {
             // The library's thread keeps trying; this says why it is not connected meanwhile.
-            state.withLock { $0.problem = Self.connectProblem(code, broker: broker, log: nil) }
+            // The library may have logged the detail (a TLS failure) before returning.
+            state.withLock { $0.problem = Self.connectProblem(code, broker: broker, log: $0.lastLog) }
         }
         faceoff_mosquitto_loop_start(pointer)
     }
