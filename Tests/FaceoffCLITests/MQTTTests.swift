@@ -145,6 +145,39 @@ struct MQTTTests {
         #expect(final["state"] as? String == "final" && final["score"] as? String == "3–1" && final["opponent"] as? String == "BOS", "\(final)")
     }
 
+    /// `run`'s sink connecting with an alert already in the outbox (queued while the broker was
+    /// away): what it says on connect (status, discovery, `idle` for a team with no state yet)
+    /// and what the outbox delivers meet, and the retained state is the alert's, never an
+    /// `idle` published after it. Several rounds, since the two used to race.
+    @Test func aQueuedAlertIsNotOvertakenByTheStatesSaidOnConnect() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faceoff-mqtt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let broker = try Mosquitto(directory: directory)
+        var config = SinkConfig(type: .mqtt)
+        config.url = broker.url
+        let renderer = Renderer(templates: try TemplateSet(overrides: nil), followed: ["TOR"])
+        for round in 0..<5 {
+            let team = ["TOR", "MTL", "OTT", "BUF", "DET"][round]
+            let subscriber = try await broker.subscribe(["faceoff/team/\(team)/state"])
+            let store = try Store(path: directory.appendingPathComponent("faceoff-\(round).sqlite").path)
+            let sink = MQTTSink(
+                config: config, renderer: renderer, alerts: SinkFilter(teams: [team]), owner: true, store: store, finalHold: .seconds(3600))
+            let pregame = GameEvent(kind: .pregame, key: "\(round)", gameId: 2025020100 + round, away: "BOS", home: team, period: 0, score: .init(away: 0, home: 0))
+            #expect(try await sink.enqueue(pregame, at: Date()) == .queued)
+            await withDiscardingTaskGroup { group in
+                group.addTask { await sink.run() }
+                _ = await eventually(within: .seconds(20)) { subscriber.on("faceoff/team/\(team)/state").contains { $0.json["state"] as? String == "pregame" } }
+                // What is said on connect has had time to go out too.
+                try? await Task.sleep(for: .seconds(1))
+                group.cancelAll()
+            }
+            let states = subscriber.on("faceoff/team/\(team)/state").compactMap { $0.json["state"] as? String }
+            #expect(states.last == "pregame", "round \(round): \(states)")
+            #expect(try await broker.retained("faceoff/team/\(team)/state").first?.json["state"] as? String == "pregame", "round \(round)")
+        }
+    }
+
     /// The broker killed mid-game, down for 30 s and started again: every alert arrives after it
     /// is back, in order, once per event id, and the retained state is the game's last.
     @Test func aBrokerDownForThirtySecondsLosesNothing() async throws {

@@ -43,6 +43,11 @@ public struct GameEvent: Codable, Sendable, Equatable {
     public struct Score: Codable, Sendable, Equatable {
         public var away: Int
         public var home: Int
+
+        public init(away: Int, home: Int) {
+            self.away = away
+            self.home = home
+        }
     }
 
     /// A playoff game's series: before the game for `pregame` and `game_start`, after it for

@@ -41,6 +41,10 @@ public final class MQTTSink: DurableSink {
     /// changes): what `maintain` waits on.
     private let changes = ChangeSignal()
     private let lookNow = Mutex(false)
+    /// Reading a retained topic from the store, publishing what follows from it and recording
+    /// that is one step: the outbox's alerts and what `maintain` says take turns, so a state
+    /// read before an alert moved it on is never published after it.
+    private let retainedTurns = Turns()
     /// How long an attempt waits for the broker before it counts as failed (libmosquitto
     /// reconnects meanwhile, backing off from 1 s to 30 s), and for an acknowledgement.
     let connectWait: Duration = .seconds(300)
@@ -154,11 +158,13 @@ public final class MQTTSink: DurableSink {
     public func send(_ event: GameEvent) async -> Delivery {
         let queued = Queued(event: event, alert: alertJSON(event))
         do {
-            let messages = messages(queued, at: now())
             try await withConnection(wait: .seconds(10)) { connection throws(MQTTProblem) in
-                try await publish(messages, key: event.id, on: connection, wait: ackWait)
+                try await retainedTurns.run { () async throws(MQTTProblem) in
+                    let messages = messages(queued, at: now())
+                    try await publish(messages, key: event.id, on: connection, wait: ackWait)
+                    try? await retained?.record(messages, at: now())
+                }
             }
-            try? await retained?.record(messages, at: now())
             return .delivered("published to \(topics.event)")
         } catch {
             return .failed(error.description)
@@ -217,19 +223,25 @@ public final class MQTTSink: DurableSink {
                     if Task.isCancelled { return .cancelled }
                     return .retry(connection.problem ?? "not connected to the broker at \(broker.address)", after: nil)
                 }
-                let messages = messages(queued, at: now())
-                do {
-                    try await publish(messages, key: id, on: connection, wait: ackWait)
-                } catch {
+                let problem = await retainedTurns.run { () async -> MQTTProblem? in
+                    let messages = messages(queued, at: now())
+                    do throws(MQTTProblem) {
+                        try await publish(messages, key: id, on: connection, wait: ackWait)
+                    } catch {
+                        return error
+                    }
+                    do { try await retained?.record(messages, at: now()) } catch {
+                        logger.warning("cannot record the team's state in the store; the next alert moves on from the one before", metadata: ["sink": "\(name)", "error": "\(error)"])
+                    }
+                    return nil
+                }
+                if let problem {
                     if Task.isCancelled { return .cancelled }
-                    return .retry(String(describing: error), after: nil)
+                    return .retry(String(describing: problem), after: nil)
                 }
                 if [.pregame, .gameStart, .final].contains(queued.event.kind) {
                     lookNow.withLock { $0 = true }
                     changes.fire()
-                }
-                do { try await retained?.record(messages, at: now()) } catch {
-                    logger.warning("cannot record the team's state in the store; the next alert moves on from the one before", metadata: ["sink": "\(name)", "error": "\(error)"])
                 }
                 return .delivered("QoS 1 acknowledged")
             },
@@ -270,7 +282,7 @@ public final class MQTTSink: DurableSink {
                 generation = connection.generation
                 logger.notice("connected to the MQTT broker", metadata: ["sink": "\(name)", "broker": "\(broker.address)", "client_id": "\(clientID)"])
                 lastProblem = nil
-                await republish(connection)
+                await retainedTurns.run { await republish(connection) }
                 lastLook = ContinuousClock.now.advanced(by: .seconds(-3600))
             } else if !connection.isConnected, let problem = connection.knownProblem, problem != lastProblem {
                 lastProblem = problem
@@ -282,7 +294,7 @@ public final class MQTTSink: DurableSink {
             }
             if owner, connection.isConnected, poked || ContinuousClock.now - lastLook >= .seconds(600) {
                 lastLook = ContinuousClock.now
-                await look(connection)
+                await retainedTurns.run { await look(connection) }
             }
             await connection.waitForChange(after: version, until: ContinuousClock.now.advanced(by: .seconds(30)))
         }

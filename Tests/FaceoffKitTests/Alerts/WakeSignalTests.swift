@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FaceoffKit
@@ -42,5 +43,30 @@ import Testing
         let after = clock.now
         await latch.wait(atMost: .seconds(60))
         #expect(clock.now - after < .seconds(10))
+    }
+
+    /// Bodies that sleep halfway never overlap, and a body that throws hands on its turn.
+    @Test func turnsRunOneBodyAtATime() async {
+        let turns = Turns()
+        final class Log: Sendable { let entries = Mutex<[String]>([]) }
+        let log = Log()
+        struct Broke: Error {}
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<6 {
+                group.addTask {
+                    _ = try? await turns.run { () async throws(Broke) in
+                        log.entries.withLock { $0.append("in \(index)") }
+                        try? await Task.sleep(for: .milliseconds(30))
+                        log.entries.withLock { $0.append("out \(index)") }
+                        if index == 2 { throw Broke() }
+                    }
+                }
+            }
+        }
+        let entries = log.entries.withLock { $0 }
+        #expect(entries.count == 12)
+        for pair in stride(from: 0, to: entries.count, by: 2) {
+            #expect(entries[pair].hasPrefix("in ") && entries[pair + 1] == "out " + entries[pair].dropFirst(3), "\(entries)")
+        }
     }
 }
