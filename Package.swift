@@ -51,12 +51,21 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            plugins: ["EmbedTemplates"]
+        ),
+        // The HTTP servers (the feed server, the replay server) on Hummingbird. A module of
+        // their own, so FaceoffKit compiles beside swift-nio and Hummingbird rather than after.
+        .target(
+            name: "FaceoffServer",
+            dependencies: [
+                "FaceoffKit",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-            ],
-            plugins: ["EmbedTemplates"]
+            ]
         ),
         // Templates ship inside the binary: the plugin turns Templates/*.mustache into Swift
         // string constants at build time, so a copied binary never looks for resource bundles.
@@ -66,6 +75,7 @@ let package = Package(
             name: "faceoff",
             dependencies: [
                 "FaceoffKit",
+                "FaceoffServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -76,10 +86,10 @@ let package = Package(
         .executableTarget(name: "CalendarBench", dependencies: ["FaceoffKit"], path: "bench/CalendarBench"),
         .executableTarget(name: "LiveBench", dependencies: ["FaceoffKit"], path: "bench/LiveBench"),
         .executableTarget(
-            name: "AlertBench", dependencies: ["FaceoffKit", .product(name: "Hummingbird", package: "hummingbird")], path: "bench/AlertBench"),
+            name: "AlertBench", dependencies: ["FaceoffKit", "FaceoffServer", .product(name: "Hummingbird", package: "hummingbird")], path: "bench/AlertBench"),
         .testTarget(
             name: "FaceoffKitTests",
-            dependencies: ["FaceoffKit", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["FaceoffKit", "FaceoffServer", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "FaceoffCLITests",

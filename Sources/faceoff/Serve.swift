@@ -1,5 +1,6 @@
 import ArgumentParser
 import FaceoffKit
+import FaceoffServer
 import Foundation
 
 extension Faceoff {

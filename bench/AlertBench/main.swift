@@ -1,4 +1,5 @@
 import FaceoffKit
+import FaceoffServer
 import Foundation
 import Hummingbird
 import Synchronization

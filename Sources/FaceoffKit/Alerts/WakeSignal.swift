@@ -78,7 +78,7 @@ final class WakeSignal: Sendable {
 }
 
 /// Opens once; any number of tasks wait for it.
-final class Latch: Sendable {
+public final class Latch: Sendable {
     private struct State {
         var open = false
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
@@ -89,7 +89,9 @@ final class Latch: Sendable {
 
     private let state = Mutex(State())
 
-    func open() {
+    public init() {}
+
+    public func open() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.open = true
             defer { state.waiters.removeAll() }
@@ -99,12 +101,12 @@ final class Latch: Sendable {
     }
 
     /// Returns once open, whatever happens to the waiting task.
-    func wait() async {
+    public func wait() async {
         await wait(id: nextID())
     }
 
     /// Returns once open, or after `limit`, or when the task is cancelled.
-    func wait(atMost limit: Duration) async {
+    public func wait(atMost limit: Duration) async {
         let id = nextID()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {

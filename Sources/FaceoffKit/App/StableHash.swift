@@ -1,9 +1,11 @@
 /// FNV-1a, 64 bits: a hash that is the same in every run and on every machine (unlike
 /// `Hasher`), for ETags and for noticing that a calendar event's content changed.
-struct StableHash {
+public struct StableHash {
     private var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
-    mutating func mix(_ bytes: some Sequence<UInt8>) {
+    public init() {}
+
+    public mutating func mix(_ bytes: some Sequence<UInt8>) {
         for byte in bytes {
             value ^= UInt64(byte)
             value = value &* 0x100_0000_01b3
@@ -16,7 +18,7 @@ struct StableHash {
         mix(CollectionOfOne(0x1F))
     }
 
-    var hex: String { String(value, radix: 16) }
+    public var hex: String { String(value, radix: 16) }
 
     static func hex(_ text: String) -> String {
         var hash = StableHash()

@@ -1,7 +1,7 @@
 import Foundation
 
 /// RFC 9110 dates: `Sun, 06 Nov 1994 08:49:37 GMT`.
-enum HTTPDate {
+public enum HTTPDate {
     private static func formatter() -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -10,6 +10,6 @@ enum HTTPDate {
         return formatter
     }
 
-    static func format(_ date: Date) -> String { formatter().string(from: date) }
-    static func parse(_ text: String) -> Date? { formatter().date(from: text) }
+    public static func format(_ date: Date) -> String { formatter().string(from: date) }
+    public static func parse(_ text: String) -> Date? { formatter().date(from: text) }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FaceoffKit
+@testable import FaceoffServer
 
 /// `FeedServer` on 127.0.0.1, asked by the project's own libcurl client.
 @Suite struct FeedServerTests {

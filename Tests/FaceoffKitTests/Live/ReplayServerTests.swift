@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FaceoffKit
+@testable import FaceoffServer
 
 @Suite struct ReplayServerTests {
     static func game() throws -> PlayByPlay {

@@ -94,6 +94,13 @@ public struct GameClock: Codable, Sendable, Equatable {
     public var secondsRemaining: Int?
     public var running: Bool?
     public var inIntermission: Bool?
+
+    public init(timeRemaining: String? = nil, secondsRemaining: Int? = nil, running: Bool? = nil, inIntermission: Bool? = nil) {
+        self.timeRemaining = timeRemaining
+        self.secondsRemaining = secondsRemaining
+        self.running = running
+        self.inIntermission = inIntermission
+    }
 }
 
 /// Live `situation` object (API.md §8; shape from client code, no live recording).

@@ -1,8 +1,9 @@
 import CompressNIO
+import FaceoffKit
 import Foundation
 import Hummingbird
-import NIOCore
 import Logging
+import NIOCore
 import Synchronization
 
 /// Serves the feeds over HTTP for calendar apps that subscribe by URL.
