@@ -14,8 +14,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
-        // Without its default swift-configuration support, which Faceoff doesn't use.
+        // Only its HTTP layer, HummingbirdCore (FaceoffServer routes itself); without the
+        // default swift-configuration support, which Faceoff doesn't use.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         // Hummingbird's own; named for the feed server's connection guard (a NIO channel handler).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -54,16 +56,18 @@ let package = Package(
             ],
             plugins: ["EmbedTemplates"]
         ),
-        // The HTTP servers (the feed server, the replay server) on Hummingbird. A module of
+        // The HTTP servers (the feed server, the replay server) on HummingbirdCore. A module of
         // their own, so FaceoffKit compiles beside swift-nio and Hummingbird rather than after.
         .target(
             name: "FaceoffServer",
             dependencies: [
                 "FaceoffKit",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
@@ -86,7 +90,13 @@ let package = Package(
         .executableTarget(name: "CalendarBench", dependencies: ["FaceoffKit"], path: "bench/CalendarBench"),
         .executableTarget(name: "LiveBench", dependencies: ["FaceoffKit"], path: "bench/LiveBench"),
         .executableTarget(
-            name: "AlertBench", dependencies: ["FaceoffKit", "FaceoffServer", .product(name: "Hummingbird", package: "hummingbird")], path: "bench/AlertBench"),
+            name: "AlertBench",
+            dependencies: [
+                "FaceoffKit", "FaceoffServer",
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/AlertBench"),
         .testTarget(
             name: "FaceoffKitTests",
             dependencies: ["FaceoffKit", "FaceoffServer", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -1,7 +1,8 @@
 import CompressNIO
 import FaceoffKit
 import Foundation
-import Hummingbird
+import HTTPTypes
+import HummingbirdCore
 import Logging
 import NIOCore
 import Synchronization
@@ -58,31 +59,21 @@ public struct FeedServer: Sendable {
 
     /// Runs until the task is cancelled. `onReady` gets the base URL once the socket is bound.
     public func run(onReady: @escaping @Sendable (String) -> Void) async throws {
-        let router = Router()
-        router.get("/") { request, _ in try await index(request) }
-        router.head("/") { request, _ in try await index(request) }
-        router.get("/calendars/:file") { request, context in try await feed(request, context) }
-        router.head("/calendars/:file") { request, context in try await feed(request, context) }
         let host = settings.host
         let connections = ConnectionGuard(limits: .init(
             waiting: TimeAmount(settings.headerLimit), busy: TimeAmount(settings.requestLimit), maxConnections: settings.maxConnections))
-        let app = Application(
-            router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [connections.makeHandler()])),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: settings.port), serverName: "Faceoff"),
-            onServerRunning: { [bound] channel in
-                let port = channel.localAddress?.port ?? 0
-                let shownHost = host.contains(":") ? "[\(host)]" : host
-                bound.withLock { $0 = "\(shownHost):\(port)" }
-                onReady("http://\(shownHost):\(port)/")
-            },
-            logger: logger)
+        var server = HTTPServer(host: host, port: settings.port, name: "Faceoff") { request in try await respond(request) }
+        server.channelHandlers = { [connections.makeHandler()] }
         // The regenerations requests ask for run beside the server, and end with it.
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await refresher.run() }
             defer { refresher.finish() }
             do {
-                try await app.run()
+                try await server.run(logger: logger) { [bound] port in
+                    let shownHost = host.contains(":") ? "[\(host)]" : host
+                    bound.withLock { $0 = "\(shownHost):\(port)" }
+                    onReady("http://\(shownHost):\(port)/")
+                }
             } catch let error as IOError {
                 throw FeedServerError(host: host, port: settings.port, errno: error.errnoCode)
             } catch is SocketAddressError, is SocketAddressError.UnknownHost {
@@ -91,8 +82,18 @@ public struct FeedServer: Sendable {
         }
     }
 
+    /// `/` (the index) and `/calendars/NAME.ics`, by GET or HEAD; anything else is not found.
+    private func respond(_ request: Request) async throws -> Response {
+        guard request.method == .get || request.method == .head, let path = HTTPServer.components(request) else { return notFound() }
+        switch path.count {
+        case 0: return try await index(request)
+        case 2 where path[0] == "calendars": return try await feed(request, file: path[1])
+        default: return notFound()
+        }
+    }
+
     private func allowed(_ request: Request) -> Bool {
-        settings.token.isEmpty || request.uri.queryParameters.get("token") == settings.token
+        settings.token.isEmpty || request.uri.queryParameters["token"].map(String.init) == settings.token
     }
 
     private func notFound() -> Response {
@@ -129,8 +130,8 @@ public struct FeedServer: Sendable {
         return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 
-    private func feed(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        guard allowed(request), let file = context.parameters.get("file"), file.hasSuffix(".ics"),
+    private func feed(_ request: Request, file: String) async throws -> Response {
+        guard allowed(request), file.hasSuffix(".ics"),
             let kind = feeds[String(file.dropLast(4))]
         else { return notFound() }
 
@@ -216,7 +217,7 @@ public struct FeedServer: Sendable {
 }
 
 /// One regeneration per feed at a time; requests share it. The regenerations run as children
-/// of `run()`, which the server runs beside Hummingbird: a request asks for one and waits for
+/// of `run()`, which the server runs beside the HTTP server: a request asks for one and waits for
 /// it a limited time, and one still running when the server stops ends with it.
 actor FeedRefresher {
     let publisher: CalendarPublisher

@@ -1,7 +1,8 @@
 import FaceoffKit
 import Foundation
-import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 import Synchronization
 
 /// Serves finished games as if they were being played now, as the NHL API would: under
@@ -110,37 +111,34 @@ public struct ReplayServer: Sendable {
 
     /// Runs until cancelled; `onReady` gets the base URL (ending in /v1/) once bound.
     public func run(host: String, port: Int, onReady: @escaping @Sendable (String) -> Void) async throws {
-        let router = Router()
-        let notFound = Response(status: .notFound)
-        router.get("/v1/gamecenter/:id/:resource") { _, context in
-            guard let id = context.parameters.get("id").flatMap(Int.init), let replay = games.first(where: { $0.feed.id == id }),
-                ["play-by-play", "landing"].contains(context.parameters.get("resource") ?? "")
-            else { return notFound }
-            return encoded(feed(replay, at: now()), "gamecenter/\(id)")
+        let server = HTTPServer(host: host, port: port, name: "Faceoff replay") { request in respond(request) }
+        try await server.run(logger: logger) { port in
+            let shown = host.contains(":") ? "[\(host)]" : host
+            onReady("http://\(shown):\(port)/v1/")
         }
-        router.get("/v1/score/:date") { _, _ in
-            let now = now()
-            return json(["currentDate": String(start.formatted(.iso8601).prefix(10)), "games": games.map { scheduleGame($0, at: now) }], "score")
-        }
-        router.get("/v1/schedule/:date") { _, _ in
-            let now = now()
-            return json(["gameWeek": [["date": String(start.formatted(.iso8601).prefix(10)), "games": games.map { scheduleGame($0, at: now) }]]], "schedule")
-        }
-        router.get("/v1/club-schedule-season/:team/:season") { _, context in
-            let team = context.parameters.get("team")?.uppercased() ?? ""
+    }
+
+    /// The API's paths under /v1/ that a watcher asks for.
+    func respond(_ request: Request) -> Response {
+        guard request.method == .get, let path = HTTPServer.components(request, after: ["v1"]) else { return Response(status: .notFound) }
+        let date = now()
+        let today = String(start.formatted(.iso8601).prefix(10))
+        switch path.first {
+        case "gamecenter" where path.count == 3:
+            guard let id = Int(path[1]), let replay = games.first(where: { $0.feed.id == id }), ["play-by-play", "landing"].contains(path[2])
+            else { return Response(status: .notFound) }
+            return encoded(feed(replay, at: date), "gamecenter/\(id)")
+        case "score" where path.count == 2:
+            return json(["currentDate": today, "games": games.map { scheduleGame($0, at: date) }], "score")
+        case "schedule" where path.count == 2:
+            return json(["gameWeek": [["date": today, "games": games.map { scheduleGame($0, at: date) }]]], "schedule")
+        case "club-schedule-season" where path.count == 3:
+            let team = path[1].uppercased()
             // A team with no game here has an empty schedule, as the NHL's would be.
             let mine = games.filter { $0.feed.awayTeam?.abbrev == team || $0.feed.homeTeam?.abbrev == team }
-            let now = now()
-            return json(["currentSeason": mine.first?.feed.season ?? games.first?.feed.season ?? 20252026, "games": mine.map { scheduleGame($0, at: now) }], "club-schedule-season/\(team)")
+            return json(["currentSeason": mine.first?.feed.season ?? games.first?.feed.season ?? 20252026, "games": mine.map { scheduleGame($0, at: date) }], "club-schedule-season/\(team)")
+        default:
+            return Response(status: .notFound)
         }
-        let app = Application(
-            router: router,
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "Faceoff replay"),
-            onServerRunning: { channel in
-                let shown = host.contains(":") ? "[\(host)]" : host
-                onReady("http://\(shown):\(channel.localAddress?.port ?? port)/v1/")
-            },
-            logger: logger)
-        try await app.run()
     }
 }

@@ -107,7 +107,7 @@ struct FeedService: Service {
         self.logger = logger
     }
 
-    /// Hummingbird's server follows the service group's graceful shutdown itself: it stops
+    /// HummingbirdCore's server follows the service group's graceful shutdown itself: it stops
     /// accepting and lets requests in flight finish.
     func run() async throws {
         let logger = logger

@@ -1,7 +1,8 @@
 import FaceoffKit
 import FaceoffServer
 import Foundation
-import Hummingbird
+import HummingbirdCore
+import Logging
 import Synchronization
 
 // Alert latency end to end, and the per-event cost of rendering and fan-out. Run it with
@@ -12,7 +13,7 @@ import Synchronization
 //
 // A game is served by ReplayServer as if live; a GameWatcher polls it and delivers through
 // the AlertRouter to a WebhookSink (outbox in a real SQLite store, signed POSTs) aimed at a
-// Hummingbird receiver on 127.0.0.1. Latency is each event's arrival at the receiver minus
+// receiver (HummingbirdCore) on 127.0.0.1. Latency is each event's arrival at the receiver minus
 // the moment the served feed first showed the play that caused it. With --outage N the
 // receiver answers 503 for the first N seconds (wall time) from puck drop, then recovers:
 // it reports how soon after recovery the backlog arrived. --fixed-retries retries on the
@@ -62,21 +63,18 @@ do {
 let arrivals = Mutex<[(id: String, at: Date)]>([])
 let downWindow = Mutex<ClosedRange<Date>?>(nil)
 let refused = Mutex(0)
-let router = Router()
-router.post("/hook") { request, _ -> HTTPResponse.Status in
+let receiverPort = Mutex(0)
+let receiver = HTTPServer(host: "127.0.0.1", port: 0, name: "AlertBench") { request in
     let now = Date()
+    guard request.method == .post, request.uri.path == "/hook" else { return Response(status: .notFound) }
     if let window = downWindow.withLock({ $0 }), window.contains(now) {
         refused.withLock { $0 += 1 }
-        return .serviceUnavailable
+        return Response(status: .serviceUnavailable)
     }
     if let id = request.headers.first(where: { $0.name.canonicalName == "webhook-id" })?.value { arrivals.withLock { $0.append((id, now)) } }
-    return .noContent
+    return Response(status: .noContent)
 }
-let receiverPort = Mutex(0)
-let receiver = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), onServerRunning: { channel in
-    receiverPort.withLock { $0 = channel.localAddress?.port ?? 0 }
-})
-let receiverTask = Task { try await receiver.runService() }
+let receiverTask = Task { try await receiver.run(logger: Logger(label: "alertbench.receiver")) { port in receiverPort.withLock { $0 = port } } }
 while receiverPort.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(20)) }
 
 // The live API.

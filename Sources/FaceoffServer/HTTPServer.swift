@@ -1,0 +1,63 @@
+import FaceoffKit
+import Foundation
+import HTTPTypes
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOPosix
+
+/// An HTTP/1.1 server on HummingbirdCore (the HTTP layer of Hummingbird, without its router
+/// and application): every request goes to `respond`, which routes on the path itself and
+/// answers whole. Each connection is a child task of `run()`; a graceful shutdown of the
+/// service group lets requests in flight finish, cancelling `run()` ends them.
+public struct HTTPServer: Sendable {
+    public var host: String
+    public var port: Int
+    /// The `Server` header of every answer.
+    public var name: String
+    /// More channel handlers, after the HTTP decoding (the feed server's connection guard).
+    var channelHandlers: @Sendable () -> [any RemovableChannelHandler] = { [] }
+    let respond: @Sendable (Request) async throws -> Response
+
+    public init(host: String, port: Int, name: String, respond: @escaping @Sendable (Request) async throws -> Response) {
+        self.host = host
+        self.port = port
+        self.name = name
+        self.respond = respond
+    }
+
+    /// Runs until cancelled. `onReady` gets the port once the socket is bound (the real one
+    /// when `port` is 0).
+    public func run(logger: Logger, onReady: @escaping @Sendable (Int) -> Void) async throws {
+        let name = name
+        let respond = respond
+        let channel = HTTP1Channel(
+            responder: { request, writer, _ in
+                var response: Response
+                do {
+                    response = try await respond(request)
+                } catch {
+                    logger.warning("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+                    response = Response(status: .internalServerError)
+                }
+                response.headers[.date] = HTTPDate.format(Date())
+                response.headers[.server] = name
+                try await writer.write(response: response.head, body: response.body)
+            },
+            configuration: .init(additionalChannelHandlers: channelHandlers()))
+        let server = Server(
+            childChannelSetup: channel,
+            configuration: ServerConfiguration(address: .hostname(host, port: port), serverName: name),
+            onServerRunning: { [port] channel in onReady(channel.localAddress?.port ?? port) },
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
+        try await server.run()
+    }
+
+    /// The path's components after `prefix` ("/v1/score/now" with prefix ["v1"]: ["score",
+    /// "now"]); nil when the path does not start with it.
+    public static func components(_ request: Request, after prefix: [String] = []) -> [String]? {
+        let parts = request.uri.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard parts.starts(with: prefix) else { return nil }
+        return Array(parts.dropFirst(prefix.count))
+    }
+}
