@@ -74,6 +74,12 @@ import Testing
         #expect(setup.lines.contains("FACEOFF_FOLLOWED=0"))
     }
 
+    /// How soon a run of a program that would take 300 s must be back when its timeout is 1 s:
+    /// long before 300 s, but not within a few seconds of the deadline, since the runner's
+    /// answer resumes the test on Swift's thread pool, which the tests running beside it share
+    /// (two threads here) and have kept busy for up to 10 s in a full run.
+    static let promptly: Duration = .seconds(60)
+
     /// A program that hangs is killed at the timeout with what it started, and the failure is
     /// reported with the end of its stderr; a non-zero exit too.
     @Test func aHangingProgramIsKilledWithItsChildren() async throws {
@@ -89,7 +95,7 @@ import Testing
         let sink = try setup.sink(["~/bin/hang"], timeout: .seconds(1))
         let started = ContinuousClock.now
         let delivery = await sink.send(SampleEvent.make(.goal, team: "TOR"))
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < Self.promptly)
         guard case .failed(let why) = delivery else { Issue.record("\(delivery)"); return }
         #expect(why.contains("still running after 1s"), "\(why)")
         #expect(why.hasSuffix("stderr: warming up the horn | still waiting"), "\(why)")
@@ -101,7 +107,7 @@ import Testing
         try setup.script("escape", "setsid sleep 300 & echo $! > \"$LOG.escaped\"; exit 0")
         let escaping = ContinuousClock.now
         #expect(try await setup.sink(["~/bin/escape"], timeout: .seconds(1)).send(SampleEvent.make(.goal, team: "TOR")) == .delivered("exit 0"))
-        #expect(ContinuousClock.now - escaping < .seconds(5))
+        #expect(ContinuousClock.now - escaping < Self.promptly)
         if let escaped = Int32((try? String(contentsOfFile: setup.log + ".escaped", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") {
             kill(escaped, SIGKILL)
         }
@@ -110,7 +116,7 @@ import Testing
         try setup.script("quiet", "exec >/dev/null 2>&1; sleep 300")
         let quiet = ContinuousClock.now
         let closed = try await setup.sink(["~/bin/quiet"], timeout: .seconds(1)).send(SampleEvent.make(.goal, team: "TOR"))
-        #expect(ContinuousClock.now - quiet < .seconds(5))
+        #expect(ContinuousClock.now - quiet < Self.promptly)
         #expect(closed.isFailure, "\(closed)")
 
         try setup.script("fail", "echo 'no bulb found' >&2; exit 3")
