@@ -145,17 +145,24 @@ struct MQTTTests {
         #expect(final["state"] as? String == "final" && final["score"] as? String == "3–1" && final["opponent"] as? String == "BOS", "\(final)")
     }
 
+    /// For the tests that run an `MQTTSink` in this process: a folder, a broker in it and a
+    /// sink's config pointing at it.
+    static func sinkOfOurOwn() throws -> (URL, Mosquitto, SinkConfig) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faceoff-mqtt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let broker = try Mosquitto(directory: directory)
+        var config = SinkConfig(type: .mqtt)
+        config.url = broker.url
+        return (directory, broker, config)
+    }
+
     /// `run`'s sink connecting with an alert already in the outbox (queued while the broker was
     /// away): what it says on connect (status, discovery, `idle` for a team with no state yet)
     /// and what the outbox delivers meet, and the retained state is the alert's, never an
     /// `idle` published after it. Several rounds, since the two used to race.
     @Test func aQueuedAlertIsNotOvertakenByTheStatesSaidOnConnect() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faceoff-mqtt-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, broker, config) = try Self.sinkOfOurOwn()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let broker = try Mosquitto(directory: directory)
-        var config = SinkConfig(type: .mqtt)
-        config.url = broker.url
         let renderer = Renderer(templates: try TemplateSet(overrides: nil), followed: ["TOR"])
         for round in 0..<5 {
             let team = ["TOR", "MTL", "OTT", "BUF", "DET"][round]
@@ -175,6 +182,57 @@ struct MQTTTests {
             let states = subscriber.on("faceoff/team/\(team)/state").compactMap { $0.json["state"] as? String }
             #expect(states.last == "pregame", "round \(round): \(states)")
             #expect(try await broker.retained("faceoff/team/\(team)/state").first?.json["state"] as? String == "pregame", "round \(round)")
+        }
+    }
+
+    /// An alert whose state the broker never acknowledged (frozen, then killed): when it is back,
+    /// what `run`'s sink says on connect and the alert tried again leave the broker on the
+    /// alert's state, not on the one before it.
+    @Test func aStateCutOffByALostConnectionIsTheOneRepublished() async throws {
+        var (directory, broker, config) = try Self.sinkOfOurOwn()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        config.discovery = false
+        let store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
+        let sink = MQTTSink(
+            // Goals only as alerts: a game start publishes nothing but the state, so the state is
+            // the message that was in flight.
+            config: config, renderer: Renderer(templates: try TemplateSet(overrides: nil), followed: ["TOR"]), alerts: SinkFilter(kinds: [.goal], teams: ["TOR"]),
+            owner: true, store: store, finalHold: .seconds(3600))
+        func event(_ kind: GameEvent.Kind, period: Int) -> GameEvent {
+            GameEvent(kind: kind, key: nil, gameId: 2025020100, away: "BOS", home: "TOR", period: period, score: .init(away: 0, home: 0))
+        }
+        func state() async throws -> String? { try await broker.retained("faceoff/team/TOR/state").first?.json["state"] as? String }
+        let subscriber = try await broker.subscribe(["faceoff/team/TOR/state"])
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await sink.run() }
+            #expect(try await sink.enqueue(event(.pregame, period: 0), at: Date()) == .queued)
+            var pregame = false
+            for _ in 0..<100 where !pregame {
+                pregame = try await state() == "pregame"
+                if !pregame { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            try #require(pregame)
+            // Frozen: the game start's state goes out and is never acknowledged; the attempt
+            // gives up after 10 s. At that moment the broker goes and comes back, so the sink
+            // reconnects while the alert waits for its next try (2 s later).
+            broker.freeze()
+            #expect(try await sink.enqueue(event(.gameStart, period: 1), at: Date()) == .queued)
+            let outbox = Outbox(store: store)
+            var failed = false
+            for _ in 0..<1000 where !failed {
+                failed = try outbox.pending(sink: sink.name).contains { $0.attempts > 0 }
+                if !failed { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            try #require(failed)
+            await broker.stop()
+            try broker.start()
+            #expect(await sink.settle(timeout: .seconds(60)), "the game start was not delivered")
+            // What the connect said and the retry both done: the broker holds the game start's state.
+            try await Task.sleep(for: .seconds(2))
+            let states = subscriber.on("faceoff/team/TOR/state").compactMap { $0.json["state"] as? String }
+            #expect(try await state() == "live", "\(states)")
+            #expect(states.drop { $0 != "live" }.allSatisfy { $0 == "live" }, "a state older than the game start came after it: \(states)")
+            group.cancelAll()
         }
     }
 

@@ -59,6 +59,10 @@ final class Mosquitto: @unchecked Sendable {
         process = nil
     }
 
+    /// Stops it answering without closing its connections (SIGSTOP): what is published to it
+    /// is never acknowledged.
+    func freeze() { process?.signal(SIGSTOP) }
+
     var url: String { "mqtt://127.0.0.1:\(port)" }
 
     /// A subscriber to `topics` with a persistent session (QoS 1): what is published while it

@@ -41,7 +41,9 @@ public final class MQTTSink: DurableSink {
     /// changes): what `maintain` waits on.
     private let changes = ChangeSignal()
     private let lookNow = Mutex(false)
-    /// Reading a retained topic from the store, publishing what follows from it and recording
+    /// The store holds what the broker should hold retained: recorded before it is published,
+    /// published again on every connect (a publish cut off by a lost connection included).
+    /// Reading a retained topic from the store, recording what follows from it and publishing
     /// that is one step: the outbox's alerts and what `maintain` says take turns, so a state
     /// read before an alert moved it on is never published after it.
     private let retainedTurns = Turns()
@@ -109,7 +111,8 @@ public final class MQTTSink: DurableSink {
         for team in involved {
             let topic = topics.state(team)
             let previous = (try? retained?.payload(topic)).flatMap { $0 }.flatMap { try? JSONDecoder().decode(MQTTTeamState.self, from: Data($0.utf8)) }
-            let state = MQTTTeamState.after(event, team: team, previous: previous, at: date)
+            // Recorded by an earlier attempt at this alert: the state it moved on to, again.
+            let state = previous.flatMap { $0.lastEvent == event.id ? $0 : nil } ?? MQTTTeamState.after(event, team: team, previous: previous, at: date)
             messages.append(MQTTMessage(topic: topic, payload: Self.json(state), retain: true))
         }
         return messages
@@ -161,8 +164,8 @@ public final class MQTTSink: DurableSink {
             try await withConnection(wait: .seconds(10)) { connection throws(MQTTProblem) in
                 try await retainedTurns.run { () async throws(MQTTProblem) in
                     let messages = messages(queued, at: now())
-                    try await publish(messages, key: event.id, on: connection, wait: ackWait)
                     try? await retained?.record(messages, at: now())
+                    try await publish(messages, key: event.id, on: connection, wait: ackWait)
                 }
             }
             return .delivered("published to \(topics.event)")
@@ -224,14 +227,16 @@ public final class MQTTSink: DurableSink {
                     return .retry(connection.problem ?? "not connected to the broker at \(broker.address)", after: nil)
                 }
                 let problem = await retainedTurns.run { () async -> MQTTProblem? in
+                    // Its turn may come after the sink was told to stop.
+                    if Task.isCancelled { return MQTTProblem("stopping") }
                     let messages = messages(queued, at: now())
+                    do { try await retained?.record(messages, at: now()) } catch {
+                        logger.warning("cannot record the team's state in the store; the next alert moves on from the one before", metadata: ["sink": "\(name)", "error": "\(error)"])
+                    }
                     do throws(MQTTProblem) {
                         try await publish(messages, key: id, on: connection, wait: ackWait)
                     } catch {
                         return error
-                    }
-                    do { try await retained?.record(messages, at: now()) } catch {
-                        logger.warning("cannot record the team's state in the store; the next alert moves on from the one before", metadata: ["sink": "\(name)", "error": "\(error)"])
                     }
                     return nil
                 }
@@ -351,9 +356,9 @@ public final class MQTTSink: DurableSink {
 
     private func publishRetained(_ messages: [MQTTMessage], on connection: MQTTConnection) async {
         guard !messages.isEmpty else { return }
+        try? await retained?.record(messages, at: now())
         do {
             try await publish(messages, key: "retained-\(UUID().uuidString)", on: connection, wait: ackWait)
-            try? await retained?.record(messages, at: now())
         } catch {
             // The next connect publishes them again.
             logger.warning("retained MQTT topics not published", metadata: ["sink": "\(name)", "error": "\(error)"])
