@@ -44,8 +44,8 @@ public final class MQTTSink: DurableSink {
     /// The store holds what the broker should hold retained: recorded before it is published,
     /// published again on every connect (a publish cut off by a lost connection included).
     /// Reading a retained topic from the store, recording what follows from it and publishing
-    /// that is one step: the outbox's alerts and what `maintain` says take turns, so a state
-    /// read before an alert moved it on is never published after it.
+    /// that is one step (`publishInTurn`): the outbox's alerts and what `maintain` says take
+    /// turns, so a state read before an alert moved it on is never published after it.
     private let retainedTurns = Turns()
     /// How long an attempt waits for the broker before it counts as failed (libmosquitto
     /// reconnects meanwhile, backing off from 1 s to 30 s), and for an acknowledgement.
@@ -109,13 +109,17 @@ public final class MQTTSink: DurableSink {
             }
         }
         for team in involved {
-            let topic = topics.state(team)
-            let previous = (try? retained?.payload(topic)).flatMap { $0 }.flatMap { try? JSONDecoder().decode(MQTTTeamState.self, from: Data($0.utf8)) }
-            // Recorded by an earlier attempt at this alert: the state it moved on to, again.
-            let state = previous.flatMap { $0.lastEvent == event.id ? $0 : nil } ?? MQTTTeamState.after(event, team: team, previous: previous, at: date)
-            messages.append(MQTTMessage(topic: topic, payload: Self.json(state), retain: true))
+            // An attempt again after one cut off finds its own state recorded: `after` is
+            // idempotent, so it moves on to the same state.
+            let state = MQTTTeamState.after(event, team: team, previous: storedState(team), at: date)
+            messages.append(MQTTMessage(topic: topics.state(team), payload: Self.json(state), retain: true))
         }
         return messages
+    }
+
+    /// The team's state as the store holds it.
+    func storedState(_ team: String) -> MQTTTeamState? {
+        ((try? retained?.payload(topics.state(team))) ?? nil).flatMap { try? JSONDecoder().decode(MQTTTeamState.self, from: Data($0.utf8)) }
     }
 
     static func json(_ value: some Encodable) -> String {
@@ -143,6 +147,21 @@ public final class MQTTSink: DurableSink {
         }
     }
 
+    /// The one way the sink publishes what follows from its store: in its turn, `compose` reads
+    /// the store and says what to publish; that is recorded (what the broker should hold), then
+    /// published in order, each message keyed by `key` across retries.
+    func publishInTurn(
+        key: String, on connection: MQTTConnection, _ compose: () async throws(MQTTProblem) -> [MQTTMessage]
+    ) async throws(MQTTProblem) {
+        try await retainedTurns.run { () async throws(MQTTProblem) in
+            let messages = try await compose()
+            do { try await retained?.record(messages, at: now()) } catch {
+                logger.warning("cannot record the retained topics in the store; the next alert moves on from the one before", metadata: ["sink": "\(name)", "error": "\(error)"])
+            }
+            try await publish(messages, key: key, on: connection, wait: ackWait)
+        }
+    }
+
     /// `body` with the connection of `run()`, or one of its own for the moment (test-alert, a
     /// store that can't queue): loaded, connected within `wait`, closed after.
     func withConnection<T>(wait: Duration, _ body: (MQTTConnection) async throws(MQTTProblem) -> T) async throws(MQTTProblem) -> T {
@@ -162,11 +181,7 @@ public final class MQTTSink: DurableSink {
         let queued = Queued(event: event, alert: alertJSON(event))
         do {
             try await withConnection(wait: .seconds(10)) { connection throws(MQTTProblem) in
-                try await retainedTurns.run { () async throws(MQTTProblem) in
-                    let messages = messages(queued, at: now())
-                    try? await retained?.record(messages, at: now())
-                    try await publish(messages, key: event.id, on: connection, wait: ackWait)
-                }
+                try await publishInTurn(key: event.id, on: connection) { messages(queued, at: now()) }
             }
             return .delivered("published to \(topics.event)")
         } catch {
@@ -226,23 +241,16 @@ public final class MQTTSink: DurableSink {
                     if Task.isCancelled { return .cancelled }
                     return .retry(connection.problem ?? "not connected to the broker at \(broker.address)", after: nil)
                 }
-                let problem = await retainedTurns.run { () async -> MQTTProblem? in
-                    // Its turn may come after the sink was told to stop.
-                    if Task.isCancelled { return MQTTProblem("stopping") }
-                    let messages = messages(queued, at: now())
-                    do { try await retained?.record(messages, at: now()) } catch {
-                        logger.warning("cannot record the team's state in the store; the next alert moves on from the one before", metadata: ["sink": "\(name)", "error": "\(error)"])
+                do throws(MQTTProblem) {
+                    try await publishInTurn(key: id, on: connection) { () throws(MQTTProblem) in
+                        // Its turn may come after the sink was told to stop: the alert stays
+                        // owed rather than go out unrecorded. (Retained topics still go out.)
+                        if Task.isCancelled { throw MQTTProblem("stopping") }
+                        return messages(queued, at: now())
                     }
-                    do throws(MQTTProblem) {
-                        try await publish(messages, key: id, on: connection, wait: ackWait)
-                    } catch {
-                        return error
-                    }
-                    return nil
-                }
-                if let problem {
+                } catch {
                     if Task.isCancelled { return .cancelled }
-                    return .retry(String(describing: problem), after: nil)
+                    return .retry(String(describing: error), after: nil)
                 }
                 if [.pregame, .gameStart, .final].contains(queued.event.kind) {
                     lookNow.withLock { $0 = true }
@@ -287,7 +295,7 @@ public final class MQTTSink: DurableSink {
                 generation = connection.generation
                 logger.notice("connected to the MQTT broker", metadata: ["sink": "\(name)", "broker": "\(broker.address)", "client_id": "\(clientID)"])
                 lastProblem = nil
-                await retainedTurns.run { await republish(connection) }
+                await publishRetained(on: connection) { republished() }
                 lastLook = ContinuousClock.now.advanced(by: .seconds(-3600))
             } else if !connection.isConnected, let problem = connection.knownProblem, problem != lastProblem {
                 lastProblem = problem
@@ -299,13 +307,14 @@ public final class MQTTSink: DurableSink {
             }
             if owner, connection.isConnected, poked || ContinuousClock.now - lastLook >= .seconds(600) {
                 lastLook = ContinuousClock.now
-                await retainedTurns.run { await look(connection) }
+                await publishRetained(on: connection) { await looked() }
             }
             await connection.waitForChange(after: version, until: ContinuousClock.now.advanced(by: .seconds(30)))
         }
     }
 
-    private func republish(_ connection: MQTTConnection) async {
+    /// What every connect says: the status and discovery (`run`), and what the store holds.
+    private func republished() -> [MQTTMessage] {
         var messages: [MQTTMessage] = []
         let stored = (try? retained?.all()) ?? []
         if owner {
@@ -331,15 +340,15 @@ public final class MQTTSink: DurableSink {
         } else {
             messages = stored.filter { !discovery.owns($0.topic) }
         }
-        await publishRetained(messages, on: connection)
+        return messages
     }
 
     /// The next games from the cached schedule, and finals older than `finalHold` as `idle`.
-    private func look(_ connection: MQTTConnection) async {
+    private func looked() async -> [MQTTMessage] {
         var messages: [MQTTMessage] = []
         let date = now()
         for team in teams {
-            let state = ((try? retained?.payload(topics.state(team))) ?? nil).flatMap { try? JSONDecoder().decode(MQTTTeamState.self, from: Data($0.utf8)) }
+            let state = storedState(team)
             // The cached schedule may not know yet that the game this sink saw end is over.
             let over: Set<Int> = state.flatMap { $0.state == "final" ? $0.gameId : nil }.map { [$0] } ?? []
             let next = Self.json(MQTTNextGame(team: team, game: MQTTNextGame.pick(await games(team), now: date, over: over)))
@@ -351,16 +360,14 @@ public final class MQTTSink: DurableSink {
                 messages.append(MQTTMessage(topic: topics.state(team), payload: Self.json(MQTTTeamState.idle(team, at: date)), retain: true))
             }
         }
-        await publishRetained(messages, on: connection)
+        return messages
     }
 
-    private func publishRetained(_ messages: [MQTTMessage], on connection: MQTTConnection) async {
-        guard !messages.isEmpty else { return }
-        try? await retained?.record(messages, at: now())
-        do {
-            try await publish(messages, key: "retained-\(UUID().uuidString)", on: connection, wait: ackWait)
+    private func publishRetained(on connection: MQTTConnection, _ compose: () async -> [MQTTMessage]) async {
+        do throws(MQTTProblem) {
+            try await publishInTurn(key: "retained-\(UUID().uuidString)", on: connection, compose)
         } catch {
-            // The next connect publishes them again.
+            // The next connect publishes them again (the store has them).
             logger.warning("retained MQTT topics not published", metadata: ["sink": "\(name)", "error": "\(error)"])
         }
     }

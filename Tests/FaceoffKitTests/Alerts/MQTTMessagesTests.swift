@@ -15,7 +15,7 @@ import Testing
     }
 
     /// A game as TOR's state walks it, and as BOS's: each side sees its own score, strength
-    /// and empty net.
+    /// and empty net; each event applied twice is applied once.
     @Test func theStateWalksAGameFromEachSide() {
         let game: [GameEvent] = [
             Self.event(.pregame, period: 0),
@@ -42,6 +42,14 @@ import Testing
             tor = MQTTTeamState.after(event, team: "TOR", previous: tor, at: Self.date)
             bos = MQTTTeamState.after(event, team: "BOS", previous: bos, at: Self.date)
             if torWalk.last != tor!.state { torWalk.append(tor!.state) }
+            // Applied again (an attempt after one the lost connection cut off, which finds its
+            // own state recorded), an event changes nothing but the time.
+            for (state, team) in [(tor!, "TOR"), (bos!, "BOS")] {
+                var again = MQTTTeamState.after(event, team: team, previous: state, at: Self.date.addingTimeInterval(60))
+                #expect(again.updated != state.updated)
+                again.updated = state.updated
+                #expect(again == state, "\(event.kind) applied twice for \(team)")
+            }
             shapes.append("\(tor!.strength!)/\(tor!.manpower ?? "-") \(bos!.strength!)/\(bos!.manpower ?? "-") \(bos!.emptyNet! ? "EN" : "")")
         }
         // The third period ends with a winner: the final follows, no intermission.
