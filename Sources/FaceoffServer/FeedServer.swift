@@ -62,17 +62,17 @@ public struct FeedServer: Sendable {
         let host = settings.host
         let connections = ConnectionGuard(limits: .init(
             waiting: TimeAmount(settings.headerLimit), busy: TimeAmount(settings.requestLimit), maxConnections: settings.maxConnections))
-        var server = HTTPServer(host: host, port: settings.port, name: "Faceoff") { request in try await respond(request) }
-        server.channelHandlers = { [connections.makeHandler()] }
+        let server = HTTPServer(host: host, port: settings.port, name: "Faceoff", channelHandlers: { [connections.makeHandler()] }) { request in
+            try await respond(request)
+        }
         // The regenerations requests ask for run beside the server, and end with it.
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await refresher.run() }
             defer { refresher.finish() }
             do {
-                try await server.run(logger: logger) { [bound] port in
-                    let shownHost = host.contains(":") ? "[\(host)]" : host
-                    bound.withLock { $0 = "\(shownHost):\(port)" }
-                    onReady("http://\(shownHost):\(port)/")
+                try await server.run(logger: logger) { [bound] address in
+                    bound.withLock { $0 = address }
+                    onReady("http://\(address)/")
                 }
             } catch let error as IOError {
                 throw FeedServerError(host: host, port: settings.port, errno: error.errnoCode)

@@ -15,20 +15,25 @@ public struct HTTPServer: Sendable {
     public var port: Int
     /// The `Server` header of every answer.
     public var name: String
-    /// More channel handlers, after the HTTP decoding (the feed server's connection guard).
-    var channelHandlers: @Sendable () -> [any RemovableChannelHandler] = { [] }
+    /// More channel handlers for each connection, after the HTTP decoding (the feed server's
+    /// connection guard).
+    let channelHandlers: @Sendable () -> [any RemovableChannelHandler]
     let respond: @Sendable (Request) async throws -> Response
 
-    public init(host: String, port: Int, name: String, respond: @escaping @Sendable (Request) async throws -> Response) {
+    public init(
+        host: String, port: Int, name: String, channelHandlers: @escaping @Sendable () -> [any RemovableChannelHandler] = { [] },
+        respond: @escaping @Sendable (Request) async throws -> Response
+    ) {
         self.host = host
         self.port = port
         self.name = name
+        self.channelHandlers = channelHandlers
         self.respond = respond
     }
 
-    /// Runs until cancelled. `onReady` gets the port once the socket is bound (the real one
-    /// when `port` is 0).
-    public func run(logger: Logger, onReady: @escaping @Sendable (Int) -> Void) async throws {
+    /// Runs until cancelled. `onReady` gets "host:port" as a URL writes it (an IPv6 host in
+    /// brackets) once the socket is bound, with the real port when `port` is 0.
+    public func run(logger: Logger, onReady: @escaping @Sendable (String) -> Void) async throws {
         let name = name
         let respond = respond
         let channel = HTTP1Channel(
@@ -48,7 +53,9 @@ public struct HTTPServer: Sendable {
         let server = Server(
             childChannelSetup: channel,
             configuration: ServerConfiguration(address: .hostname(host, port: port), serverName: name),
-            onServerRunning: { [port] channel in onReady(channel.localAddress?.port ?? port) },
+            onServerRunning: { [host, port] channel in
+                onReady("\(host.contains(":") ? "[\(host)]" : host):\(channel.localAddress?.port ?? port)")
+            },
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
         try await server.run()
     }

@@ -112,10 +112,7 @@ public struct ReplayServer: Sendable {
     /// Runs until cancelled; `onReady` gets the base URL (ending in /v1/) once bound.
     public func run(host: String, port: Int, onReady: @escaping @Sendable (String) -> Void) async throws {
         let server = HTTPServer(host: host, port: port, name: "Faceoff replay") { request in respond(request) }
-        try await server.run(logger: logger) { port in
-            let shown = host.contains(":") ? "[\(host)]" : host
-            onReady("http://\(shown):\(port)/v1/")
-        }
+        try await server.run(logger: logger) { address in onReady("http://\(address)/v1/") }
     }
 
     /// The API's paths under /v1/ that a watcher asks for.

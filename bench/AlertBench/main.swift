@@ -63,7 +63,7 @@ do {
 let arrivals = Mutex<[(id: String, at: Date)]>([])
 let downWindow = Mutex<ClosedRange<Date>?>(nil)
 let refused = Mutex(0)
-let receiverPort = Mutex(0)
+let receiverAddress = Mutex<String?>(nil)
 let receiver = HTTPServer(host: "127.0.0.1", port: 0, name: "AlertBench") { request in
     let now = Date()
     guard request.method == .post, request.uri.path == "/hook" else { return Response(status: .notFound) }
@@ -74,8 +74,8 @@ let receiver = HTTPServer(host: "127.0.0.1", port: 0, name: "AlertBench") { requ
     if let id = request.headers.first(where: { $0.name.canonicalName == "webhook-id" })?.value { arrivals.withLock { $0.append((id, now)) } }
     return Response(status: .noContent)
 }
-let receiverTask = Task { try await receiver.run(logger: Logger(label: "alertbench.receiver")) { port in receiverPort.withLock { $0 = port } } }
-while receiverPort.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(20)) }
+let receiverTask = Task { try await receiver.run(logger: Logger(label: "alertbench.receiver")) { address in receiverAddress.withLock { $0 = address } } }
+while receiverAddress.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
 
 // The live API.
 let server = ReplayServer(games: [game], speed: speed, startDelay: 3)
@@ -91,7 +91,7 @@ let store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").p
 let renderer = Renderer(templates: try TemplateSet(overrides: nil), followed: [GameSnapshot(game).home.abbrev])
 var sinkConfig = SinkConfig(type: .webhook)
 sinkConfig.name = "bench"
-sinkConfig.url = "http://127.0.0.1:\(receiverPort.withLock { $0 })/hook"
+sinkConfig.url = "http://\(receiverAddress.withLock { $0 }!)/hook"
 sinkConfig.secret = "whsec_" + Data("alert-bench-signing-key-0123456".utf8).base64EncodedString()
 let schedule = fixedRetries
     ? WebhookSink.RetrySchedule(early: .zero, earlyFor: .zero, delays: [.seconds(5), .seconds(30), .seconds(120), .seconds(600)], jitter: 0.2, idleCheck: .seconds(30))
