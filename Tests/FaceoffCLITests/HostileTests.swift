@@ -179,6 +179,32 @@ extension CLI {
         #expect(!text.contains("CANCELLED"), "\(text)")
     }
 
+    /// A schedule that parses but has no games, or lost two thirds of them, is a broken
+    /// answer: `schedule` and the feed keep showing the good copy, and say why.
+    @Test(arguments: ["no-games", "gutted"])
+    func anEmptyOrGuttedScheduleNeverReplacesAGoodOne(mode: String) async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let api = try await GarbageAPI(cli)
+        defer { api.stop() }
+        let environment = api.environment
+        let good = try await cli.run(["schedule", "MTL", "--json"], environment: environment)
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(try await cli.run(["calendar", "MTL"], environment: environment).status == 0)
+        let feed = try Data(contentsOf: cli.calendars.appendingPathComponent("MTL.ics"))
+        try api.answer(["club-schedule-season/MTL/now": mode])
+        for _ in 0..<2 {
+            try await cli.ageCache()
+            let schedule = try await cli.run(["schedule", "MTL", "--json"], environment: environment)
+            #expect(schedule.status == 0, "\(schedule.stderr)")
+            #expect(schedule.stdout == good.stdout)
+            #expect(schedule.stderr.contains("using data from") && schedule.stderr.contains("games"), "\(schedule.stderr)")
+            #expect(Self.plain(schedule.stderr), "\(schedule.stderr)")
+            #expect(try await cli.run(["calendar", "MTL"], environment: environment).status == 0)
+            #expect(try Data(contentsOf: cli.calendars.appendingPathComponent("MTL.ics")) == feed)
+        }
+    }
+
     @Test func demoAtSpeedZeroDoesNotPause() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }

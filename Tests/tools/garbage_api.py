@@ -22,6 +22,8 @@ that path is answered, read on every request; a path not named, or no file, mean
   as:PATH       the mirror's file at PATH instead (another team's schedule)
   cancelled     the file with every game's gameScheduleState set to CNCL and gameState FUT
   cancel-one    the same for the first game only
+  no-games      the file with an empty list of games
+  gutted        the file with only every third of its games
 """
 import json
 import os
@@ -140,6 +142,10 @@ class Handler(BaseHTTPRequestHandler):
                 game["gameState"] = "FUT"
                 for side in ("awayTeam", "homeTeam"):
                     game.get(side, {}).pop("score", None)
+            return self.answer(200, json.dumps(document).encode())
+        if mode in ("no-games", "gutted"):
+            document = json.loads(body or b"{}")
+            document["games"] = [] if mode == "no-games" else document.get("games", [])[::3]
             return self.answer(200, json.dumps(document).encode())
         self.answer(500, ("unknown mode " + mode).encode(), "text/plain")
 

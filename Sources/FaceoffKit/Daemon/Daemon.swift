@@ -56,6 +56,8 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
     private let wake = WakeSignal()
     private let flags = Mutex(Flags())
     private let current = Mutex<Session?>(nil)
+    /// Teams whose schedule could not be refreshed at the last try, and whether the log said so.
+    private let troubled = Mutex<[String: Bool]>([:])
     var logger: Logger { dependencies.logger }
 
     public init(_ dependencies: Dependencies) {
@@ -207,26 +209,30 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     /// Fetches the schedules (conditional GETs), rewrites the calendars, and puts the games to
-    /// plan for on the timeline with the time of the next refresh.
+    /// plan for on the timeline with the time of the next refresh: the configured one when
+    /// every schedule was current, within minutes when one was not (a failure, or an answer
+    /// not trusted, so the last good copy was planned from).
     private func refresh(_ parts: inout Parts, _ timeline: inout Timeline<C.Instant>) async {
-        guard let games = await fetchSchedules(&parts) else {
-            if Task.isCancelled { return }
-            if outage.start != nil {
-                // Offline: the outage was logged once; look again soon, so that the
-                // schedule is back within a poll or two of the network.
-                timeline.nextRefresh = dependencies.clock.now.advanced(by: max(parts.session.config.watch.poll, .seconds(30)))
-            } else {
-                timeline.nextRefresh = dependencies.clock.now.advanced(by: .seconds(300))
-                logger.warning("schedule refresh failed; trying again in 5 min (the calendars keep their last good version)")
-            }
-            return
+        let fetched = await fetchSchedules(&parts)
+        if Task.isCancelled { return }
+        if let fetched { timeline.games = fetched.games }
+        if fetched?.current == true {
+            timeline.nextRefresh = dependencies.clock.now.advanced(by: parts.session.config.calendar.refresh)
+        } else if outage.start != nil {
+            // Offline: the outage was logged once; look again soon, so that the
+            // schedule is back within a poll or two of the network.
+            timeline.nextRefresh = dependencies.clock.now.advanced(by: max(parts.session.config.watch.poll, .seconds(30)))
+        } else {
+            timeline.nextRefresh = dependencies.clock.now.advanced(by: Self.scheduleRetry)
         }
-        timeline.games = games
-        timeline.nextRefresh = dependencies.clock.now.advanced(by: parts.session.config.calendar.refresh)
     }
 
-    /// The games to plan for, and the calendars rewritten; nil when no schedule could be had.
-    private func fetchSchedules(_ parts: inout Parts) async -> [Int: Timeline<C.Instant>.Game]? {
+    /// How soon a schedule that could not be refreshed is asked for again (the API answering).
+    static var scheduleRetry: Duration { .seconds(300) }
+
+    /// The games to plan for, whether every schedule was current, and the calendars
+    /// rewritten; nil when no schedule could be had at all.
+    private func fetchSchedules(_ parts: inout Parts) async -> (games: [Int: Timeline<C.Instant>.Game], current: Bool)? {
         let config = parts.session.config
         var teams = config.teams
         for player in config.players {
@@ -235,11 +241,20 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         parts.teams = teams
         var games: [Int: Timeline<C.Instant>.Game] = [:]
         var fetched = 0
+        var current = true
         let date = dependencies.now()
         for team in teams {
             do {
                 let schedule = try await parts.client.fetch(.clubSchedule(team), revalidate: true)
                 fetched += 1
+                if case .stale(let age, let reason) = schedule.origin {
+                    current = false
+                    scheduleTrouble(team, "the schedule answer was not usable; planning from the last good copy and asking again every 5 min", [
+                        "copy_age": "\(AgeText.describe(age))", "error": "\(reason)",
+                    ])
+                } else {
+                    scheduleTrouble(team, nil)
+                }
                 // Past games are done; the season's far future waits for later refreshes.
                 let series = SeriesState.states(schedule.value.games ?? [])
                 for game in schedule.value.games ?? [] where GameWindow.isPlanned(game, now: date) {
@@ -249,10 +264,9 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
             } catch is CancellationError {
                 // Stopping (SIGTERM): nothing failed, and there is no "again".
                 return nil
-            } catch where Outage.isUnreachable(error) {
-                logger.debug("schedule fetch failed", metadata: ["team": "\(team)", "error": "\(error)"])
             } catch {
-                logger.warning("schedule fetch failed", metadata: ["team": "\(team)", "error": "\(error)"])
+                current = false
+                scheduleTrouble(team, "schedule fetch failed; asking again every 5 min", ["error": "\(error)"])
             }
         }
         guard fetched > 0 || teams.isEmpty else { return nil }
@@ -264,7 +278,26 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
                 logger.info("calendar written", metadata: ["feed": "\(report.feed)", "events": "\(report.events)", "changed": "\(report.changed)", "path": "\(report.path)"])
             }
         }
-        return games
+        return (games, current)
+    }
+
+    /// A team's schedule trouble is logged once when it begins and once when it ends; while
+    /// the API is unreachable the outage says it all.
+    private func scheduleTrouble(_ team: String, _ message: Logger.Message?, _ metadata: Logger.Metadata = [:]) {
+        let quiet = outage.start != nil
+        // Whether this changes what the log has said of the team.
+        let say = troubled.withLock { teams -> Bool in
+            guard message != nil else { return teams.removeValue(forKey: team) == true }
+            if teams[team] == true { return false }
+            teams[team] = !quiet
+            return !quiet
+        }
+        guard say else { return }
+        if let message {
+            logger.warning(message, metadata: metadata.merging(["team": "\(team)"]) { $1 })
+        } else {
+            logger.notice("the schedule answer is good again", metadata: ["team": "\(team)"])
+        }
     }
 
     /// Watches one game to its end, then has the schedule and calendars refreshed.

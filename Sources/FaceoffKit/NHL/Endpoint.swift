@@ -13,14 +13,20 @@ public struct Endpoint<Response: Decodable & Sendable>: Sendable {
     /// Why a decoded answer can't be what was asked for (empty, or about another team or
     /// game), or nil when it can. An answer that fails is never cached nor shown.
     let problem: @Sendable (Response) -> String?
+    /// Why a new answer can't replace the last good copy (it lost what the NHL never takes
+    /// away), or nil when it can. Such an answer is treated like a failed request: the copy
+    /// stays, and is used, marked stale.
+    let regression: @Sendable (_ new: Response, _ old: Response) -> String?
 
     init(
         _ path: String, missing: String? = nil, problem: @escaping @Sendable (Response) -> String? = { _ in nil },
+        regression: @escaping @Sendable (Response, Response) -> String? = { _, _ in nil },
         freshness: @escaping @Sendable (Response, Date) -> Freshness
     ) {
         self.path = path
         self.missing = missing
         self.problem = problem
+        self.regression = regression
         self.freshness = freshness
     }
 }
@@ -47,6 +53,19 @@ enum AnswerChecks {
         let cancelled = games.filter { $0.gameScheduleState?.isCancelled == true }.count
         if implausible(cancelled, of: games.count) { return "it calls \(cancelled) of its \(games.count) games cancelled" }
         return nil
+    }
+
+    /// A season's schedule only grows or moves games (a postponed game stays, marked): an
+    /// answer for the same season with no games, or without more of the last copy's games than
+    /// `implausible` allows, is a broken answer, not news. A new season replaces the old one.
+    static func clubSchedule(_ new: ClubSchedule, replacing old: ClubSchedule) -> String? {
+        if let season = new.currentSeason, let before = old.currentSeason, season != before { return nil }
+        let before = Set((old.games ?? []).compactMap(\.id))
+        guard !before.isEmpty else { return nil }
+        let now = Set((new.games ?? []).compactMap(\.id))
+        if now.isEmpty { return "it has no games, where the last good copy has \(before.count)" }
+        let gone = before.subtracting(now).count
+        return implausible(gone, of: before.count) ? "\(gone) of the last good copy's \(before.count) games are missing from it" : nil
     }
 
     /// More games changed at once (cancelled, gone) than the NHL ever changes: more than two,
@@ -98,7 +117,8 @@ extension Endpoint where Response == ClubSchedule {
         Self(
             "club-schedule-season/\(team)/\(season)",
             missing: season == "now" ? nil : "no games scheduled for \(team) in \(season)",
-            problem: { AnswerChecks.clubSchedule($0, team: team) }
+            problem: { AnswerChecks.clubSchedule($0, team: team) },
+            regression: { AnswerChecks.clubSchedule($0, replacing: $1) }
         ) { FreshnessRules.schedule($0.games ?? [], now: $1) }
     }
 }

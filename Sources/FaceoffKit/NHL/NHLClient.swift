@@ -94,8 +94,11 @@ public struct NHLClient: Sendable {
                 await store { try await $0.revalidated(url, at: date, freshness: endpoint.freshness(value, date)) }
                 return Fetched(value: value, origin: .network, url: url)
             }
-            // Decode and check before storing, so a broken or empty answer never replaces a good copy.
+            // Decode and check before storing, so a broken, empty or gutted answer never replaces a good copy.
             let value = try decode(endpoint, response.body, url: url)
+            if let cached, let good = try? decode(endpoint, cached.body, url: url), let why = endpoint.regression(value, good) {
+                throw NHLError(.wrongAnswer, url: url, detail: why)
+            }
             let entry = CachedResponse(
                 url: url, body: response.body, validators: response.validators, fetchedAt: date,
                 freshness: endpoint.freshness(value, date))

@@ -39,12 +39,16 @@ import Testing
 
         init(
             gameAt gameStart: Date, config text: String, clock: TestClock = TestClock(), logger: Logger = Logger(label: "test"),
-            onRequest: @escaping @Sendable (String) -> Void = { _ in }
+            onRequest: @escaping @Sendable (String) -> Void = { _ in }, schedule: (@Sendable (Int) -> String?)? = nil
         ) throws {
             let body = Array(DaemonTests.schedule(gameAt: gameStart).utf8)
+            let asked = Mutex(0)
             server = try LoopbackHTTPServer { request in
                 onRequest(request.path)
                 if request.path.hasPrefix("/v1/club-schedule-season/TOR/now") {
+                    // `schedule` may answer the Nth request otherwise (nil: the usual answer).
+                    let count = asked.withLock { $0 += 1; return $0 }
+                    if let other = schedule?(count) { return .response(status: 200, headers: [("Content-Type", "application/json"), ("ETag", "\"s\(count)\"")], body: Array(other.utf8)) }
                     return .response(status: 200, headers: [("Content-Type", "application/json"), ("ETag", "\"s1\"")], body: body)
                 }
                 if request.path.hasPrefix("/v1/standings/") { return .json("{\"standings\": []}") }
@@ -201,5 +205,47 @@ import Testing
         // One schedule read before the game: the 6 h refresh was not due, and a step back is no reason.
         let beforeTheGame = log.all.prefix { $0.1 != "watching game" }.filter { $0.1 == "calendar written" }
         #expect(beforeTheGame.count == 2, "\(beforeTheGame.count) calendars written")
+    }
+
+    /// The schedule once fetched well, then answered with no games (or a third of them) at the
+    /// next refresh, an hour before the game: the game is still watched, from the good copy, which stays in the
+    /// cache; the answer is asked for again within minutes, not at the 6 h refresh, and the
+    /// log says so once until it is good again.
+    @Test(arguments: ["empty", "gutted"])
+    func anEmptyOrGuttedScheduleCostsNoGame(answer: String) async throws {
+        let clock = TestClock()
+        let log = LogLines(clock: clock)
+        let start = Self.launch.addingTimeInterval(2 * 3600)
+        let good = Self.schedule(gameAt: start)
+        // The season's other 10 games, which a gutted answer loses with the game tonight.
+        let others = (1...10).map { n in
+            "{\"id\": \(2025020700 + n), \"season\": 20252026, \"gameType\": 2, \"gameDate\": \"2026-01-\(10 + n)\", \"startTimeUTC\": \"2026-01-\(10 + n)T00:00:00Z\", \"gameState\": \"FUT\", \"awayTeam\": {\"abbrev\": \"TOR\"}, \"homeTeam\": {\"abbrev\": \"OTT\"}}"
+        }
+        let full = good.replacingOccurrences(of: "\n]}", with: ",\n" + others.joined(separator: ",\n") + "\n]}")
+        #expect(full.contains("2025020710"))
+        let bad = answer == "empty"
+            ? "{\"currentSeason\": 20252026, \"games\": []}"
+            : "{\"currentSeason\": 20252026, \"games\": [" + others.prefix(3).joined(separator: ",") + "]}"
+        let setup = try Setup(
+            gameAt: start, config: "teams = [\"TOR\"]\n[calendar]\nrefresh = \"1h\"\n[watch]\npregame = \"30m\"\n[[sink]]\ntype = \"stdout\"\n",
+            clock: clock, logger: log.logger(),
+            schedule: { $0 == 1 || $0 >= 6 ? full : bad })
+        defer { setup.close() }
+        let task = Task { try await setup.daemon.run() }
+        while log.first("watching game") == nil, clock.now.offset < .seconds(4 * 3600) { try await Task.sleep(for: .milliseconds(5)) }
+        task.cancel()
+        _ = await task.result
+        let watched = try #require(log.first("watching game"), "the game was never watched: \(log.all.map(\.1))")
+        #expect(watched <= .seconds(90 * 60 + 60), "\(watched)")
+        // Asked again within minutes, not an hour: the bad answers (2 to 5) and the good one after them.
+        let requests = setup.server.requests.filter { $0.path.contains("/club-schedule-season/") }.count
+        #expect(requests >= 6, "\(requests) schedule requests before the game")
+        let warnings = log.all.filter { $0.1.hasPrefix("the schedule answer was not usable") }
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(log.all.contains { $0.1.hasPrefix("the schedule answer is good again") })
+        // The cache holds the good copy, so `schedule` and `status` still see the game.
+        let store = try Store(path: setup.directory.appendingPathComponent("state/faceoff.sqlite").path)
+        let cached = try #require(try ResponseCache(store: store).entry(for: setup.server.baseURL + "/v1/club-schedule-season/TOR/now"))
+        #expect(String(decoding: cached.body, as: UTF8.self).contains("2025020600"))
     }
 }

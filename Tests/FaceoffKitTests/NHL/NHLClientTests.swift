@@ -104,6 +104,22 @@ import Testing
         #expect(try harness.cache.entry(for: harness.client().base + "standings/now")?.body == Array(Self.standings.utf8))
     }
 
+    /// What may replace a season's schedule: more games, a few fewer, a new season; never
+    /// nothing, nor a third of it.
+    @Test func aScheduleThatLostItsGamesNeverReplacesTheLastGoodOne() throws {
+        func schedule(season: Int, ids: some Sequence<Int>) throws -> ClubSchedule {
+            let games = ids.map { "{\"id\": \($0), \"awayTeam\": {\"abbrev\": \"TOR\"}, \"homeTeam\": {\"abbrev\": \"MTL\"}}" }
+            return try JSONDecoder().decode(ClubSchedule.self, from: Data("{\"currentSeason\": \(season), \"games\": [\(games.joined(separator: ","))]}".utf8))
+        }
+        let good = try schedule(season: 20252026, ids: 1...82)
+        #expect(AnswerChecks.clubSchedule(try schedule(season: 20252026, ids: []), replacing: good) == "it has no games, where the last good copy has 82")
+        #expect(AnswerChecks.clubSchedule(try schedule(season: 20252026, ids: 1...27), replacing: good) == "55 of the last good copy's 82 games are missing from it")
+        // A game or two taken off (rescheduled under a new id), games added, a new season: fine.
+        #expect(AnswerChecks.clubSchedule(try schedule(season: 20252026, ids: 3...84), replacing: good) == nil)
+        #expect(AnswerChecks.clubSchedule(try schedule(season: 20262027, ids: [500]), replacing: good) == nil)
+        #expect(AnswerChecks.clubSchedule(try schedule(season: 20252026, ids: 1...5), replacing: try schedule(season: 20252026, ids: [])) == nil)
+    }
+
     @Test func undecodableJSONIsAnErrorNamingTheURLAndField() async throws {
         let harness = try Harness { _ in .json(#"{"standings": [{"points": "thirty"}]}"#) }
         defer { harness.close() }
