@@ -178,6 +178,16 @@ extension Faceoff {
                 case .failure(let problem):
                     check(.fail, "mqtt \(sink.displayName)", problem.description)
                 }
+                // What the running daemon's own connection is doing, which a new one can't tell.
+                if let pid = RunLock.holder(directory: session.paths.stateHome) {
+                    let store = (try? session.readStore()) ?? nil
+                    if let note = DaemonState(store: store).note(MQTTSink.connectionNote(sink.displayName)) {
+                        let since = "since \(note.since.formatted(.dateTime.hour().minute().second()))"
+                        check(note.text.hasPrefix("connected") ? .ok : .fail, "mqtt \(sink.displayName), run's connection", "\(note.text) (\(since), pid \(pid))")
+                    } else {
+                        check(.warn, "mqtt \(sink.displayName), run's connection", "`faceoff run` (pid \(pid)) has said nothing of this sink yet; it may still be starting, or run an older config (systemctl --user reload faceoff)")
+                    }
+                }
             }
 
             // Where systemd looks for user units: the user's own (make install), then the

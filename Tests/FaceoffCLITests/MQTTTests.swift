@@ -267,6 +267,34 @@ struct MQTTTests {
         #expect(state?["state"] as? String == "final" && state?["score"] as? String == "3–1", "\(String(describing: state))")
     }
 
+    /// The broker down when `run` starts and up 20 s later (a home server booting after the
+    /// desktop): `run` reaches it within its backoff, publishes what it holds, and `doctor`
+    /// says what run's own connection is doing, before and after.
+    @Test func aBrokerThatStartsAfterRunIsReached() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let broker = try Mosquitto(directory: cli.home)
+        let subscriber = try await broker.subscribe()
+        await broker.stop()
+        let (replay, base) = try await Self.serve(cli)
+        defer { replay.kill() }
+        try Self.writeConfig(cli, sink: "url = \"\(broker.url)\"\ndiscovery = false")
+        let run = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: base))
+        defer { run.kill() }
+        try #require(await eventually(within: .seconds(30)) { run.stderr.contains("MQTT broker not connected") }, "\(run.stderr.suffix(800))")
+        let down = try await cli.run(["doctor"], environment: Self.environment(cli, base: base))
+        #expect(down.stdout.contains("✗ mqtt mqtt, run's connection: not connected: nothing answers at 127.0.0.1:\(broker.port)"), "\(down.stdout)")
+        try await Task.sleep(for: .seconds(20))
+        try broker.start()
+        // libmosquitto's backoff is 30 s at most.
+        #expect(await eventually(within: .seconds(45)) { subscriber.on("faceoff/status").contains { $0.payload == "online" } }, "\(run.stderr.suffix(1200))")
+        try #require(await eventually(within: .seconds(120)) { subscriber.ids().contains("\(Self.gameID):final") }, "\(run.stderr.suffix(1200))")
+        let reference = try #require(try RunCommandTests.reference()[Self.gameID])
+        #expect(Self.once(subscriber.ids()).ids.filter { !$0.contains(":pregame:") } == reference)
+        let up = try await cli.run(["doctor"], environment: Self.environment(cli, base: base))
+        #expect(up.stdout.contains("✓ mqtt mqtt, run's connection: connected to 127.0.0.1:\(broker.port)"), "\(up.stdout)")
+    }
+
     /// A wrong password and a CA that did not sign the broker's certificate: `doctor` and the
     /// log of `run` say which, and what to do; test-alert publishes to the test and event
     /// topics; a team unfollowed loses its discovery entries.

@@ -125,13 +125,16 @@ final class MQTTConnection: Sendable {
         }
         faceoff_mosquitto_reconnect_delay_set(pointer, 1, 30, true)
         MQTTCallbacks.install(on: pointer, for: self)
+        // The library's thread first, then the connect: libmosquitto 2.0.11 (Debian 12's)
+        // never retries a first connect that failed before its thread was started, so a
+        // broker that comes up after Faceoff would never be reached.
+        faceoff_mosquitto_loop_start(pointer)
         let code = faceoff_mosquitto_connect_async(pointer, broker.host, Int32(broker.port), Int32(options.keepalive))
         if code != MOSQ_ERR_SUCCESS.rawValue {
             // The library's thread keeps trying; this says why it is not connected meanwhile.
             // The library may have logged the detail (a TLS failure) before returning.
             state.withLock { $0.problem = Self.connectProblem(code, broker: broker, log: $0.lastLog) }
         }
-        faceoff_mosquitto_loop_start(pointer)
     }
 
     deinit { close() }

@@ -276,6 +276,19 @@ public final class MQTTSink: DurableSink {
         }
         live.withLock { $0 = nil }
         connection.close(farewell: owner ? (topics.status, "offline") : nil)
+        await noteConnection(nil)
+    }
+
+    /// The key `run`'s sink keeps its connection's state under, for `doctor`.
+    public static func connectionNote(_ sink: String) -> String { "mqtt:\(sink)" }
+
+    /// What `run`'s connection is doing, in the store for `doctor` (other processes' sinks
+    /// keep nothing: `run` speaks for the home).
+    private func noteConnection(_ text: String?) async {
+        guard owner, let store = outbox?.store else { return }
+        do { try await DaemonState(store: store).note(Self.connectionNote(name), text, at: now()) } catch {
+            logger.debug("the connection's state was not recorded", metadata: ["sink": "\(name)", "error": "\(error)"])
+        }
     }
 
     public func settle(timeout: Duration) async -> Bool { await worker.settle(timeout: timeout) }
@@ -295,11 +308,13 @@ public final class MQTTSink: DurableSink {
                 generation = connection.generation
                 logger.notice("connected to the MQTT broker", metadata: ["sink": "\(name)", "broker": "\(broker.address)", "client_id": "\(clientID)"])
                 lastProblem = nil
+                await noteConnection("connected to \(broker.address) as \(clientID)")
                 await publishRetained(on: connection) { republished() }
                 lastLook = ContinuousClock.now.advanced(by: .seconds(-3600))
             } else if !connection.isConnected, let problem = connection.knownProblem, problem != lastProblem {
                 lastProblem = problem
                 logger.warning("MQTT broker not connected; alerts wait in the outbox", metadata: ["sink": "\(name)", "error": "\(problem)"])
+                await noteConnection("not connected: \(problem)")
             }
             let poked = lookNow.withLock { state -> Bool in
                 defer { state = false }

@@ -29,6 +29,19 @@ public final class RunLock: Sendable {
         _ = text.withCString { write(descriptor, $0, strlen($0)) }
     }
 
+    /// The pid of the `faceoff run` holding the lock in `directory`, or nil when none runs.
+    public static func holder(directory: String) -> String? {
+        let descriptor = open(directory + "/run.lock", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_SH | LOCK_NB) != 0 else {
+            flock(descriptor, LOCK_UN)
+            return nil
+        }
+        let pid = (try? String(contentsOfFile: directory + "/run.lock", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        return pid?.isEmpty == false ? pid : "?"
+    }
+
     deinit {
         flock(descriptor, LOCK_UN)
         close(descriptor)

@@ -270,6 +270,15 @@ public final class Store: Sendable {
                 table.primaryKey(["sink", "topic"])
             }
         }),
+        ("v10: daemon notes", { db in
+            // What `faceoff run` says of its own connections for other processes (`doctor`):
+            // an MQTT sink's connection, in words, and since when.
+            try db.create(table: "daemon_note") { table in
+                table.primaryKey("key", .text)
+                table.column("text", .text).notNull()
+                table.column("since", .double).notNull()
+            }
+        }),
     ]
 
     /// The migrations this store has applied, oldest first (those this version knows).
