@@ -26,6 +26,34 @@ public enum ProcessRunner {
         }
     }
 
+    /// How much of each output stream is kept: its last 32 KB. The rest is read and dropped,
+    /// so a program that writes without pause costs no memory and still ends at its deadline.
+    public static let keptOutput = 32 * 1024
+
+    /// The last `limit` bytes of a stream, and whether any were dropped before them.
+    struct Tail {
+        let limit: Int
+        private(set) var bytes: [UInt8] = []
+        private(set) var dropped = false
+
+        init(limit: Int) { self.limit = limit }
+
+        mutating func append(_ chunk: ArraySlice<UInt8>) {
+            bytes += chunk
+            // Trimmed in batches, so each byte is moved about once.
+            if bytes.count > 2 * limit {
+                bytes.removeFirst(bytes.count - limit)
+                dropped = true
+            }
+        }
+
+        /// The text kept, "…" first when the start was dropped.
+        var text: String {
+            guard dropped || bytes.count > limit else { return String(decoding: bytes, as: UTF8.self) }
+            return "…" + String(decoding: bytes.suffix(limit), as: UTF8.self)
+        }
+    }
+
     /// The program's full path, looked up on `PATH` as a shell would.
     public static func locate(_ program: String, environment: [String: String]) -> String? {
         if program.contains("/") { return FileManager.default.isExecutableFile(atPath: program) ? program : nil }
@@ -138,7 +166,7 @@ public enum ProcessRunner {
     private static func wait(_ child: pid_t, _ io: ChildIO, deadline: ContinuousClock.Instant, state: ChildState) async -> Result {
         await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
             let thread = Thread {
-                var out: [UInt8] = [], err: [UInt8] = []
+                var out = Tail(limit: keptOutput), err = Tail(limit: keptOutput)
                 var reading: [(fd: Int32, isOut: Bool)] = [(io.output, true), (io.errors, false)]
                 var pending = io.input?.bytes[...] ?? []
                 var writeEnd = io.input?.fd
@@ -151,7 +179,7 @@ public enum ProcessRunner {
                 }
                 var status: Int32 = 0
                 var reaped = false
-                var buffer = [UInt8](repeating: 0, count: 4096)
+                var buffer = [UInt8](repeating: 0, count: 65_536)
                 // Until the output has ended and the program has exited (one may come long
                 // before the other), or the deadline.
                 while !reading.isEmpty || !reaped {
@@ -185,9 +213,9 @@ public enum ProcessRunner {
                     }
                     var ended: Set<Int32> = []
                     for (index, entry) in reading.enumerated() where fds[index].revents != 0 {
-                        let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, 4096) }
+                        let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
                         if count > 0 {
-                            if entry.isOut { out += buffer[0..<count] } else { err += buffer[0..<count] }
+                            if entry.isOut { out.append(buffer[0..<count]) } else { err.append(buffer[0..<count]) }
                         } else if count == 0 || errno != EINTR {
                             ended.insert(entry.fd)
                         }
@@ -203,7 +231,7 @@ public enum ProcessRunner {
                 let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
                 let timedOut = state.timedOut.withLock { $0 }
                 continuation.resume(returning: Result(
-                    status: exit, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
+                    status: exit, stdout: out.text, stderr: err.text,
                     timedOut: timedOut, leftRunning: !timedOut && state.abandoned.withLock { $0 }))
             }
             thread.start()

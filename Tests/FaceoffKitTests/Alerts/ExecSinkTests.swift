@@ -127,6 +127,30 @@ import Testing
 
     /// Through a router with a ledger: one program at a time, in event order, each event once;
     /// a second process on the same store runs none of them again.
+    /// A program that writes without pause on stdout or stderr until its timeout: its time
+    /// is bounded by the timeout, and only the tail of its output is kept (the process's
+    /// peak memory hardly moves; it grew by gigabytes when every byte was kept).
+    @Test(arguments: ["stdout", "stderr"])
+    func aFloodingProgramCostsNoMemoryAndEndsOnTime(stream: String) async throws {
+        func peakKB() throws -> Int {
+            let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+            let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+        }
+        let before = try peakKB()
+        let started = ContinuousClock.now
+        let result = try await ProcessRunner.run(
+            "/bin/sh", ["-c", stream == "stdout" ? "exec yes flood" : "exec yes flood >&2"], environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(3))
+        let elapsed = ContinuousClock.now - started
+        #expect(result.timedOut)
+        #expect(elapsed < .seconds(15), "\(elapsed)")
+        let kept = stream == "stdout" ? result.stdout : result.stderr
+        #expect(kept.hasPrefix("…") && kept.hasSuffix("flood\n"), "\(kept.prefix(40))")
+        #expect(kept.utf8.count <= ProcessRunner.keptOutput + 3)
+        let grown = try peakKB() - before
+        #expect(grown < 200_000, "peak memory grew by \(grown) KB")
+    }
+
     @Test func oneAtATimeInOrderAndNeverTwice() async throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
