@@ -295,6 +295,27 @@ struct MQTTTests {
         #expect(up.stdout.contains("✓ mqtt mqtt, run's connection: connected to 127.0.0.1:\(broker.port)"), "\(up.stdout)")
     }
 
+    /// The README's `client_id = "faceoff-den"` with `run` and, beside it, `test-alert` and
+    /// `doctor --send`: run keeps its connection (a broker drops a client when another
+    /// connects with its id, and the status went offline each time).
+    @Test func aConfiguredClientIDIsRunsAlone() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let broker = try Mosquitto(directory: cli.home)
+        let subscriber = try await broker.subscribe(["faceoff/status", "faceoff/test"])
+        try Self.writeConfig(cli, sink: "url = \"\(broker.url)\"\ndiscovery = false\nclient_id = \"faceoff-den\"")
+        let environment = Self.environment(cli, base: "file://\(CLI.mirror.path)/")
+        let run = try Background(CLI.binary.path, ["run"], environment: environment)
+        defer { run.kill() }
+        try #require(await eventually(within: .seconds(30)) { subscriber.on("faceoff/status").last?.payload == "online" }, "\(run.stderr.suffix(800))")
+        #expect(try await cli.run(["test-alert"], environment: environment).status == 0)
+        #expect(try await cli.run(["doctor", "--send"], environment: environment).stdout.contains("✓ mqtt mqtt:"))
+        try await Task.sleep(for: .seconds(3))
+        #expect(subscriber.on("faceoff/test").count >= 2)
+        #expect(subscriber.on("faceoff/status").map(\.payload) == ["online"], "\(subscriber.on("faceoff/status"))")
+        #expect(run.stderr.components(separatedBy: "connected to the MQTT broker").count == 2, "\(run.stderr.suffix(1200))")
+    }
+
     /// A wrong password and a CA that did not sign the broker's certificate: `doctor` and the
     /// log of `run` say which, and what to do; test-alert publishes to the test and event
     /// topics; a team unfollowed loses its discovery entries.

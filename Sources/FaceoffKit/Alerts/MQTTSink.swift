@@ -75,7 +75,7 @@ public final class MQTTSink: DurableSink {
         self.alerts = alerts
         teams = alerts.teams.sorted()
         self.owner = owner
-        clientID = config.clientID ?? "faceoff-\(ProcessInfo.processInfo.hostName)-\(getpid())"
+        clientID = Self.clientID(config.clientID, owner: owner)
         outbox = store.map { Outbox(store: $0) }
         retained = store.map { RetainedMessages(store: $0, sink: config.displayName) }
         self.schedule = schedule
@@ -84,6 +84,14 @@ public final class MQTTSink: DurableSink {
         self.finalHold = finalHold
         self.now = now
         self.logger = logger
+    }
+
+    /// The id a broker knows this process by. A broker drops a client when another connects
+    /// with its id, so only `run` (which speaks for the home) uses a configured id as given;
+    /// `watch`, `test-alert` and `doctor` beside it add their pid.
+    static func clientID(_ configured: String?, owner: Bool) -> String {
+        guard let configured else { return "faceoff-\(ProcessInfo.processInfo.hostName)-\(getpid())" }
+        return owner ? configured : "\(configured)-\(getpid())"
     }
 
     /// Every event of the sink's teams' games (the state needs them all) and what its
