@@ -43,10 +43,10 @@ extension Faceoff {
                 check(.fail, "config", "\(error)")
                 throw ExitCode(1)
             }
-            if FileManager.default.fileExists(atPath: session.configPath) {
-                check(.ok, "config", "\(session.displayConfigPath) (\(session.config.teams.count) teams, \(session.config.sinks.count) sinks)")
+            if let absence = ConfigLoader.absence(session.configPath, paths: session.paths) {
+                check(.warn, "config", "\(absence), so the defaults are used; `faceoff config init` or `faceoff follow TOR` writes one")
             } else {
-                check(.warn, "config", "\(session.displayConfigPath) does not exist, so the defaults are used; `faceoff config init` or `faceoff follow TOR` writes one")
+                check(.ok, "config", "\(session.displayConfigPath) (\(session.config.teams.count) teams, \(session.config.sinks.count) sinks)")
             }
             let renderer: Renderer?
             do {

@@ -70,7 +70,7 @@ struct ConfigFileEditor {
             do {
                 original = try FileError.readText(path)
             } catch {
-                throw RuntimeError(message: "cannot read \(display): \(FileError.reason(error.code))")
+                throw RuntimeError(message: "cannot read \(display): \(error.reason)")
             }
         } else {
             original = ConfigTemplate.text()

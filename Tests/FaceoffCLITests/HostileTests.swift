@@ -205,6 +205,35 @@ extension CLI {
         }
     }
 
+    /// A config or template that is a device, a FIFO, or far too big: refused at once, in
+    /// words, without reading it (a device grew the process by gigabytes; a FIFO hung it).
+    @Test func filesThatAreNotConfigsAreRefusedAtOnce() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let fifo = cli.home.appendingPathComponent("pipe.toml").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let big = cli.home.appendingPathComponent("big.toml").path
+        try String(repeating: "# padding\n", count: 300_000).write(toFile: big, atomically: true, encoding: .utf8)
+        let cases = [
+            ("/dev/zero", "it is a device, not a regular file"), ("/dev/urandom", "it is a device, not a regular file"),
+            (fifo, "it is a FIFO (a named pipe), not a regular file"), (big, "larger than a config or template could be (1024 KB at most)"),
+        ]
+        for (path, words) in cases {
+            let started = Date()
+            let result = try await cli.run(["config", "validate", "--config", path])
+            #expect(result.status != 0, "\(path)")
+            #expect(result.stderr.contains(words), "\(path): \(result.stderr)")
+            #expect(Self.plain(result.stderr))
+            #expect(Date().timeIntervalSince(started) < 10, "\(path)")
+        }
+        // A template that is a device.
+        let templates = cli.home.appendingPathComponent(".config/faceoff/templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: templates.appendingPathComponent("webhook-generic.mustache").path, withDestinationPath: "/dev/zero")
+        let doctor = try await cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        #expect(doctor.stdout.contains("it is a device, not a regular file"), "\(doctor.stdout)")
+    }
+
     @Test func demoAtSpeedZeroDoesNotPause() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }

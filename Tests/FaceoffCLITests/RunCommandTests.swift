@@ -146,6 +146,40 @@ import Testing
         #expect(await run.exit(within: 5) != nil)
     }
 
+    /// The config deleted, a dotfiles link whose target is gone, a link loop: a reload keeps
+    /// the running config and says why, instead of dropping every team and sink.
+    @Test func aVanishedConfigOnReloadKeepsTheRunningOne() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let sink = "[[sink]]\ntype = \"stdout\"\n"
+        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n" + sink)
+        let run = try Background(CLI.binary.path, ["run"], environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        defer { run.kill() }
+        #expect(await run.wait(timeout: 20) { _ in run.stderr.contains("waiting") })
+        let file = cli.configFile.path
+        let kept = try String(contentsOfFile: file, encoding: .utf8)
+        let cases: [(String, () throws -> Void)] = [
+            ("config.toml does not exist", {}),
+            ("is a link to /nowhere/faceoff.toml, which does not exist", { try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: "/nowhere/faceoff.toml") }),
+            ("is a loop of symbolic links", { try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: file) }),
+        ]
+        for (index, (words, breakIt)) in cases.enumerated() {
+            try? FileManager.default.removeItem(atPath: file)
+            try breakIt()
+            run.signal(SIGHUP)
+            #expect(await run.wait(timeout: 20) { _ in run.stderr.components(separatedBy: "config reload refused; keeping the running config").count == index + 2 }, "\(words)")
+            #expect(run.stderr.contains(words), "\(run.stderr.suffix(600))")
+        }
+        #expect(!run.stderr.contains("config reloaded"))
+        let doctor = try await cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        #expect(doctor.stdout.contains("! config: ~/.config/faceoff/config.toml is a loop of symbolic links"), "\(doctor.stdout)")
+        try FileManager.default.removeItem(atPath: file)
+        try kept.write(toFile: file, atomically: true, encoding: .utf8)
+        run.signal(SIGHUP)
+        #expect(await run.wait(timeout: 20) { _ in run.stderr.contains("config reloaded") })
+        #expect(run.stderr.contains("teams=TOR"))
+    }
+
     @Test func statusReadsTheStoreAlone() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }

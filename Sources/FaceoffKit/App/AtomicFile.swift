@@ -8,13 +8,20 @@ public struct FileError: Error, Sendable, CustomStringConvertible {
     public let code: Int32
     public let action: String
 
-    public init(_ action: String, path: String, code: Int32) {
+    /// Words that say more than the errno can (what kind of file it is, how big).
+    public let detail: String?
+
+    public init(_ action: String, path: String, code: Int32, detail: String? = nil) {
         self.action = action
         self.path = path
         self.code = code
+        self.detail = detail
     }
 
-    public var description: String { "cannot \(action) \(path): \(Self.reason(code))" }
+    public var description: String { "cannot \(action) \(path): \(reason)" }
+
+    /// Why, in words.
+    public var reason: String { detail ?? Self.reason(code) }
 
     public var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
 
@@ -32,11 +39,35 @@ public struct FileError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The UTF-8 text of the file at `path`.
-    public static func readText(_ path: String) throws(FileError) -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// The most a file Faceoff reads (the config, a template) may hold: far more than either
+    /// ever does, far less than a mistake can (a device, a log).
+    public static let readLimit = 1 << 20
+
+    /// The UTF-8 text of the regular file at `path` (links followed), at most `limit` bytes:
+    /// a device, a FIFO or a folder is refused at once (never read, never waited on).
+    public static func readText(_ path: String, limit: Int = readLimit) throws(FileError) -> String {
+        // Non-blocking, so opening a FIFO with no writer returns instead of waiting for one.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw FileError("read", path: path, code: errno) }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw FileError("read", path: path, code: errno) }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            let what: String
+            switch kind {
+            case S_IFDIR: what = "a folder"
+            case S_IFIFO: what = "a FIFO (a named pipe)"
+            case S_IFCHR, S_IFBLK: what = "a device"
+            case S_IFSOCK: what = "a socket"
+            default: what = "not a plain file"
+            }
+            throw FileError("read", path: path, code: EINVAL, detail: "it is \(what), not a regular file; point Faceoff at a text file")
+        }
+        let tooBig = FileError(
+            "read", path: path, code: EFBIG,
+            detail: "it is larger than a config or template could be (\(limit / 1024) KB at most); check that the path names the right file")
+        if info.st_size > limit { throw tooBig }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -47,6 +78,8 @@ public struct FileError: Error, Sendable, CustomStringConvertible {
             }
             if count == 0 { break }
             bytes += chunk.prefix(count)
+            // A file that grows while it is read.
+            if bytes.count > limit { throw tooBig }
         }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw FileError("read", path: path, code: EILSEQ) }
         return text

@@ -36,7 +36,7 @@ public struct TemplateSet: Sendable {
                     do {
                         source = try FileError.readText(path)
                     } catch {
-                        throw TemplateError(file: path, line: nil, column: nil, message: "cannot read it: \(FileError.reason(error.code))")
+                        throw TemplateError(file: path, line: nil, column: nil, message: "cannot read it: \(error.reason)")
                     }
                     file = path
                     overridden.insert(name)

@@ -17,9 +17,24 @@ public enum ConfigLoader {
         do {
             text = try FileError.readText(path)
         } catch {
-            throw ConfigErrors([ConfigError(file: display, line: nil, message: "cannot read it: \(FileError.reason(error.code))")])
+            throw ConfigErrors([ConfigError(file: display, line: nil, message: "cannot read it: \(error.reason)")])
         }
         return try parse(text, file: display)
+    }
+
+    /// Why there is no config file at `path`, in words, or nil when there is one: a link
+    /// whose target is missing (a dotfiles folder not mounted) or a link loop is named as such.
+    public static func absence(_ path: String, paths: Paths = Paths()) -> String? {
+        let display = displayPath(path, paths: paths)
+        var info = stat()
+        if stat(path, &info) == 0 { return nil }
+        let failure = errno
+        if failure == ELOOP { return "\(display) is a loop of symbolic links" }
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+            return "\(display) is a link to \(target), which does not exist (a folder not mounted?)"
+        }
+        return failure == ENOENT ? "\(display) does not exist" : "\(display) cannot be read: \(FileError.reason(failure))"
     }
 
     public static func parse(_ text: String, file: String) throws(ConfigErrors) -> Config {

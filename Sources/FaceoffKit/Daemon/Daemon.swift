@@ -198,6 +198,12 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     private func reloaded(_ parts: Parts) -> Parts? {
+        // A config that was there and is gone (deleted, a link whose target is not mounted)
+        // is no reason to drop every team and sink: the running one stays.
+        if let absence = ConfigLoader.absence(parts.session.configPath, paths: parts.session.paths) {
+            logger.error("config reload refused; keeping the running config", metadata: ["error": "\(absence)"])
+            return nil
+        }
         do {
             let next = try makeParts(try dependencies.loadSession())
             logger.notice("config reloaded", metadata: ["teams": "\(next.session.config.teams.joined(separator: ","))", "sinks": "\(next.router.routes.map(\.sink.name).joined(separator: ","))"])
