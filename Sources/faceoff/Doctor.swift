@@ -72,9 +72,11 @@ extension Faceoff {
             do {
                 let store = try session.openStore()
                 try await LiveStatus(store: store).prune(before: .distantPast)
+                if let damage = store.damage() { throw damage }
                 check(.ok, "store", ConfigLoader.displayPath(store.path, paths: session.paths))
             } catch {
-                check(.fail, "store", "\(error) (check the permissions and free space of ~/.local/state/faceoff)")
+                let damaged = (error as? StoreError)?.reason.hasPrefix("the file is damaged") == true
+                check(.fail, "store", damaged ? "\(error)" : "\(error) (check the permissions and free space of ~/.local/state/faceoff)")
             }
 
             let directory = session.calendarDirectory

@@ -234,6 +234,33 @@ extension CLI {
         #expect(doctor.stdout.contains("it is a device, not a regular file"), "\(doctor.stdout)")
     }
 
+    /// Random bytes written into the store (its header, or pages in the middle): every
+    /// command and doctor call it damaged and say what to do, never "the disk is full".
+    @Test(arguments: [0, 4096])
+    func aDamagedStoreIsCalledDamaged(offset: Int) async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let environment = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"]
+        #expect(try await cli.run(["calendar", "TOR"], environment: environment).status == 0)
+        let damaged = try await CLI.execute("/usr/bin/python3", ["-c", """
+            import os, sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            db.close()
+            with open(sys.argv[1], "r+b") as f:
+                f.seek(int(sys.argv[2]))
+                f.write(os.urandom(16384))
+            """, cli.storeFile.path, "\(offset)"])
+        try #require(damaged.status == 0, "\(damaged.stderr)")
+        let schedule = try await cli.run(["calendar", "TOR"], environment: environment)
+        #expect(schedule.stderr.contains("the file is damaged"), "\(schedule.stderr)")
+        #expect(schedule.stderr.contains("move the file aside"), "\(schedule.stderr)")
+        #expect(!schedule.stderr.contains("disk is full"))
+        let doctor = try await cli.run(["doctor"], environment: environment)
+        #expect(doctor.stdout.contains("✗ store: cannot use the store at") && doctor.stdout.contains("the file is damaged"), "\(doctor.stdout)")
+        #expect(doctor.status == 1)
+    }
+
     @Test func demoAtSpeedZeroDoesNotPause() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }

@@ -313,18 +313,59 @@ public final class Store: Sendable {
     /// An error in plain words. SQLite says "disk I/O error" when it can't grow the WAL or
     /// its shared-memory file on a full disk, and "attempt to write a readonly database" on a
     /// read-only mount, so the file system is asked which it is.
+    ///
+    /// SQLite also answers "full" or "I/O error" for some damage to the file, so with space
+    /// left on the disk the file itself is checked (`quick_check`) before either is said.
     static func explain(_ error: any Error, path: String) -> StoreError {
-        if let database = error as? DatabaseError, [.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN].contains(database.resultCode.primaryResultCode) {
-            if let info = fileSystem(of: path) {
-                if info.f_flag & UInt(ST_RDONLY) != 0 {
-                    return StoreError(path: path, reason: "its file system is read-only", advice: "Remount it read-write, or point XDG_STATE_HOME elsewhere.")
-                }
-                if database.resultCode.primaryResultCode == .SQLITE_FULL || info.f_bavail == 0 {
-                    return StoreError(path: path, reason: "the disk is full", advice: "Free some space; nothing already stored is lost.")
-                }
+        guard let database = error as? DatabaseError else { return StoreError(path: path, reason: describe(error)) }
+        let code = database.resultCode.primaryResultCode
+        if code == .SQLITE_CORRUPT || code == .SQLITE_NOTADB { return damaged(path, database.message) }
+        if [.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN].contains(code), let info = fileSystem(of: path) {
+            if info.f_flag & UInt(ST_RDONLY) != 0 {
+                return StoreError(path: path, reason: "its file system is read-only", advice: "Remount it read-write, or point XDG_STATE_HOME elsewhere.")
+            }
+            if info.f_bavail == 0 {
+                return StoreError(path: path, reason: "the disk is full", advice: "Free some space; nothing already stored is lost.")
+            }
+            if code == .SQLITE_FULL || code == .SQLITE_IOERR, let problem = quickCheck(path) { return damaged(path, problem) }
+            if code == .SQLITE_FULL {
+                return StoreError(path: path, reason: "the disk is full (or your quota is)", advice: "Free some space; nothing already stored is lost.")
             }
         }
         return StoreError(path: path, reason: describe(error))
+    }
+
+    /// The store's file is damaged: what SQLite said, and what to do.
+    static func damaged(_ path: String, _ said: String?) -> StoreError {
+        StoreError(
+            path: path, reason: "the file is damaged (SQLite: \(said ?? "malformed"))",
+            advice: """
+                Stop `faceoff run` (systemctl --user stop faceoff), move the file aside (mv \(path) \(path).damaged) and start \
+                again: a new store is made. That loses the response cache (fetched again), the calendars' state (SEQUENCE \
+                numbers start over), the alert ledger (alerts of a game in progress may come twice) and alerts still owed \
+                to webhooks and MQTT.
+                """)
+    }
+
+    /// What SQLite's `quick_check` finds wrong with the file at `path` (read-only, on a
+    /// connection of its own), or nil when it finds nothing or cannot tell.
+    static func quickCheck(_ path: String) -> String? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let answer = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(3)") }
+            return answer == ["ok"] ? nil : answer.joined(separator: "; ")
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode.primaryResultCode) {
+            return error.message ?? "malformed"
+        } catch {
+            return nil
+        }
+    }
+
+    /// What is wrong with the store's file, or nil when `quick_check` finds nothing (doctor).
+    public func damage() -> StoreError? {
+        Self.quickCheck(path).map { Self.damaged(path, $0) }
     }
 
     private static func describe(_ error: any Error) -> String {
