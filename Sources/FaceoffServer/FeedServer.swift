@@ -93,7 +93,17 @@ public struct FeedServer: Sendable {
     }
 
     private func allowed(_ request: Request) -> Bool {
-        settings.token.isEmpty || request.uri.queryParameters["token"].map(String.init) == settings.token
+        guard !settings.token.isEmpty else { return true }
+        guard let given = request.uri.queryParameters["token"] else { return false }
+        return Self.sameSecret(String(given), settings.token)
+    }
+
+    /// Equal, in a time that depends on the lengths only, not on where the first difference is.
+    static func sameSecret(_ given: String, _ secret: String) -> Bool {
+        let (a, b) = (Array(given.utf8), Array(secret.utf8))
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for index in 0..<b.count { difference |= (index < a.count ? a[index] : 0) ^ b[index] }
+        return difference == 0
     }
 
     private func notFound() -> Response {

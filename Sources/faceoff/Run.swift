@@ -21,8 +21,9 @@ extension Faceoff {
 
                 One `run` per store (a second refuses to start). SIGTERM or Ctrl-C stops it
                 within 5 s; what webhooks still owe stays queued for the next start. SIGHUP
-                reloads the config and templates without dropping a game being watched; a bad
-                config is refused and the old one kept. Logs go to stderr (the journal under
+                reloads the config and templates without dropping a game being watched, and
+                applies [serve] (the feed server is replaced when it changed); a bad config, or
+                one that has gone missing, is refused and the old one kept. Logs go to stderr (the journal under
                 systemd); contrib/systemd has a user unit.
 
                 Examples:
@@ -56,10 +57,14 @@ extension Faceoff {
                 store: store, http: CurlHTTPClient(), clock: ContinuousClock(), now: { Date() }, logger: logger,
                 loadSession: { try global.session() }))
 
-            var services: [any Service] = [DaemonService(daemon: daemon)]
-            if session.config.serve.enabled {
-                services.append(try FeedService(session: session, store: store, logger: logger))
+            // The feed server follows the daemon's reloads: [serve] may be turned on, off or changed.
+            let feeds = try FeedService(first: session, sessions: daemon.sessions, logger: logger) { session in
+                guard session.config.serve.enabled else { return nil }
+                return try FeedService.server(session: session, store: store, options: session.config.calendar, listen: session.config.serve.listen)
+            } onReady: { base in
+                logger.info("serving the feeds", metadata: ["url": "\(base)"])
             }
+            let services: [any Service] = [DaemonService(daemon: daemon), feeds]
             var configuration = ServiceGroupConfiguration(
                 services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
             // The promise is 5 s: past 4 s of graceful shutdown, cancel; past 1 s more, go.
@@ -86,31 +91,5 @@ struct DaemonService: Service {
             try await cancelWhenGracefulShutdown { try await daemon.run() }
             group.cancelAll()
         }
-    }
-}
-
-/// `[serve] enabled = true`: the same server as `faceoff serve`, for the life of `run`.
-struct FeedService: Service {
-    let server: FeedServer
-    let logger: Logger
-
-    init(session: Session, store: Store, logger: Logger) throws {
-        guard let address = ListenAddress(session.config.serve.listen) else { throw UsageError(message: "[serve] listen must be host:port") }
-        let service = CalendarService(
-            client: session.nhlClient(store: store), state: CalendarState(store: store), templates: try session.templates(),
-            options: session.config.calendar)
-        let publisher = CalendarPublisher(service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
-        let feeds = FeedPlan(teams: session.config.teams).served
-        server = FeedServer(
-            publisher: publisher, feeds: feeds,
-            settings: FeedServer.Settings(host: address.host, port: address.port, token: session.config.serve.token, publicURL: session.config.serve.publicURL))
-        self.logger = logger
-    }
-
-    /// HummingbirdCore's server follows the service group's graceful shutdown itself: it stops
-    /// accepting and lets requests in flight finish.
-    func run() async throws {
-        let logger = logger
-        try await server.run { base in logger.info("serving the feeds", metadata: ["url": "\(base)"]) }
     }
 }

@@ -2,6 +2,9 @@ import ArgumentParser
 import FaceoffKit
 import FaceoffServer
 import Foundation
+import Logging
+import ServiceLifecycle
+import UnixSignals
 
 extension Faceoff {
     struct ServeCommand: AsyncParsableCommand {
@@ -13,7 +16,8 @@ extension Faceoff {
                 /calendars/all.ics and an index page at / with webcal:// links. Feeds are
                 regenerated from the cache when they are older than a few minutes. The first
                 line printed is the base URL. Binds to 127.0.0.1:8765 unless told otherwise;
-                port 0 picks a free port.
+                port 0 picks a free port. SIGHUP reloads the config (a changed [serve] token,
+                teams or listen address replaces the server); SIGTERM lets requests finish.
 
                 Examples:
                   faceoff serve
@@ -34,26 +38,52 @@ extension Faceoff {
         }
 
         func run() async throws {
+            global.bootstrapLogging(standard: .notice)
             let session = try global.session()
-            guard let address = ListenAddress(listen ?? session.config.serve.listen) else {
-                throw UsageError(message: "[serve] listen must be host:port")
-            }
+            let logger = Logger(label: "faceoff.serve")
             let store = try session.openStore()
-            let service = CalendarService(
-                client: session.nhlClient(store: store), state: CalendarState(store: store), templates: try session.templates(),
-                options: try flags.options(session.config.calendar))
-            let publisher = CalendarPublisher(
-                service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
-            let feeds = FeedPlan(teams: session.config.teams).served
-            let server = FeedServer(
-                publisher: publisher, feeds: feeds,
-                settings: FeedServer.Settings(
-                    host: address.host, port: address.port, token: session.config.serve.token,
-                    publicURL: session.config.serve.publicURL))
-            try await server.run { base in
+            let (flags, listen) = (flags, listen)
+            let (sessions, reloads) = AsyncStream.makeStream(of: Session.self, bufferingPolicy: .bufferingNewest(1))
+            let feeds = try FeedService(first: session, sessions: sessions, logger: logger) { session in
+                try FeedService.server(
+                    session: session, store: store, options: try flags.options(session.config.calendar), listen: listen ?? session.config.serve.listen)
+            } onReady: { base in
                 // Scripts and tests read the first line: flush it at once.
                 FileHandle.standardOutput.write(Data("\(base)\n".utf8))
             }
+            let global = global
+            // Trapped before anything is served, so a SIGHUP never kills the process.
+            let signals = await UnixSignalsSequence(trapping: .sighup)
+            let hangups = HangupService(signals: signals, first: session) { current in
+                switch current.reloaded(load: { try global.session() }) {
+                case .success(let next):
+                    logger.notice("config reloaded", metadata: ["teams": "\(next.config.teams.joined(separator: ","))"])
+                    reloads.yield(next)
+                    return next
+                case .failure(let refused):
+                    logger.error("config reload refused; keeping the running config", metadata: ["error": "\(refused)"])
+                    return nil
+                }
+            }
+            var configuration = ServiceGroupConfiguration(
+                services: [.init(service: feeds), .init(service: hangups)], gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger)
+            configuration.maximumGracefulShutdownDuration = .seconds(4)
+            configuration.maximumCancellationDuration = .seconds(1)
+            try await ServiceGroup(configuration: configuration).run()
         }
+    }
+}
+
+/// SIGHUP reloads the config (`serve`, like `run`): each reload that took is handed on.
+struct HangupService: Service {
+    let signals: UnixSignalsSequence
+    let first: Session
+    /// The next session from the current one, or nil to keep it.
+    let reload: @Sendable (Session) -> Session?
+
+    func run() async throws {
+        var session = first
+        for await _ in signals.cancelOnGracefulShutdown() { session = reload(session) ?? session }
     }
 }

@@ -490,7 +490,7 @@ extension CLI {
         #expect(!run.stderr.contains("CancellationError") && !run.stderr.contains("trying again"), "\(run.stderr)")
 
         // A huge time zone is refused at once.
-        try AlertCommandTests().writeConfig(cli, "timezone = \"\(String(repeating: "A", count: 1 << 20))\"\n")
+        try AlertCommandTests().writeConfig(cli, "timezone = \"\(String(repeating: "A", count: 500_000))\"\n")
         let started = Date()
         let validate = try await cli.run(["config", "validate"])
         #expect(validate.status == 2)

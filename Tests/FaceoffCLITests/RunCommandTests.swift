@@ -251,4 +251,88 @@ import Testing
         run.signal(SIGTERM)
         #expect(await run.exit(within: 5) != nil)
     }
+
+    /// A GET's status, 0 when nothing answered.
+    static func status(_ url: String) async -> Int {
+        do { return try await CurlHTTPClient().send(HTTPRequest(url: url, retry: nil)).status } catch let error as HTTPError { return error.status ?? 0 } catch { return 0 }
+    }
+
+    /// `[serve]` edited and reloaded: a new token works and the old one never again, a new
+    /// team's feed is served, a new listen address is used, and `enabled = false` stops it.
+    @Test func aReloadAppliesServe() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let (first, second) = (try Mosquitto.freePort(), try Mosquitto.freePort())
+        func config(token: String, teams: String, port: Int, enabled: Bool = true) throws {
+            try AlertCommandTests().writeConfig(
+                cli, "teams = [\(teams)]\n[serve]\nenabled = \(enabled)\nlisten = \"127.0.0.1:\(port)\"\ntoken = \"\(token)\"\n[[sink]]\ntype = \"stdout\"\n")
+        }
+        try config(token: "old-secret", teams: "\"TOR\"", port: first)
+        let run = try Background(CLI.binary.path, ["run"], environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        defer { run.kill() }
+        #expect(await run.wait(timeout: 30) { _ in run.stderr.contains("serving the feeds") })
+        let base = "http://127.0.0.1:\(first)/calendars/"
+        #expect(await Self.status(base + "TOR.ics?token=old-secret") == 200)
+        #expect(await Self.status(base + "MTL.ics?token=old-secret") == 404)
+
+        try config(token: "new-secret", teams: "\"TOR\", \"MTL\"", port: first)
+        run.signal(SIGHUP)
+        #expect(await run.wait(timeout: 20) { _ in run.stderr.contains("feed server started again") }, "\(run.stderr.suffix(800))")
+        #expect(await Self.status(base + "TOR.ics?token=old-secret") == 404)
+        #expect(await Self.status(base + "TOR.ics?token=new-secret") == 200)
+        #expect(await Self.status(base + "MTL.ics?token=new-secret") == 200)
+
+        try config(token: "new-secret", teams: "\"TOR\"", port: second)
+        run.signal(SIGHUP)
+        #expect(await run.wait(timeout: 20) { _ in run.stderr.components(separatedBy: "feed server started again").count == 3 })
+        #expect(await Self.status("http://127.0.0.1:\(second)/calendars/TOR.ics?token=new-secret") == 200)
+        #expect(await Self.status(base + "TOR.ics?token=new-secret") == 0)
+
+        try config(token: "new-secret", teams: "\"TOR\"", port: second, enabled: false)
+        run.signal(SIGHUP)
+        #expect(await run.wait(timeout: 20) { _ in run.stderr.contains("feed server stopped") })
+        #expect(await Self.status("http://127.0.0.1:\(second)/calendars/TOR.ics?token=new-secret") == 0)
+        // A reload that changes nothing served leaves it alone.
+        #expect(run.status == nil)
+        run.signal(SIGTERM)
+        #expect(await run.exit(within: 5) == 0)
+    }
+
+    /// `faceoff serve` alone: SIGHUP reloads (a new token), SIGTERM stops it cleanly.
+    @Test func serveTakesSignalsAsRunDoes() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n[serve]\ntoken = \"one\"\n")
+        let serve = try Background(
+            CLI.binary.path, ["serve", "--listen", "127.0.0.1:0"], environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        defer { serve.kill() }
+        #expect(await serve.wait(timeout: 30) { !$0.isEmpty })
+        let base = serve.output[0]
+        #expect(await Self.status(base + "calendars/TOR.ics?token=one") == 200)
+        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n[serve]\ntoken = \"two\"\n")
+        serve.signal(SIGHUP)
+        #expect(await serve.wait(timeout: 20) { _ in serve.stderr.contains("feed server started again") }, "\(serve.stderr.suffix(800))")
+        #expect(serve.status == nil, "SIGHUP ended serve")
+        let again = try #require(serve.output.last)
+        #expect(await Self.status(again + "calendars/TOR.ics?token=one") == 404)
+        #expect(await Self.status(again + "calendars/TOR.ics?token=two") == 200)
+        serve.signal(SIGTERM)
+        #expect(await serve.exit(within: 10) == 0)
+    }
+
+    /// Listening beyond this machine with no token is said, once, at start.
+    @Test func servingToTheNetworkWithoutATokenIsSaid() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n")
+        let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"]
+        let open = try Background(CLI.binary.path, ["serve", "--listen", "0.0.0.0:0"], environment: environment)
+        defer { open.kill() }
+        #expect(await open.wait(timeout: 30) { !$0.isEmpty })
+        #expect(open.stderr.contains("serving on 0.0.0.0:0 with no [serve] token"), "\(open.stderr)")
+        let local = try Background(CLI.binary.path, ["serve", "--listen", "127.0.0.1:0"], environment: environment)
+        defer { local.kill() }
+        #expect(await local.wait(timeout: 30) { !$0.isEmpty })
+        #expect(!local.stderr.contains("no [serve] token"))
+    }
 }

@@ -122,3 +122,25 @@ public struct Session: Sendable {
         ).retrying(.interactive)
     }
 }
+
+extension Session {
+    /// The config read again for a reload (SIGHUP): the new session, or the reason the
+    /// running one stays (the file is gone, or the config is wrong).
+    public func reloaded(load: () throws -> Session) -> Result<Session, ReloadRefused> {
+        // A config that was there and is gone (deleted, a link whose target is not mounted)
+        // is no reason to drop every team and sink.
+        if let absence = ConfigLoader.absence(configPath, paths: paths) { return .failure(ReloadRefused(reason: absence)) }
+        do {
+            return .success(try load())
+        } catch {
+            return .failure(ReloadRefused(reason: "\(error)"))
+        }
+    }
+}
+
+/// Why a reload kept the running config.
+public struct ReloadRefused: Error, Sendable, CustomStringConvertible {
+    public let reason: String
+    public var description: String { reason }
+}
+

@@ -56,6 +56,9 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
     private let wake = WakeSignal()
     private let flags = Mutex(Flags())
     private let current = Mutex<Session?>(nil)
+    /// Each config a reload applied, for the parts of `run` outside the daemon (the feed server).
+    public let sessions: AsyncStream<Session>
+    private let reloads: AsyncStream<Session>.Continuation
     /// Teams whose schedule could not be refreshed at the last try, and whether the log said so.
     private let troubled = Mutex<[String: Bool]>([:])
     var logger: Logger { dependencies.logger }
@@ -63,6 +66,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
     public init(_ dependencies: Dependencies) {
         self.dependencies = dependencies
         outage = Outage(logger: dependencies.logger, store: dependencies.store, now: dependencies.now)
+        (sessions, reloads) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Reads the config again (SIGHUP): a bad one is refused with its errors, the old one kept.
@@ -198,18 +202,13 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     private func reloaded(_ parts: Parts) -> Parts? {
-        // A config that was there and is gone (deleted, a link whose target is not mounted)
-        // is no reason to drop every team and sink: the running one stays.
-        if let absence = ConfigLoader.absence(parts.session.configPath, paths: parts.session.paths) {
-            logger.error("config reload refused; keeping the running config", metadata: ["error": "\(absence)"])
-            return nil
-        }
         do {
-            let next = try makeParts(try dependencies.loadSession())
+            let next = try makeParts(try parts.session.reloaded(load: dependencies.loadSession).get())
             logger.notice("config reloaded", metadata: ["teams": "\(next.session.config.teams.joined(separator: ","))", "sinks": "\(next.router.routes.map(\.sink.name).joined(separator: ","))"])
+            reloads.yield(next.session)
             return next
         } catch {
-            logger.error("config reload refused; keeping the previous config", metadata: ["error": "\(error)"])
+            logger.error("config reload refused; keeping the running config", metadata: ["error": "\(error)"])
             return nil
         }
     }

@@ -176,4 +176,10 @@ import Testing
         #expect((0.5..<5).contains(seconds["idle"] ?? -1), "\(probe.stdout)")
         #expect(seconds["pipelined"] == 2, "\(probe.stdout)")
     }
+
+    @Test func theTokenComparisonLooksAtEveryByte() {
+        #expect(FeedServer.sameSecret("s3cret", "s3cret"))
+        for wrong in ["", "s3cre", "s3cret!", "S3cret", "x3cret", "s3crex", "s3cret\u{0}"] { #expect(!FeedServer.sameSecret(wrong, "s3cret"), "\(wrong)") }
+    }
 }
+
