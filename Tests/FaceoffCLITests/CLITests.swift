@@ -80,7 +80,7 @@ struct CLI {
     /// test process once in CI (fixed upstream after 6.3.1). It waits on a Dispatch thread.
     private static func executeNow(_ executable: String, _ arguments: [String], environment: [String: String]?) async throws -> Result {
         let result = try await ProcessRunner.run(
-            executable, arguments, environment: environment ?? ProcessInfo.processInfo.environment, timeout: .seconds(900))
+            executable, arguments, environment: environment ?? ProcessInfo.processInfo.environment, timeout: .seconds(900), keep: 1 << 28)
         return Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 }

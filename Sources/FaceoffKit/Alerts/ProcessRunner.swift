@@ -66,8 +66,10 @@ public enum ProcessRunner {
     }
 
     /// - Parameter input: what the program reads on standard input (else /dev/null).
+    /// - Parameter keep: how much of each output stream is kept (its end).
     public static func run(
-        _ program: String, _ arguments: [String], environment: [String: String], timeout: Duration, input: [UInt8]? = nil
+        _ program: String, _ arguments: [String], environment: [String: String], timeout: Duration, input: [UInt8]? = nil,
+        keep: Int = keptOutput
     ) async throws(Failure) -> Result {
         guard let path = locate(program, environment: environment) else { throw .notFound(program) }
         // A program that exits without reading its input must not take Faceoff with it: the
@@ -138,7 +140,7 @@ public enum ProcessRunner {
         }
         let child = pid
         let state = ChildState()
-        let io = ChildIO(output: output[0], errors: errors[0], input: input.map { (feed[1], $0) })
+        let io = ChildIO(output: output[0], errors: errors[0], input: input.map { (feed[1], $0) }, keep: keep)
         let deadline = ContinuousClock.now.advanced(by: timeout)
         // Cancelled (shutting down): the program goes at once, not at its deadline.
         return await withTaskCancellationHandler {
@@ -156,6 +158,7 @@ public enum ProcessRunner {
         let output: Int32
         let errors: Int32
         let input: (fd: Int32, bytes: [UInt8])?
+        let keep: Int
     }
 
     /// One thread of its own per program, never Dispatch's few shared threads (where blocking
@@ -166,7 +169,7 @@ public enum ProcessRunner {
     private static func wait(_ child: pid_t, _ io: ChildIO, deadline: ContinuousClock.Instant, state: ChildState) async -> Result {
         await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
             let thread = Thread {
-                var out = Tail(limit: keptOutput), err = Tail(limit: keptOutput)
+                var out = Tail(limit: io.keep), err = Tail(limit: io.keep)
                 var reading: [(fd: Int32, isOut: Bool)] = [(io.output, true), (io.errors, false)]
                 var pending = io.input?.bytes[...] ?? []
                 var writeEnd = io.input?.fd
