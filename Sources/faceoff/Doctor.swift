@@ -64,7 +64,11 @@ extension Faceoff {
 
             // Time zone data: named zones need tzdata.
             if FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/America/Toronto"), TimeZone(identifier: "America/Toronto") != nil {
-                check(.ok, "time zones", "\(session.config.timeZone.identifier)")
+                if session.config.timezone == nil, let problem = SystemTimeZone.read(session.environment).problem {
+                    check(.fail, "time zones", problem)
+                } else {
+                    check(.ok, "time zones", "\(session.config.timeZone.identifier)")
+                }
             } else {
                 check(.fail, "time zones", "no time zone data; install it: sudo apt-get install tzdata")
             }

@@ -17,8 +17,9 @@ public struct Config: Sendable, Equatable {
 
     public init() {}
 
+    /// The configured zone, else the system's as the C library reads it (`SystemTimeZone`).
     public var timeZone: TimeZone {
-        timezone.flatMap(TimeZone.init(identifier:)) ?? .current
+        timezone.flatMap(TimeZone.init(identifier:)) ?? SystemTimeZone.read().zone
     }
 }
 
