@@ -175,7 +175,7 @@ extension Faceoff {
                 throw UsageError(message: "no such file: \(source) (give a play-by-play JSON file or a game id)")
             }
             do {
-                return try JSONDecoder().decode(PlayByPlay.self, from: data)
+                return try APIText.decode(PlayByPlay.self, from: Array(data))
             } catch {
                 throw UsageError(message: "\(source) is not a play-by-play response: \(error)")
             }

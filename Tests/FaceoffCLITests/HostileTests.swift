@@ -261,6 +261,50 @@ extension CLI {
         #expect(doctor.status == 1)
     }
 
+    /// TZ as the C library reads it: `:NAME`, a path into zoneinfo, a POSIX offset (west of
+    /// UTC is positive), and an unknown name (UTC, and doctor says so with the value).
+    @Test func timeZonesAreReadAsTheCLibraryReadsThem() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let cases = [
+            (":America/Toronto", "America/Toronto"), ("/usr/share/zoneinfo/Asia/Tokyo", "Asia/Tokyo"), (":/usr/share/zoneinfo/Europe/Paris", "Europe/Paris"),
+            ("UTC+5", "GMT-0500"), ("<+0530>-5:30", "GMT+0530"), ("Europe/Helsinki", "Europe/Helsinki"), ("Mars/Olympus", "GMT"),
+        ]
+        for (tz, zone) in cases {
+            let shown = try await cli.run(["config", "show", "--json"], environment: ["TZ": tz])
+            let object = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+            #expect(object?["timezone"] as? String == zone, "TZ=\(tz): \(shown.stdout.prefix(200)) \(shown.stderr)")
+        }
+        // The C library agrees on the offsets.
+        let local = try await CLI.execute("/bin/date", ["-d", "@0", "+%H"], environment: ["TZ": "UTC+5"])
+        #expect(local.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "19")
+        let doctor = try await cli.run(["doctor"], environment: ["TZ": "Mars/Olympus", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        #expect(doctor.stdout.contains("✗ time zones: TZ=Mars/Olympus is not a time zone this system knows"), "\(doctor.stdout)")
+        let good = try await cli.run(["doctor"], environment: ["TZ": ":America/Toronto", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        #expect(good.stdout.contains("✓ time zones: America/Toronto"), "\(good.stdout)")
+    }
+
+    /// A recording whose player names carry terminal escape sequences (a title change, a clear
+    /// screen, a clipboard write, a C1 CSI): replayed to the terminal, none reaches it.
+    @Test func escapeSequencesInAPITextNeverReachTheTerminal() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let doctored = cli.home.appendingPathComponent("evil-play-by-play.json")
+        let made = try await CLI.execute("/usr/bin/python3", ["-c", """
+            import json, sys
+            game = json.load(open(sys.argv[1]))
+            for spot in game.get("rosterSpots", []):
+                spot["lastName"] = {"default": "\\u001b]0;pwned\\u0007\\u001b[2J\\u001b]52;c;cHduZWQ=\\u0007Evil\\u009b31m"}
+            json.dump(game, open(sys.argv[2], "w"))
+            """, DelayAndExecTests.game, doctored.path])
+        try #require(made.status == 0, "\(made.stderr)")
+        let replay = try await cli.run(["replay", doctored.path, "--speed", "0"], environment: ["NO_COLOR": "1"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains("Evil"), "\(replay.stdout.prefix(300))")
+        let controls = replay.stdout.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) }
+        #expect(controls.isEmpty, "\(controls.map { String($0.value, radix: 16) })")
+    }
+
     @Test func demoAtSpeedZeroDoesNotPause() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
@@ -349,7 +393,7 @@ extension CLI {
         try FileManager.default.createDirectory(at: cli.configFile, withIntermediateDirectories: true)
         let folder = try await cli.run(["schedule", "TOR"], environment: mirror)
         #expect(folder.status == 2)
-        #expect(folder.stderr.contains("it is a folder, not a file"), "\(folder.stderr)")
+        #expect(folder.stderr.contains("it is a folder, not a regular file"), "\(folder.stderr)")
         try FileManager.default.removeItem(at: cli.configFile)
 
         // The calendar folder is a file.

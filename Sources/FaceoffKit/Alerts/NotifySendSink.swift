@@ -78,7 +78,9 @@ public final class NotifySendSink: Sink {
         let standsAlone = level == .critical
         let replace = standsAlone ? nil : state.withLock { $0.running[event.gameId] }
         if let replace { arguments.append("--replace-id=\(replace)") }
-        arguments += ["--", text.title, text.body]
+        // The body is markup to most notification servers (<b>, <a href>, <img>, &): what the
+        // API wrote is shown as text, never interpreted. The summary is plain text by the spec.
+        arguments += ["--", text.title, Self.escapeMarkup(text.body)]
         do {
             let result = try await ProcessRunner.run("notify-send", arguments, environment: environment, timeout: timeout)
             if result.timedOut {
@@ -141,5 +143,12 @@ public final class LogoCache: Sendable {
             failed.withLock { _ = $0.insert(team) }
             return nil
         }
+    }
+}
+
+extension NotifySendSink {
+    /// Text for a notification body that servers read as markup: &, < and > escaped.
+    static func escapeMarkup(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 }

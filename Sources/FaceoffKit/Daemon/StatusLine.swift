@@ -105,7 +105,7 @@ public struct StatusLine: Sendable {
         let cache = ResponseCache(store: store)
         return config.teams.compactMap { team in
             guard let entry = try? cache.entry(for: config.apiBase + Endpoint<ClubSchedule>.clubSchedule(team).path),
-                let schedule = try? JSONDecoder().decode(ClubSchedule.self, from: Data(entry.body))
+                let schedule = try? APIText.decode(ClubSchedule.self, from: entry.body)
             else { return nil }
             return schedule.games ?? []
         }

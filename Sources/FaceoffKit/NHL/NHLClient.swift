@@ -155,7 +155,7 @@ public struct NHLClient: Sendable {
             throw NHLError(.notJSON, url: url, detail: "it starts with \"\(start)\"")
         }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(body))
+            return try APIText.decode(T.self, from: body)
         } catch let error as DecodingError {
             throw NHLError(.undecodable, url: url, detail: DecodingErrorText.describe(error))
         } catch {
@@ -256,5 +256,61 @@ public enum AgeText {
         case ..<(48 * 3600): return "\(Int(seconds / 3600)) h"
         default: return "\(Int(seconds / 86_400)) days"
         }
+    }
+}
+
+/// What the API writes reaches terminals and notification servers: its JSON's strings lose
+/// their control characters (escape sequences that retitle a terminal, clear it or write the
+/// clipboard start with ESC or a C1 control) before decoding, so no answer, cached or fresh,
+/// carries one. Newlines and tabs stay.
+public enum APIText {
+    /// An API answer (or a recording of one) decoded, its strings without control characters.
+    public static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(withoutControls(body)))
+    }
+
+    static func withoutControls(_ body: [UInt8]) -> [UInt8] {
+        // Most answers have neither an escaped control nor a C1 character: no copy then.
+        guard body.contains(where: { $0 == UInt8(ascii: "\\") || $0 == 0xC2 || $0 == 0x7F }) else { return body }
+        var out: [UInt8] = []
+        out.reserveCapacity(body.count)
+        var index = 0
+        let space = Array("\\u0020".utf8)
+        func hex(_ byte: UInt8) -> Int? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a")) + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A")) + 10
+            default: nil
+            }
+        }
+        while index < body.count {
+            let byte = body[index]
+            if byte == UInt8(ascii: "\\"), index + 1 < body.count {
+                let next = body[index + 1]
+                if next == UInt8(ascii: "u"), index + 5 < body.count,
+                    let a = hex(body[index + 2]), let b = hex(body[index + 3]), let c = hex(body[index + 4]), let d = hex(body[index + 5])
+                {
+                    let code = a << 12 | b << 8 | c << 4 | d
+                    let control = (code < 0x20 && code != 0x0A && code != 0x09) || (0x7F...0x9F).contains(code)
+                    if control { out += space } else { out += body[index..<index + 6] }
+                    index += 6
+                    continue
+                }
+                // \b \f \r: controls too; any other escape (\\ \" \n \t \/) as it is.
+                if [UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "r")].contains(next) { out += space } else { out += [byte, next] }
+                index += 2
+                continue
+            }
+            // U+0080...U+009F raw in UTF-8 (C2 80...C2 9F), and DEL: a space.
+            if byte == 0xC2, index + 1 < body.count, (0x80...0x9F).contains(body[index + 1]) {
+                out.append(UInt8(ascii: " "))
+                index += 2
+                continue
+            }
+            out.append(byte == 0x7F ? UInt8(ascii: " ") : byte)
+            index += 1
+        }
+        return out
     }
 }

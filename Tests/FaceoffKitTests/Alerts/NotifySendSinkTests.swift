@@ -95,6 +95,22 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: cache + "/TOR.svg"))
     }
 
+    /// Markup in what the API wrote (a scorer's name) is shown as text by the notification
+    /// server, never interpreted: bold, a link, an image from a local file, a bare &.
+    @Test(.enabled(if: NotificationBus.available, "needs dbus, python3-dbus, python3-gi and libnotify-bin (.ci/run installs them)"))
+    func markupInAPITextReachesTheServerEscaped() async throws {
+        let session = try Session()
+        defer { session.close() }
+        let sink = NotifySendSink(renderer: Self.renderer, environment: ["DBUS_SESSION_BUS_ADDRESS": session.address, "PATH": "/usr/bin:/bin"], logos: nil)
+        var goal = SampleEvent.make(.goal, team: "TOR")
+        let name = "<b>Big</b> <a href=\"https://example.invalid\">Mo</a> & <img src=\"file:///etc/passwd\">"
+        goal.players = [GameEvent.Player(role: "scorer", id: 1, name: name, team: "TOR", seasonTotal: 3)]
+        #expect(!(await sink.send(goal)).isFailure)
+        let body = try #require(session.calls.first?["body"] as? String)
+        #expect(body.contains("&lt;b&gt;Big&lt;/b&gt; &lt;a href=\"https://example.invalid\"&gt;Mo&lt;/a&gt; &amp; &lt;img src=\"file:///etc/passwd\"&gt;"), "\(body)")
+        #expect(!body.contains("<"))
+    }
+
     @Test func noSessionBusMeansOneClearReasonAndNoAttempt() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

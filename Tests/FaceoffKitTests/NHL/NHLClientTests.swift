@@ -120,6 +120,23 @@ import Testing
         #expect(AnswerChecks.clubSchedule(try schedule(season: 20252026, ids: 1...5), replacing: try schedule(season: 20252026, ids: [])) == nil)
     }
 
+    /// Escape sequences in the API's text (a title change, a clear screen, a clipboard write,
+    /// a C1 CSI) are gone once decoded; newlines, tabs and other escapes are kept.
+    @Test func controlCharactersNeverLeaveTheDecoder() throws {
+        let json = #"{"playerId": 8471675, "firstName": {"default": "Sid\u001b]0;pwned\u0007ney"}, "lastName": {"default": "\u001b[2J\u001b]52;c;cHduZWQ=\u0007Cros\u009b31mby\b\r"}, "birthCity": {"default": "Cole \"Harbour\"\n\tN.S. \\ \/ é"}}"#
+        let raw = Array(json.utf8) + []
+        let player = try APIText.decode(PlayerLanding.self, from: raw)
+        let first = try #require(player.firstName?.value), last = try #require(player.lastName?.value)
+        for text in [first, last] {
+            #expect(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(text.debugDescription)")
+        }
+        #expect(first == "Sid ]0;pwned ney")
+        #expect(player.birthCity?.value == "Cole \"Harbour\"\n\tN.S. \\ / é")
+        // A raw C1 control (UTF-8 C2 9B) and DEL become spaces too.
+        let rawC1 = Array(#"{"playerId": 1, "firstName": {"default": "A"#.utf8) + [0xC2, 0x9B, 0x7F] + Array(#"B"}}"#.utf8)
+        #expect(try APIText.decode(PlayerLanding.self, from: rawC1).firstName?.value == "A  B")
+    }
+
     @Test func undecodableJSONIsAnErrorNamingTheURLAndField() async throws {
         let harness = try Harness { _ in .json(#"{"standings": [{"points": "thirty"}]}"#) }
         defer { harness.close() }
