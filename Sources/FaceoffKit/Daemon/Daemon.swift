@@ -343,8 +343,11 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
 
     /// Housekeeping at start: cache entries, ledger rows and live games older than a season.
     private func housekeeping() async {
-        let cutoff = dependencies.now().addingTimeInterval(-400 * 86400)
         let store = dependencies.store
+        // Counted back from the newest thing the store holds when that is earlier than now: a
+        // clock set years ahead must not make everything look a season old.
+        let newest = store.newestRecordedTime() ?? dependencies.now()
+        let cutoff = min(dependencies.now(), newest).addingTimeInterval(-400 * 86400)
         let pruned = (try? await ResponseCache(store: store).prune(fetchedBefore: cutoff)) ?? 0
         try? await Ledger(store: store).prune(before: cutoff)
         try? await LiveStatus(store: store).prune(before: cutoff)

@@ -42,6 +42,9 @@ public struct CachedResponse: Sendable, Equatable {
     }
 
     public func isFresh(at now: Date) -> Bool {
+        // Fetched "in the future": written while the clock was set ahead. Not to be trusted
+        // as fresh (it would be for as long as the clock was wrong): asked for again.
+        guard fetchedAt <= now.addingTimeInterval(60) else { return false }
         guard let maxAge = freshness.maxAge else { return true }
         return now.timeIntervalSince(fetchedAt) < maxAge
     }

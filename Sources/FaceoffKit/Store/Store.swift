@@ -363,6 +363,20 @@ public final class Store: Sendable {
         }
     }
 
+    /// The newest time any of the pruned tables recorded (a fetch, a claim, a sighting, a
+    /// snapshot), nil when they are empty: what housekeeping counts back from.
+    public func newestRecordedTime() -> Date? {
+        let newest = try? read { db in
+            try Double.fetchOne(
+                db,
+                sql: """
+                    SELECT max(t) FROM (SELECT max(fetched_at) AS t FROM response_cache UNION ALL SELECT max(claimed_at) FROM ledger
+                    UNION ALL SELECT max(updated_at) FROM live_game UNION ALL SELECT max(seen_at) FROM event_seen)
+                    """)
+        }
+        return (newest ?? nil).map(Date.init(timeIntervalSince1970:))
+    }
+
     /// What is wrong with the store's file, or nil when `quick_check` finds nothing (doctor).
     public func damage() -> StoreError? {
         Self.quickCheck(path).map { Self.damaged(path, $0) }

@@ -132,6 +132,33 @@ import Testing
         #expect(try ledger.claimedIDs(gameID: 2025020001, sink: "stdout") == ["2025020001:goal:2"])
     }
 
+    /// Started with the wall clock ten years ahead: nothing recent is pruned (the store's
+    /// newest row, not the clock, is what a season is counted back from), and a response
+    /// fetched then is not fresh once the clock is right again.
+    @Test func aClockYearsAheadPrunesNothingAndFreezesNothing() async throws {
+        let setup = try Setup(gameAt: Self.launch.addingTimeInterval(3 * 86400), config: "teams = [\"TOR\"]\n[[sink]]\ntype = \"stdout\"\n")
+        defer { setup.close() }
+        setup.wallJump.set(once: 10 * 365 * 86400)
+        let store = try Store(path: setup.directory.appendingPathComponent("state/faceoff.sqlite").path)
+        let cache = ResponseCache(store: store)
+        let ledger = Ledger(store: store)
+        let recent = Self.launch.addingTimeInterval(-2 * 86400)
+        try await cache.save(CachedResponse(url: "https://example.invalid/recent", body: [2], validators: Validators(), fetchedAt: recent, freshness: .revalidate))
+        let goal = GameEvent(kind: .goal, key: "2", gameId: 2025020001, away: "BOS", home: "TOR", score: .init(away: 0, home: 1))
+        #expect(try await ledger.claim(goal, sink: "stdout", at: recent))
+        let task = Task { try await setup.daemon.run() }
+        while !setup.server.requests.contains(where: { $0.path.hasPrefix("/v1/club-schedule-season/") }) { try await Task.sleep(for: .milliseconds(5)) }
+        task.cancel()
+        _ = await task.result
+        #expect(try cache.entry(for: "https://example.invalid/recent") != nil)
+        #expect(try ledger.claimedIDs(gameID: 2025020001, sink: "stdout") == ["2025020001:goal:2"])
+        // The schedule fetched "ten years from now": not fresh at the right time.
+        let future = try #require(try cache.entry(for: setup.server.baseURL + "/v1/club-schedule-season/TOR/now"))
+        #expect(future.fetchedAt > Self.launch.addingTimeInterval(9 * 365 * 86400))
+        #expect(!future.isFresh(at: Self.launch))
+        #expect(future.isFresh(at: future.fetchedAt))
+    }
+
     /// Followed by team, or only through a followed player whose team plays.
     @Test(arguments: ["teams = [\"TOR\"]", "players = [8479318]"])
     func thePregameWindowStartsTheWatcher(following: String) async throws {
