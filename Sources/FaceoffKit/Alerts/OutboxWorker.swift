@@ -206,7 +206,7 @@ struct OutboxWorker: Sendable {
                     logger.error("alert expired undelivered", metadata: metadata.merging(["error": "\(why)"]) { $1 })
                     try? await outbox.drop(item)
                 } else {
-                    logger.warning("delivery failed; will retry", metadata: metadata.merging(["error": "\(why)", "retry_in": "\(wait)"]) { $1 })
+                    logger.warning("delivery failed; will retry", metadata: metadata.merging(["error": "\(why)", "retry_in": "\(DurationText.log(wait))"]) { $1 })
                     // Even if the store can't take the new time, never hammer the receiver.
                     if (try? await outbox.retry(item, at: at, error: why)) == nil { await pause(wait, wakeable: false) }
                 }

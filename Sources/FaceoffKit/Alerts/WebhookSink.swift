@@ -134,7 +134,7 @@ public final class WebhookSink: DurableSink {
             return .delivered("\(response.status)")
         } catch let error as HTTPError {
             let said = error.detail.isEmpty ? "" : " (\(Self.scrub(error.detail, secrets: secrets)))"
-            guard let status = error.status else { return .retry("\(displayURL): \(Self.scrub(error.description, secrets: secrets))", after: nil) }
+            guard let status = error.status else { return .retry("\(displayURL): \(Self.scrub(error.reason, secrets: secrets))", after: nil) }
             switch status {
             case 410: return .gone("\(displayURL) answered 410 Gone\(said); fix the url in the config to enable the sink again")
             case 300..<400: return .refused("\(displayURL) answered \(status), a redirect, which webhooks don't follow; set url to the final address")

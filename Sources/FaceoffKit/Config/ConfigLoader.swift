@@ -107,10 +107,15 @@ extension ConfigLoader {
     /// A warning when the config holds a credential (a webhook secret, URL or header, an MQTT
     /// password) and other users can read the file.
     public static func permissionWarning(path: String, config: Config) -> String? {
-        guard config.sinks.contains(where: { $0.secret != nil || $0.password != nil || !$0.headers.isEmpty || $0.type == .webhook }) else { return nil }
+        // A login in an MQTT url (mqtt://user:pass@host) and the feed server's token are secrets too.
+        let secrets = config.sinks.contains { sink in
+            sink.secret != nil || sink.password != nil || !sink.headers.isEmpty || sink.type == .webhook
+                || (sink.url.flatMap(URLComponents.init(string:))?.password.map { !$0.isEmpty } ?? false)
+        }
+        guard secrets || !config.serve.token.isEmpty else { return nil }
         guard let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, mode & 0o077 != 0 else {
             return nil
         }
-        return "\(displayPath(path)) holds sink credentials and other users can read it (mode \(String(mode & 0o777, radix: 8))); run: chmod 600 \(displayPath(path))"
+        return "\(displayPath(path)) holds secrets (sink credentials, the [serve] token) and other users can read it (mode \(String(mode & 0o777, radix: 8))); run: chmod 600 \(displayPath(path))"
     }
 }

@@ -78,6 +78,13 @@ public enum DurationText {
     }
 
     /// The shortest config spelling of a whole-second duration: `90m` → `1h30m`.
+    /// For logs: "1m30s", and under 10 s to a tenth ("0.3s", "2.5s").
+    public static func log(_ duration: Duration) -> String {
+        guard duration < .seconds(10) else { return format(duration) }
+        let tenths = (duration.inSeconds * 10).rounded()
+        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10))s" : "\(tenths / 10)s"
+    }
+
     public static func format(_ duration: Duration) -> String {
         var seconds = duration.components.seconds
         if seconds == 0 { return "0s" }

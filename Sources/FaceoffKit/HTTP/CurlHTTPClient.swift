@@ -48,7 +48,7 @@ public struct CurlHTTPClient<C: Clock>: HTTPClient where C.Duration == Duration 
                     "request failed; retrying",
                     metadata: [
                         "url": "\(request.displayURL)", "attempt": "\(attempt)", "error": "\(error)",
-                        "retry_in": "\(wait)",
+                        "retry_in": "\(DurationText.log(wait))",
                     ])
                 try await clock.sleep(for: wait)
             }

@@ -71,6 +71,14 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .transport: what = "the transfer failed"
         case .noHTTPLibrary: what = Self.noHTTPLibrary
         }
-        return detail.isEmpty ? "\(url): \(what)" : "\(url): \(what) (\(detail))"
+        return "\(url): \(reason(what))"
     }
+
+    /// What went wrong without the URL, for a message that names it already.
+    public var reason: String {
+        let full = description
+        return full.hasPrefix("\(url): ") ? String(full.dropFirst(url.count + 2)) : full
+    }
+
+    private func reason(_ what: String) -> String { detail.isEmpty ? what : "\(what) (\(detail))" }
 }

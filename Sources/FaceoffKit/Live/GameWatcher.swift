@@ -150,7 +150,7 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
             } catch let error where !(error is CancellationError) {
                 failures += 1
                 interval = min(.seconds(60), settings.poll * (1 << min(failures, 4)))
-                let details = metadata.merging(["error": "\(error)", "retry_in": "\(interval)"]) { $1 }
+                let details = metadata.merging(["error": "\(error)", "retry_in": "\(DurationText.log(interval))"]) { $1 }
                 if outage != nil, Outage.isUnreachable(error) {
                     logger.debug("poll failed; trying again", metadata: details)
                 } else {

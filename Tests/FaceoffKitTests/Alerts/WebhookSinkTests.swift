@@ -84,6 +84,22 @@ import Testing
 
     /// A known Standard Webhooks vector, so our signature is the standard's and not just
     /// self-consistent (the CLI tests also check it with the standardwebhooks package).
+    /// A receiver nobody answers at: the failure names its (redacted) URL once, and the
+    /// retry wait is logged in plain seconds.
+    @Test func aFailureNamesTheReceiverOnce() async throws {
+        var config = SinkConfig(type: .webhook)
+        config.name = "hook"
+        config.url = "http://127.0.0.1:1/hook?token=abc"
+        let sink = WebhookSink(config: config, renderer: RendererTests.renderer, http: CurlHTTPClient(), outbox: nil)
+        let delivery = await sink.send(SampleEvent.make(.goal, team: "TOR"))
+        let text = "\(delivery)"
+        #expect(text.components(separatedBy: "127.0.0.1:1").count == 2, "\(text)")
+        #expect(!text.contains("abc"))
+        #expect(DurationText.log(.milliseconds(300_949)) == "5m")
+        #expect(DurationText.log(.seconds(0.30094938082981093)) == "0.3s")
+        #expect(DurationText.log(.seconds(2)) == "2s")
+    }
+
     @Test func theSignatureMatchesTheStandard() throws {
         let signer = try #require(WebhookSigner(secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"))
         let body = Array(#"{"test": 2432232314}"#.utf8)

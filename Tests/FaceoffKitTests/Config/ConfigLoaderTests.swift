@@ -286,4 +286,24 @@ import Testing
             #expect(error.description.contains("NYI, NYR"))
         }
     }
+
+    /// A password in an MQTT url and the feed server's token are secrets like a webhook's:
+    /// a config others can read that holds one gets the warning.
+    @Test func secretsInURLsAndTheServeTokenWantAPrivateConfig() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("config.toml").path
+        for (text, warned) in [
+            ("[[sink]]\ntype = \"mqtt\"\nurl = \"mqtt://faceoff:hunter2@broker\"\n", true), ("[serve]\ntoken = \"s3cret\"\n", true),
+            ("[[sink]]\ntype = \"mqtt\"\nurl = \"mqtt://broker\"\n", false), ("teams = [\"TOR\"]\n", false),
+        ] {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            chmod(path, 0o644)
+            let config = try ConfigLoader.load(path: path, mustExist: true)
+            #expect((ConfigLoader.permissionWarning(path: path, config: config) != nil) == warned, "\(text)")
+            chmod(path, 0o600)
+            #expect(ConfigLoader.permissionWarning(path: path, config: config) == nil)
+        }
+    }
 }
+
