@@ -39,10 +39,24 @@ public struct LocalTime: Sendable {
         return "\(parts.year ?? 0)-\(Self.two(parts.month))-\(Self.two(parts.day))"
     }
 
-    /// "19:00"
+    /// "19:00"; "01:30 EDT" and "01:30 EST" in the hour that happens twice when clocks go back.
     public func time(_ date: Date) -> String {
         let parts = parts(date)
-        return "\(Self.two(parts.hour)):\(Self.two(parts.minute))"
+        let text = "\(Self.two(parts.hour)):\(Self.two(parts.minute))"
+        return isAmbiguous(date) ? text + " " + zoneAbbreviation(date) : text
+    }
+
+    /// Whether the wall time of `date` also names another instant (clocks set back).
+    func isAmbiguous(_ date: Date) -> Bool {
+        let here = timeZone.secondsFromGMT(for: date)
+        for hours in [-4.0, 4.0] {
+            let other = timeZone.secondsFromGMT(for: date.addingTimeInterval(hours * 3600))
+            guard other != here else { continue }
+            // The instant with the same wall time under the other offset, if it exists.
+            let twin = date.addingTimeInterval(Double(here - other))
+            if timeZone.secondsFromGMT(for: twin) == other { return true }
+        }
+        return false
     }
 
     /// "2025-10-25T19:00:00-04:00"

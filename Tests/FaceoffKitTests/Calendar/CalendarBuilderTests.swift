@@ -137,4 +137,19 @@ import Testing
         #expect(LocalTime(timeZone: TimeZone(identifier: "Asia/Kolkata")!).iso(winter) == "2026-01-15T22:35:09+05:30")
         #expect(time.zoneAbbreviation(winter) == "EST")
     }
+
+    /// On the autumn change, 01:30 happens twice: each says its zone. The hour before, the
+    /// spring gap and a zone without daylight saving stay bare.
+    @Test func theRepeatedHourSaysItsZone() throws {
+        let time = LocalTime(timeZone: TimeZone(identifier: "America/Toronto")!)
+        func at(_ text: String) throws -> String { time.time(try Date(text, strategy: .iso8601)) }
+        #expect(try at("2025-11-02T05:30:00Z") == "01:30 EDT")
+        #expect(try at("2025-11-02T06:30:00Z") == "01:30 EST")
+        #expect(try at("2025-11-02T04:30:00Z") == "00:30")
+        #expect(try at("2025-11-02T07:30:00Z") == "02:30")
+        #expect(try at("2026-03-08T07:30:00Z") == "03:30")
+        let tokyo = LocalTime(timeZone: TimeZone(identifier: "Asia/Tokyo")!)
+        #expect(tokyo.time(try Date("2025-11-02T05:30:00Z", strategy: .iso8601)) == "14:30")
+    }
 }
+
