@@ -1,6 +1,7 @@
 import FaceoffKit
 import Foundation
 import NIOCore
+import HTTPTypes
 import NIOHTTPTypes
 import Synchronization
 
@@ -10,9 +11,14 @@ import Synchronization
 ///
 /// Every connection is either waiting (for a request's headers: a new or kept-alive
 /// connection) or busy (a request read, its answer not yet written). Each phase has a time
-/// limit, after which the connection is closed. At most `maxConnections` are open: a new one
-/// past that closes the oldest waiting connection, so slow clients never keep a real request
-/// out. The numbers are `FeedServer.Settings`'s, in one place.
+/// limit, after which the connection is closed. At most `maxConnections` are served: a new
+/// one past that closes the oldest connection that has been waiting longer than `slowAfter`
+/// (a slow or idle client), so those never keep a real request out. When every open
+/// connection is newer or busy, the new one is turned away: its request, if it comes within
+/// `turnedAwayWait`, is answered 503 with Retry-After rather than reset. Past `turnAwayRoom` such
+/// connections (a flood of new ones) the oldest waiting one is closed, so descriptors stay
+/// bounded and the newest get in.
+/// The numbers are `FeedServer.Settings`'s, in one place.
 final class ConnectionGuard: Sendable {
     struct Limits: Sendable {
         /// A new or kept-alive connection must send a request's headers within this.
@@ -20,7 +26,17 @@ final class ConnectionGuard: Sendable {
         /// A request read must be answered (written out) within this.
         var busy: TimeAmount
         var maxConnections: Int
+        /// A connection waiting longer than this for its request's headers is a slow client
+        /// (a real one has sent its request and been read well within it).
+        var slowAfter: TimeAmount = .milliseconds(250)
+        /// How long a turned-away connection has to send the request it is answered 503 to.
+        var turnedAwayWait: TimeAmount = .seconds(1)
+        /// How many connections past `maxConnections` may wait to be turned away.
+        var turnAwayRoom = 32
     }
+
+    /// What happens to a connection just opened.
+    enum Admission { case admitted, turnedAway, closed }
 
     enum Phase { case waiting, busy }
 
@@ -29,6 +45,8 @@ final class ConnectionGuard: Sendable {
         /// Opening order: the lowest is the oldest.
         let number: UInt64
         var phase: Phase
+        /// When the current phase began.
+        var since: NIODeadline
     }
 
     let limits: Limits
@@ -38,19 +56,28 @@ final class ConnectionGuard: Sendable {
 
     var openCount: Int { state.withLock { $0.open.count } }
 
-    /// A new connection: past the cap, the oldest waiting connection (or, with none, this one)
-    /// is closed.
-    func opened(_ channel: any Channel) {
-        let victim: (any Channel)? = state.withLock { state in
+    /// A new connection: past the cap, the oldest slow waiting connection is closed; with
+    /// none, this one is turned away (answered 503).
+    func opened(_ channel: any Channel) -> Admission {
+        let now = NIODeadline.now()
+        let (victim, admission): ((any Channel)?, Admission) = state.withLock { state in
             state.next += 1
-            state.open[ObjectIdentifier(channel)] = Entry(channel: channel, number: state.next, phase: .waiting)
-            guard state.open.count > limits.maxConnections else { return nil }
+            state.open[ObjectIdentifier(channel)] = Entry(channel: channel, number: state.next, phase: .waiting, since: now)
+            guard state.open.count > limits.maxConnections else { return (nil, .admitted) }
+            let slow = state.open.values.filter { $0.phase == .waiting && now - $0.since >= limits.slowAfter }.min { $0.number < $1.number }
+            if let slow {
+                state.open[ObjectIdentifier(slow.channel)] = nil
+                return (slow.channel, .admitted)
+            }
+            if state.open.count <= limits.maxConnections + limits.turnAwayRoom { return (nil, .turnedAway) }
+            // A flood of new connections: the oldest one waiting goes (this one, with none).
             let oldest = state.open.values.filter { $0.phase == .waiting }.min { $0.number < $1.number }
             let chosen = oldest?.channel ?? channel
             state.open[ObjectIdentifier(chosen)] = nil
-            return chosen
+            return (chosen, chosen === channel ? .closed : .admitted)
         }
         victim?.close(promise: nil)
+        return admission
     }
 
     func closed(_ channel: any Channel) {
@@ -58,7 +85,12 @@ final class ConnectionGuard: Sendable {
     }
 
     func set(_ channel: any Channel, _ phase: Phase) {
-        state.withLock { $0.open[ObjectIdentifier(channel)]?.phase = phase }
+        let now = NIODeadline.now()
+        state.withLock { state in
+            guard state.open[ObjectIdentifier(channel)]?.phase != phase else { return }
+            state.open[ObjectIdentifier(channel)]?.phase = phase
+            state.open[ObjectIdentifier(channel)]?.since = now
+        }
     }
 
     func makeHandler() -> ConnectionGuardHandler { ConnectionGuardHandler(guard: self) }
@@ -77,13 +109,20 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     private var channel: (any Channel)?
     /// Requests read and not yet answered (a client may pipeline several).
     private var unanswered = 0
+    /// Over the cap with no slow client to close: its request is answered 503.
+    private var turnedAway = false
 
     init(guard connections: ConnectionGuard) { self.connections = connections }
 
     func handlerAdded(context: ChannelHandlerContext) {
         channel = context.channel
-        connections.opened(context.channel)
-        enter(.waiting, context: context)
+        switch connections.opened(context.channel) {
+        case .admitted: enter(.waiting, context: context)
+        case .closed: channel = nil
+        case .turnedAway:
+            turnedAway = true
+            deadline = context.eventLoop.scheduleTask(in: connections.limits.turnedAwayWait) { [channel = context.channel] in channel.close(promise: nil) }
+        }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) { forget() }
@@ -94,6 +133,14 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if turnedAway {
+            // Busy: said in HTTP, so the client tries again rather than seeing a reset.
+            guard case .end = unwrapInboundIn(data) else { return }
+            let busy = HTTPResponse(status: .serviceUnavailable, headerFields: [.retryAfter: "2", .contentLength: "0", .connection: "close"])
+            context.write(wrapOutboundOut(.head(busy)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+            return
+        }
         if case .head = unwrapInboundIn(data) {
             unanswered += 1
             enter(.busy, context: context)

@@ -177,6 +177,52 @@ import Testing
         #expect(seconds["pipelined"] == 2, "\(probe.stdout)")
     }
 
+    /// More clients than the cap, each sending a whole request at once: every one gets an
+    /// answer (the feed, or 503 with Retry-After), none a reset.
+    @Test func pastTheCapClientsAreAnsweredNotReset() async throws {
+        let harness = try CalendarHarness()
+        _ = try await harness.publisher().publish([.team("TOR")])
+        var settings = FeedServer.Settings(host: "127.0.0.1", port: 0, token: "", publicURL: "")
+        settings.maxConnections = 20
+        let (base, task) = try await Self.start(FeedServer(publisher: try harness.publisher(), feeds: [.team("TOR")], settings: settings))
+        defer { task.cancel() }
+        let port = try #require(URL(string: base)?.port)
+        let probe = try await ProcessRunner.run("python3", ["-c", #"""
+            import socket, sys, threading, collections
+            port = int(sys.argv[1])
+            outcomes = collections.Counter()
+            lock = threading.Lock()
+            start = threading.Barrier(60)
+            def client():
+                try:
+                    s = socket.create_connection(("127.0.0.1", port), timeout=20)
+                    start.wait()
+                    s.sendall(b"GET /calendars/TOR.ics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    answer = b""
+                    while True:
+                        chunk = s.recv(65536)
+                        if not chunk:
+                            break
+                        answer += chunk
+                    line = answer.split(b"\r\n", 1)[0].decode()
+                    if line.startswith("HTTP/1.1 503") and b"retry-after: 2" not in answer.lower():
+                        line += " without Retry-After"
+                    outcome = line or "closed without an answer"
+                except ConnectionResetError:
+                    outcome = "reset"
+                with lock:
+                    outcomes[outcome] += 1
+            threads = [threading.Thread(target=client) for _ in range(60)]
+            for t in threads: t.start()
+            for t in threads: t.join()
+            for outcome, count in outcomes.items(): print(count, outcome)
+            """#, String(port)], environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(60))
+        #expect(probe.status == 0, "\(probe.stderr)")
+        let lines = probe.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.hasSuffix("HTTP/1.1 200 OK") || $0.hasSuffix("HTTP/1.1 503 Service Unavailable") }, "\(probe.stdout)")
+        #expect(lines.contains { $0.hasSuffix("200 OK") }, "\(probe.stdout)")
+    }
+
     @Test func theTokenComparisonLooksAtEveryByte() {
         #expect(FeedServer.sameSecret("s3cret", "s3cret"))
         for wrong in ["", "s3cre", "s3cret!", "S3cret", "x3cret", "s3crex", "s3cret\u{0}"] { #expect(!FeedServer.sameSecret(wrong, "s3cret"), "\(wrong)") }
