@@ -103,7 +103,8 @@ SCRIPT = [
     (2, "15:00", "hit", "1551", A, {}),
     # Two CAR minors at once: NJD 5 on 3; an NJD goal ends one of them.
     (2, "16:00", "penalty", "1551", A, {"typeCode": "MIN", "descKey": "holding", "duration": 2}),
-    (2, "16:00", "penalty", "1551", A, {"typeCode": "MIN", "descKey": "unsportsmanlike-conduct", "duration": 2}),
+    # Two players: two minors to one player would be served one after the other.
+    (2, "16:00", "penalty", "1551", A, {"typeCode": "MIN", "descKey": "unsportsmanlike-conduct", "duration": 2, "player": 8491204}),
     (2, "16:00", "faceoff", "1351", H, {}),
     (2, "17:00", "goal", "1351", H, {"scorer": 8491302, "assists": [8491301, 8491303]}),
     (2, "17:00", "faceoff", "1451", A, {}),
@@ -166,7 +167,7 @@ def main():
             details.update({"hittingPlayerId": PLAYERS[team][1][0], "hitteePlayerId": PLAYERS[other][1][0]})
         elif kind == "penalty":
             details.update({"typeCode": extra["typeCode"], "descKey": extra["descKey"], "duration": extra["duration"],
-                            "committedByPlayerId": PLAYERS[team][2][0], "drawnByPlayerId": PLAYERS[other][0][0]})
+                            "committedByPlayerId": extra.get("player", PLAYERS[team][2][0]), "drawnByPlayerId": PLAYERS[other][0][0]})
         elif kind == "goal":
             score[team] += 1
             details.update({"shotType": "snap", "scoringPlayerId": extra["scorer"], "awayScore": score[A], "homeScore": score[H]})

@@ -87,42 +87,93 @@ enum PowerPlays {
     }
 }
 
-/// Goalies pulled for an extra attacker. A goalie who comes off during a delayed penalty to
-/// the other team is not an empty net worth an alert: the play stops as soon as his team
-/// touches the puck. Such a pull shows up after a delayed-penalty play, on the penalty play
-/// itself, or on a play in the same second as the call, and is over by the next faceoff; a
-/// pull still on at that faceoff is a real one from there. A period's opening faceoff proves
-/// nothing: the feed can repeat the last code of the period before on it.
+/// Goalies pulled for an extra attacker.
+///
+/// A goalie is also off the ice during a delayed call against the other team: he comes back
+/// as soon as his team touches the puck, the play stops, and the penalty is recorded at the
+/// whistle. That is no empty net worth an alert, and real feeds show it in several ways: a
+/// delayed-penalty play before the goalie leaves, after it, or none at all; the penalty
+/// play itself with the goalie still off; the faceoff after it with the old code. So a
+/// goalie-out (plays whose situation code has the goalie off) is held until it is confirmed:
+///
+/// 1. at once, when the goalie is off at a faceoff with no call in that second (a delayed
+///    call can't be pending at a faceoff); a period's opening faceoff, which can repeat the
+///    last code of the period before, is passed over;
+/// 2. when a play shows him still off `confirmAfter` game seconds after the goalie-out began,
+///    with no delayed-penalty play since the last faceoff and no call against the other team
+///    in any second of it;
+/// 3. when it ends (the goalie back, or the period over) having lasted that long, without
+///    such a call, and not in the second of the other team's penalty: then the pull and the
+///    return are announced together (the play-by-play showed it on one play only).
+///
+/// A call (a penalty or a delayed-penalty play) against the other team explains the
+/// goalie-out: it is never confirmed, but at the faceoff after the whistle it starts over
+/// (a team on the power play may keep the net empty from there). Which team a
+/// delayed-penalty play names varies in real feeds, so any delayed-penalty play counts. The
+/// rule reads the plays alone, so however plays fall into polls the same pulls come out.
 enum GoaliePulls {
+    /// Game seconds a goalie-out must last (with no call) to be a pull; delayed-call outs
+    /// in the recordings end within 5.
+    static let confirmAfter = 7
+
+    private struct Out {
+        var start: Int
+        var startTime: Int?
+        var explained: Bool
+        var confirmed = false
+    }
+
     /// `scores`: the score after each play (`GameSnapshot.scoresAfterPlays`).
     static func events(_ snapshot: GameSnapshot, scores: [GameEvent.Score]) -> [PlacedEvent] {
         let plays = snapshot.plays
         var placed: [PlacedEvent] = []
-        var open: [String: (start: PlacedEvent, delayed: Bool)] = [:]
-        // Teams whose goalie may come off because the other team will be penalised.
-        var delayedFor: Set<String> = []
+        var open: [String: Out] = [:]
+        // A delayed-penalty play since the last faceoff: a goalie-out now is the delayed kind.
+        var delayedCall = false
         var period: Int?
         // Whether a play of this period has said anything yet: its first faceoff opens it.
         var periodUnderway = false
 
         func opponent(_ team: String) -> String { team == snapshot.home.abbrev ? snapshot.away.abbrev : snapshot.home.abbrev }
-
-        func pulled(_ team: String, at index: Int, code: SituationCode) -> PlacedEvent? {
+        func time(_ index: Int) -> Int? { GameClockTime.seconds(period: plays[index].periodDescriptor?.number, clock: plays[index].timeInPeriod) }
+        /// The plays recorded in the same second as play `index`, before or after it.
+        func sameSecond(_ index: Int) -> [Play] {
             let play = plays[index]
+            let before = plays[..<index].reversed().prefix { $0.periodDescriptor?.number == play.periodDescriptor?.number && $0.timeInPeriod == play.timeInPeriod }
+            let after = plays[(index + 1)...].prefix { $0.periodDescriptor?.number == play.periodDescriptor?.number && $0.timeInPeriod == play.timeInPeriod }
+            return Array(before) + [play] + Array(after)
+        }
+        func anyCall(at index: Int) -> Bool { sameSecond(index).contains { $0.typeDescKey == .penalty || $0.typeDescKey == .delayedPenalty } }
+        /// A call that gives `team` the puck: the other team's penalty, or a delayed-penalty play.
+        func callFor(_ team: String, at index: Int) -> Bool {
+            sameSecond(index).contains { $0.typeDescKey == .delayedPenalty || ($0.typeDescKey == .penalty && snapshot.team(of: $0) == opponent(team)) }
+        }
+        func pulled(_ team: String, _ out: Out) -> PlacedEvent? {
+            let play = plays[out.start]
             guard let eventID = play.eventId else { return nil }
             var start = GameEvent(
                 kind: .goaliePulled, key: String(eventID), gameId: snapshot.gameId, away: snapshot.away.abbrev,
                 home: snapshot.home.abbrev, team: team, period: play.periodDescriptor?.number,
-                periodType: play.periodDescriptor?.periodType?.rawValue, clock: play.timeInPeriod, score: scores[index])
-            start.strength = code.strength
-            return PlacedEvent(index: index, afterPlay: true, event: start)
+                periodType: play.periodDescriptor?.periodType?.rawValue, clock: play.timeInPeriod, score: scores[out.start])
+            start.strength = Strength.meaningfulCode(play)?.strength
+            return PlacedEvent(index: out.start, afterPlay: true, event: start)
         }
-
-        /// A call against the other team recorded in the same second, after the play at `index`.
-        func callLater(in index: Int, givingTo team: String) -> Bool {
+        func returned(_ pull: PlacedEvent, at index: Int, afterPlay: Bool = false) -> PlacedEvent {
+            var back = pull.event
             let play = plays[index]
-            return plays[(index + 1)...].prefix { $0.periodDescriptor?.number == play.periodDescriptor?.number && $0.timeInPeriod == play.timeInPeriod }
-                .contains { ($0.typeDescKey == .delayedPenalty || $0.typeDescKey == .penalty) && snapshot.team(of: $0) == opponent(team) }
+            back.kind = .goalieReturned
+            back.id = back.id.replacingOccurrences(of: ":goalie_pulled:", with: ":goalie_returned:")
+            back.period = play.periodDescriptor?.number
+            back.periodType = play.periodDescriptor?.periodType?.rawValue
+            back.clock = play.timeInPeriod
+            back.score = scores[index]
+            back.strength = nil
+            return PlacedEvent(index: index, afterPlay: afterPlay, event: back)
+        }
+        /// Rule 3: an unconfirmed goalie-out ending at play `index` (or with its period).
+        func lasted(_ out: Out, team: String, endingAt index: Int) -> Bool {
+            guard !out.confirmed, !out.explained, !callFor(team, at: index), let start = out.startTime, let end = time(index) else { return false }
+            return end - start >= confirmAfter
         }
 
         for (index, play) in plays.enumerated() {
@@ -130,37 +181,53 @@ enum GoaliePulls {
                 period = play.periodDescriptor?.number
                 periodUnderway = false
             }
-            if play.typeDescKey == .delayedPenalty || play.typeDescKey == .penalty, let owner = snapshot.team(of: play) {
-                delayedFor.insert(opponent(owner))
+            if play.typeDescKey == .delayedPenalty { delayedCall = true }
+            if play.typeDescKey == .periodEnd {
+                // The goalie comes back for the next period: a pull still unconfirmed is
+                // decided now, and the next period's opening code can't extend it.
+                for (team, out) in open where !out.confirmed {
+                    if lasted(out, team: team, endingAt: index), let pull = pulled(team, out) {
+                        placed.append(pull)
+                        placed.append(returned(pull, at: index, afterPlay: true))
+                    }
+                    open[team] = nil
+                }
             }
             guard let code = Strength.meaningfulCode(play) else { continue }
             let faceoff = play.typeDescKey == .faceoff
-            for (team, inNet) in [(snapshot.away.abbrev, code.awayGoalieIn), (snapshot.home.abbrev, code.homeGoalieIn)] {
-                if !inNet, open[team] == nil, let start = pulled(team, at: index, code: code) {
-                    open[team] = (start, delayedFor.contains(team) || callLater(in: index, givingTo: team))
-                } else if !inNet, let entry = open[team], entry.delayed, faceoff, periodUnderway {
-                    // Still off at the faceoff after the whistle: a real pull, starting now.
-                    open[team] = pulled(team, at: index, code: code).map { ($0, false) }
-                } else if inNet, let entry = open[team] {
-                    open[team] = nil
-                    guard !entry.delayed else { continue }
-                    var back = entry.start.event
-                    back.kind = .goalieReturned
-                    back.id = back.id.replacingOccurrences(of: ":goalie_pulled:", with: ":goalie_returned:")
-                    back.period = play.periodDescriptor?.number
-                    back.periodType = play.periodDescriptor?.periodType?.rawValue
-                    back.clock = play.timeInPeriod
-                    back.score = scores[index]
-                    back.strength = nil
-                    placed.append(entry.start)
-                    placed.append(PlacedEvent(index: index, afterPlay: false, event: back))
+            // A period's opening faceoff can carry the last code of the period before: it
+            // neither starts, ends nor extends a goalie-out.
+            let opening = faceoff && !periodUnderway
+            for (team, inNet) in opening ? [] : [(snapshot.away.abbrev, code.awayGoalieIn), (snapshot.home.abbrev, code.homeGoalieIn)] {
+                if inNet {
+                    guard let out = open.removeValue(forKey: team) else { continue }
+                    if out.confirmed || lasted(out, team: team, endingAt: index), let pull = pulled(team, out) {
+                        if !out.confirmed { placed.append(pull) }
+                        placed.append(returned(pull, at: index))
+                    }
+                    continue
                 }
+                var out = open[team] ?? Out(start: index, startTime: time(index), explained: delayedCall)
+                if !out.confirmed {
+                    if faceoff {
+                        if out.explained || anyCall(at: index) {
+                            // The whistle of a call: whatever comes next starts here.
+                            out = Out(start: index, startTime: time(index), explained: false)
+                        }
+                        if !anyCall(at: index) { out.confirmed = true }
+                    } else if callFor(team, at: index) {
+                        out.explained = true
+                    } else if !out.explained, let start = out.startTime, let now = time(index), now - start >= confirmAfter {
+                        out.confirmed = true
+                    }
+                    if out.confirmed, let pull = pulled(team, out) { placed.append(pull) }
+                }
+                open[team] = out
             }
-            // A delayed penalty ends with the whistle: the penalty, then the faceoff.
-            if faceoff { delayedFor.removeAll() }
+            // A delayed call ends with the whistle: the penalty, then the faceoff.
+            if faceoff { delayedCall = false }
             periodUnderway = true
         }
-        for entry in open.values where !entry.delayed { placed.append(entry.start) }
         return placed
     }
 }

@@ -19,9 +19,10 @@ struct Manpower: Equatable, Sendable {
     var text: String { "\(max(away, home))v\(min(away, home))" }
 }
 
-/// One penalty call that takes a skater off the ice: a minor (two minutes; a double minor is
-/// two in a row, and a goal against ends only the one being served) or a major (five minutes,
-/// which no goal ends). Misconducts, game misconducts and penalty shots take no one off.
+/// One penalty call that takes a skater off the ice: a minor (two minutes; a double minor, or
+/// two minors to one player at one stoppage, is two in a row, and a goal against ends only the
+/// one being served) or a major (five minutes, which no goal ends). Misconducts, game
+/// misconducts and penalty shots take no one off.
 struct PenaltyCall: Equatable, Sendable {
     var side: Manpower.Side
     /// Seconds of one part: 120 for a minor, 300 for a major.
@@ -34,6 +35,22 @@ struct PenaltyCall: Equatable, Sendable {
         self.seconds = seconds
         self.parts = parts
         self.isMajor = isMajor
+    }
+
+    /// The player who committed it, for minors: two minors to one player at one stoppage are
+    /// served one after the other, as a double minor is.
+    var player: Int?
+
+    /// Adds `call` to a stoppage's calls: a minor to a player who already has one there
+    /// becomes a further part of that one.
+    static func add(_ call: PenaltyCall, player: Int?, to calls: inout [PenaltyCall]) {
+        var call = call
+        call.player = call.isMajor ? nil : player
+        if let player = call.player, let index = calls.firstIndex(where: { $0.player == player && $0.side == call.side && !$0.isMajor }) {
+            calls[index].parts += call.parts
+        } else {
+            calls.append(call)
+        }
     }
 
     /// nil for a call that leaves the team at full strength.
@@ -246,7 +263,7 @@ struct StrengthTimeline: Sendable {
             atPlay.append(current)
             if isPenalty {
                 var calls = pending?.calls ?? []
-                if let side, let call = PenaltyCall(play.details, side: side) { calls.append(call) }
+                if let side, let call = PenaltyCall(play.details, side: side) { PenaltyCall.add(call, player: play.details?.committedByPlayerId, to: &calls) }
                 pending = (time, pending?.source ?? index, calls)
             }
             let penaltyShot = SituationCode(play.situationCode)?.isPenaltyShot ?? false

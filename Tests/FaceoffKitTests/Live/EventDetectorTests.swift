@@ -72,7 +72,7 @@ import Testing
         let feed = try Replays.load(url)
         var detector = EventDetector()
         let goals = Replays.run(feed, polls: Replays.every(feed), detector: &detector).filter { $0.kind == .goal }
-        for play in feed.playsInOrder where play.typeDescKey == .goal {
+        for play in feed.playsInOrder where play.typeDescKey == .goal && play.periodDescriptor?.periodType != .so {
             let label = (play.details?.highlightClipSharingUrl ?? "").lowercased()
             guard let goal = goals.first(where: { $0.id.hasSuffix(":\(play.eventId ?? -1)") }) else {
                 Issue.record("goal \(play.eventId ?? -1) not reported")
@@ -146,17 +146,26 @@ extension EventDetectorGameTests {
     /// The manpower the penalties and goals make, computed without the situation codes, is
     /// what the NHL's own code says on every play: except placeholders (period and game
     /// ends, period starts, penalty shots, the shootout) and plays with a goalie pulled.
+    /// Two things the feeds record either way are allowed: a penalty play's own code (before
+    /// the call, or already with the calls before it at that stoppage) in the recordings of
+    /// ../shared/nhl-api/fixtures/games, and a play in the very second a penalty ran out,
+    /// which may still show it.
     @Test(arguments: games)
     func strengthFromThePenaltiesEqualsTheSituationCodes(url: URL) throws {
         let snapshot = GameSnapshot(try Replays.load(url))
         let timeline = StrengthTimeline(snapshot)
+        let strictPenalties = !url.path.contains("/fixtures/games/")
         var compared = 0
         var wrong: [String] = []
         for (index, play) in snapshot.plays.enumerated() {
             guard let code = Strength.meaningfulCode(play), code.awayGoalieIn, code.homeGoalieIn else { continue }
+            if play.typeDescKey == .penalty, !strictPenalties { continue }
             compared += 1
             let computed = timeline.atPlay[index]
-            if computed != Manpower(away: code.awaySkaters, home: code.homeSkaters) {
+            let shown = Manpower(away: code.awaySkaters, home: code.homeSkaters)
+            let time = GameClockTime.seconds(period: play.periodDescriptor?.number, clock: play.timeInPeriod)
+            if timeline.changes.contains(where: { $0.cause == .expired && $0.time == time && $0.from == shown }) { continue }
+            if computed != shown {
                 let shown = computed.map { "\($0.away)v\($0.home)" } ?? "nothing"
                 wrong.append("\(play.eventId ?? -1) P\(play.periodDescriptor?.number ?? 0) \(play.timeInPeriod ?? "?") \(play.typeDescKey?.rawValue ?? "?"): code \(code), computed \(shown)")
             }

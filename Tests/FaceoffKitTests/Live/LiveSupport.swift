@@ -20,11 +20,12 @@ enum Replays {
         try JSONDecoder().decode(PlayByPlay.self, from: Data(contentsOf: url))
     }
 
-    /// The recorded play-by-play files, and the project's own games.
+    /// The recorded play-by-play files (../shared/nhl-api/fixtures and its games/ folder).
     static var recorded: [URL] {
         guard RealFixtures.available else { return [] }
-        return ((try? FileManager.default.contentsOfDirectory(at: RealFixtures.directory, includingPropertiesForKeys: nil)) ?? [])
-            .filter { $0.lastPathComponent.hasPrefix("play-by-play_") }
+        let folders = [RealFixtures.directory, RealFixtures.directory.appendingPathComponent("games")]
+        return folders.flatMap { (try? FileManager.default.contentsOfDirectory(at: $0, includingPropertiesForKeys: nil)) ?? [] }
+            .filter { $0.lastPathComponent.hasPrefix("play-by-play_") && $0.pathExtension == "json" }
             .sorted { $0.path < $1.path }
     }
 
