@@ -37,13 +37,21 @@ extension Faceoff {
                 report(mark, what, detail)
             }
             let session: Session
+            let configBroken: Bool
             do {
                 session = try global.session()
+                configBroken = false
             } catch {
+                // Said once; what doesn't depend on the config (the store, the API, time
+                // zones, notifications) is still checked, with the defaults.
                 check(.fail, "config", "\(error)")
-                throw ExitCode(1)
+                guard let defaults = try? global.session(defaultsOnly: true) else { throw ExitCode(1) }
+                session = defaults
+                configBroken = true
             }
-            if let absence = ConfigLoader.absence(session.configPath, paths: session.paths) {
+            if configBroken {
+                // Said above.
+            } else if let absence = ConfigLoader.absence(session.configPath, paths: session.paths) {
                 check(.warn, "config", "\(absence), so the defaults are used; `faceoff config init` or `faceoff follow TOR` writes one")
             } else {
                 check(.ok, "config", "\(session.displayConfigPath) (\(session.config.teams.count) teams, \(session.config.sinks.count) sinks)")
@@ -140,8 +148,14 @@ extension Faceoff {
                 do {
                     _ = try await http.send(probe)
                     check(.ok, "webhook \(sink.displayName)", "\(webhook.displayURL) reachable (--send sends a signed test alert)")
+                } catch let error as HTTPError where error.status == 405 || error.status == 501 {
+                    // "Not this method": the receiver can't be checked this way, which says
+                    // nothing about its POSTs.
+                    check(
+                        .warn, "webhook \(sink.displayName)",
+                        "\(webhook.displayURL) doesn't answer HEAD (\(error.status!) \(error.status == 405 ? "Method Not Allowed" : "Not Implemented")), so it can't be checked that way; `faceoff doctor --send` sends it a signed test alert")
                 } catch let error as HTTPError where (400..<500).contains(error.status ?? 0) {
-                    // Many receivers answer HEAD with 404 or 405 and take POSTs all the same.
+                    // Many receivers answer HEAD with 404 and take POSTs all the same.
                     check(.ok, "webhook \(sink.displayName)", "\(webhook.displayURL) reachable (answered HEAD with \(error.status!)); --send sends a signed test alert")
                 } catch let error as HTTPError where error.status != nil {
                     check(.fail, "webhook \(sink.displayName)", "\(webhook.displayURL) answered HEAD with \(error.status!), a server error; it may fail alerts too (--send tries one)")

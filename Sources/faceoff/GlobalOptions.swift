@@ -30,9 +30,11 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// Reads the config and sets up logging; config errors become exit status 2.
-    func session() throws -> Session {
+    func session(defaultsOnly: Bool = false) throws -> Session {
         bootstrapLogging()
-        return try Session(Session.Options(configPath: config, apiBase: apiBase, offline: offline, noColor: noColor))
+        var options = Session.Options(configPath: config, apiBase: apiBase, offline: offline, noColor: noColor)
+        options.defaultsOnly = defaultsOnly
+        return try Session(options)
     }
 
     /// - Parameter standard: the level without `-v` or `LOG_LEVEL` (`run` logs what it does).

@@ -305,6 +305,19 @@ extension CLI {
         #expect(controls.isEmpty, "\(controls.map { String($0.value, radix: 16) })")
     }
 
+    /// `follow Habs`, `next Pens`: the names fans use.
+    @Test func fansNamesForTeamsAreTaken() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let mirror = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"]
+        let follow = try await cli.run(["follow", "Habs"], environment: mirror)
+        #expect(follow.status == 0, "\(follow.stderr)")
+        #expect(try String(contentsOf: cli.configFile, encoding: .utf8).contains("\"MTL\""))
+        let next = try await cli.run(["next", "Leafs", "--json"], environment: mirror)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(!next.stderr.contains("unknown team"))
+    }
+
     @Test func demoAtSpeedZeroDoesNotPause() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }

@@ -180,6 +180,43 @@ import Testing
         #expect(run.stderr.contains("teams=TOR"))
     }
 
+    /// A receiver that answers HEAD with 501 (Python's http.server does) or 405 but takes
+    /// POSTs: doctor says it can't check it that way, suggests --send, and doesn't fail. A
+    /// config with a mistake is reported once, and the rest is still checked.
+    @Test func doctorTellsTheTruthAboutHEADAndABrokenConfig() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        // Python's http.server answers a method it has no handler for (HEAD here) with 501.
+        let receiver = try Background("/usr/bin/python3", ["-c", """
+            import http.server
+            class Hook(http.server.BaseHTTPRequestHandler):
+                def do_POST(self):
+                    self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                    self.send_response(204)
+                    self.end_headers()
+                def log_message(self, *args):
+                    pass
+            server = http.server.HTTPServer(("127.0.0.1", 0), Hook)
+            print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
+            server.serve_forever()
+            """], environment: ["PATH": "/usr/bin:/bin"])
+        defer { receiver.kill() }
+        try #require(await receiver.wait(timeout: 30) { !$0.isEmpty })
+        let environment = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"]
+        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n[[sink]]\ntype = \"webhook\"\nname = \"hook\"\nurl = \"\(receiver.output[0])/hook\"\n")
+        let doctor = try await cli.run(["doctor"], environment: environment)
+        #expect(doctor.stdout.contains("! webhook hook:") && doctor.stdout.contains("doesn't answer HEAD (501 Not Implemented)") && doctor.stdout.contains("--send"), "\(doctor.stdout)")
+        #expect(!doctor.stdout.contains("✗ webhook"))
+        let sent = try await cli.run(["doctor", "--send"], environment: environment)
+        #expect(sent.stdout.contains("✓ webhook hook:"), "\(sent.stdout)")
+
+        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\npoll = 1\n")
+        let broken = try await cli.run(["doctor"], environment: environment)
+        #expect(broken.status == 1)
+        #expect((broken.stdout + broken.stderr).components(separatedBy: "unknown key 'poll'").count == 2, "\(broken.stdout)\(broken.stderr)")
+        #expect(broken.stdout.contains("✓ store:") && broken.stdout.contains("✓ NHL API:"), "\(broken.stdout)")
+    }
+
     @Test func statusReadsTheStoreAlone() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }

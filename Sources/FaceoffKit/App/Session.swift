@@ -11,6 +11,9 @@ public struct Session: Sendable {
         /// `--no-color`.
         public var noColor = false
         public var environment: [String: String]
+        /// The config file is not read: defaults, with the overrides (`doctor` checking what it
+        /// can when the config is broken).
+        public var defaultsOnly = false
 
         public init(configPath: String? = nil, apiBase: String? = nil, offline: Bool = false, noColor: Bool = false,
                     environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -40,7 +43,7 @@ public struct Session: Sendable {
         paths = Paths(environment: options.environment)
         environment = options.environment
         (configPath, configNamed) = Self.configPath(flag: options.configPath, environment: options.environment, paths: paths)
-        var config = try ConfigLoader.load(path: configPath, mustExist: configNamed, paths: paths)
+        var config = options.defaultsOnly ? Config() : try ConfigLoader.load(path: configPath, mustExist: configNamed, paths: paths)
         let override = options.apiBase.map { ("--api-base", $0) }
             ?? options.environment["FACEOFF_API_BASE"].flatMap { $0.isEmpty ? nil : ("FACEOFF_API_BASE", $0) }
         if let (source, value) = override {

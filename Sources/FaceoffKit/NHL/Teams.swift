@@ -48,11 +48,21 @@ public enum Teams {
 
     public static let abbreviations = all.map(\.abbrev)
 
+    /// What fans call the clubs, folded (lowercase, no accents), beside their full names.
+    public static let nicknames: [String: String] = [
+        "habs": "MTL", "canadiens": "MTL", "pens": "PIT", "sens": "OTT", "caps": "WSH", "canes": "CAR", "bolts": "TBL",
+        "leafs": "TOR", "hawks": "CHI", "wings": "DET", "jackets": "CBJ", "cbj": "CBJ", "avs": "COL", "preds": "NSH",
+        "nucks": "VAN", "oil": "EDM", "knights": "VGK", "isles": "NYI", "isle": "NYI", "nyr": "NYR", "rags": "NYR",
+        "blueshirts": "NYR", "devs": "NJD", "flyers": "PHI", "cats": "FLA", "panthers": "FLA", "sabres": "BUF",
+        "bruins": "BOS", "b's": "BOS", "kings": "LAK", "sharks": "SJS", "ducks": "ANA", "flames": "CGY", "jets": "WPG",
+        "blues": "STL", "stars": "DAL", "kraken": "SEA", "mammoth": "UTA", "utah": "UTA", "wild": "MIN",
+    ]
+
     public static func info(_ abbrev: String) -> TeamInfo? {
         all.first { $0.abbrev == abbrev.uppercased() }
     }
 
-    /// Turns what a user typed (`tor`, `Leafs`, `Montreal`) into an abbreviation.
+    /// Turns what a user typed (`tor`, `Leafs`, `Habs`, `Montreal`) into an abbreviation.
     public static func resolve(_ input: String) throws(UnknownTeamError) -> String {
         let trimmed = input.trimmingCharacters(in: .whitespaces)
         let upper = trimmed.uppercased()
@@ -60,6 +70,7 @@ public enum Teams {
         if upper == "ARI" || upper == "PHX" {
             throw UnknownTeamError(input: trimmed, hint: "the Coyotes left the NHL after 2023-24; Utah is UTA")
         }
+        if let nickname = nicknames[fold(trimmed)] { return nickname }
         if trimmed.count > 3 {
             let folded = fold(trimmed)
             let matches = all.filter { fold($0.fullName).contains(folded) }

@@ -305,5 +305,16 @@ import Testing
             #expect(ConfigLoader.permissionWarning(path: path, config: config) == nil)
         }
     }
+
+    /// Fans' names for the clubs are taken wherever a team is.
+    @Test func nicknamesAreTeams() throws {
+        for (name, abbrev) in [("Habs", "MTL"), ("Pens", "PIT"), ("sens", "OTT"), ("Caps", "WSH"), ("Canes", "CAR"), ("Bolts", "TBL"),
+                               ("Leafs", "TOR"), ("Hawks", "CHI"), ("Wings", "DET"), ("Jackets", "CBJ"), ("Avs", "COL"), ("Preds", "NSH"),
+                               ("Nucks", "VAN"), ("Oil", "EDM"), ("Knights", "VGK"), ("Isles", "NYI"), ("Maple Leafs", "TOR"), ("Montréal", "MTL")] {
+            #expect(try Teams.resolve(name) == abbrev, "\(name)")
+        }
+        #expect(Set(Teams.nicknames.values).isSubset(of: Set(Teams.abbreviations)))
+        #expect(throws: UnknownTeamError.self) { try Teams.resolve("Coyotes") }
+    }
 }
 
