@@ -138,7 +138,8 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
             guard case .end = unwrapInboundIn(data) else { return }
             let busy = HTTPResponse(status: .serviceUnavailable, headerFields: [.retryAfter: "2", .contentLength: "0", .connection: "close"])
             context.write(wrapOutboundOut(.head(busy)), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
             return
         }
         if case .head = unwrapInboundIn(data) {
