@@ -145,7 +145,7 @@ extension Faceoff {
                 case .refusedEmpty(let previous):
                     throw RuntimeError(message: "\(path) not written: it would go from \(previous) games to none (--allow-empty writes it anyway)")
                 case .written, .unchanged:
-                    print("\(path): \(feed.events.count) games")
+                    print("\(path): \(counted(feed.events.count, "game"))")
                 }
                 return
             }
@@ -167,9 +167,9 @@ extension Faceoff {
                     failed = true
                     printError("faceoff: \(shown) not written: it would go from \(previous) games to none (--allow-empty writes it anyway)")
                 case .unchanged:
-                    print("\(shown): \(report.events) games, unchanged")
+                    print("\(shown): \(counted(report.events, "game")), unchanged")
                 default:
-                    print("\(shown): \(report.events) games, \(report.changed) new or changed")
+                    print("\(shown): \(counted(report.events, "game")), \(report.changed) new or changed")
                 }
             }
             if failed { throw ExitCode(1) }

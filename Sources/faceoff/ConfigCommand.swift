@@ -38,6 +38,11 @@ struct ConfigCommand: AsyncParsableCommand {
                 if FileManager.default.fileExists(atPath: path), !force {
                     throw UsageError(message: "\(display) already exists; edit it, or add --force to start over")
                 }
+                // --force over a config: the old one is kept beside it.
+                if FileManager.default.fileExists(atPath: path) {
+                    try AtomicFile.write(try FileError.readText(path), to: path + ".bak", permissions: 0o600)
+                    print("Kept the old one as \(display).bak")
+                }
                 try ConfigFile.write(ConfigTemplate.text(teams: abbreviations), to: path)
             }
             print("Wrote \(display)")
@@ -107,7 +112,7 @@ struct ConfigCommand: AsyncParsableCommand {
                 print("templates: \(templates.overridden.sorted().joined(separator: ", ")) from \(ConfigLoader.displayPath(session.paths.templatesDirectory, paths: session.paths)): OK")
             }
             if FileManager.default.fileExists(atPath: session.configPath) {
-                print("\(session.displayConfigPath): OK (\(session.config.teams.count) teams, \(session.config.sinks.count) sinks)")
+                print("\(session.displayConfigPath): OK (\(counted(session.config.teams.count, "team")), \(counted(session.config.sinks.count, "sink")))")
             } else {
                 print("\(session.displayConfigPath) does not exist; Faceoff runs on defaults (`faceoff config init` writes one)")
             }

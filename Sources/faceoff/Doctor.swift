@@ -54,7 +54,7 @@ extension Faceoff {
             } else if let absence = ConfigLoader.absence(session.configPath, paths: session.paths) {
                 check(.warn, "config", "\(absence), so the defaults are used; `faceoff config init` or `faceoff follow TOR` writes one")
             } else {
-                check(.ok, "config", "\(session.displayConfigPath) (\(session.config.teams.count) teams, \(session.config.sinks.count) sinks)")
+                check(.ok, "config", "\(session.displayConfigPath) (\(counted(session.config.teams.count, "team")), \(counted(session.config.sinks.count, "sink")))")
             }
             let renderer: Renderer?
             do {

@@ -61,7 +61,8 @@ func openCacheStore(_ session: Session) throws -> Store? {
         return try session.openStore()
     } catch {
         if session.mode == .offline { throw error }
-        printError("warning: \(error); continuing without the cache")
+        let said = "\(error)"
+        printError("warning: \(said)\(said.hasSuffix(".") ? " Continuing" : "; continuing") without the cache.")
         return nil
     }
 }

@@ -43,10 +43,11 @@ struct Follow: AsyncParsableCommand {
             }
             return text
         }
-        var parts: [String] = []
-        if !abbreviations.isEmpty { parts.append(abbreviations.joined(separator: ", ")) }
-        parts += playerIDs.map(\.label)
-        print("Following \(parts.joined(separator: ", ")) (\(session.displayConfigPath))")
+        let before = session.config
+        let added = abbreviations.filter { !before.teams.contains($0) } + playerIDs.filter { !before.players.contains($0.id) }.map(\.label)
+        let already = abbreviations.filter { before.teams.contains($0) } + playerIDs.filter { before.players.contains($0.id) }.map(\.label)
+        if !added.isEmpty { print("Following \(added.joined(separator: ", ")) (\(session.displayConfigPath))") }
+        if !already.isEmpty { print("Already following \(already.joined(separator: ", "))") }
         print("Teams: \(result.teams.isEmpty ? "none" : result.teams.joined(separator: ", "))  Players: \(result.players.isEmpty ? "none" : result.players.map(String.init).joined(separator: ", "))")
     }
 }

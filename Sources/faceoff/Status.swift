@@ -30,13 +30,29 @@ extension Faceoff {
         }
 
         func run() async throws {
-            try Self.show(session: try global.session(), tmux: tmux, json: global.json)
+            let session: Session
+            do { session = try global.session() } catch {
+                Self.placeholder("config error")
+                throw error
+            }
+            try Self.show(session: session, tmux: tmux, json: global.json)
         }
+
+        /// What a status bar shows when the line can't be known (the error goes to stderr,
+        /// and the exit status says it): never a blank bar, never a confident wrong line.
+        static func placeholder(_ what: String) { print("faceoff: \(what)") }
 
         static func show(session: Session, tmux: Bool, json: Bool) throws {
             // Read-only and never migrating: a status line must not wait on `run` or upgrade
-            // a store under it; a store that can't be read at all reads as nothing known yet.
-            let store = try? session.readStore()
+            // a store under it. No store yet is nothing known; one that can't be read is said.
+            let store: Store?
+            do {
+                store = try session.readStore()
+                try store?.checkReadable()
+            } catch {
+                placeholder("store unreadable")
+                throw error
+            }
             let report = StatusLine(store: store, config: session.config, now: session.now).report(style: tmux ? .tmux : .plain)
             if json {
                 let encoder = JSONEncoder()
@@ -60,7 +76,12 @@ extension Faceoff {
             else { return nil }
             do {
                 GlobalOptions.bootstrapLogging(verbose: false)
-                try show(session: try Session(Session.Options()), tmux: flags.contains("--tmux"), json: flags.contains("--json"))
+                let session: Session
+                do { session = try Session(Session.Options()) } catch {
+                    placeholder("config error")
+                    throw error
+                }
+                try show(session: session, tmux: flags.contains("--tmux"), json: flags.contains("--json"))
                 return 0
             } catch {
                 return Faceoff.report(error)

@@ -42,6 +42,8 @@ struct Unfollow: AsyncParsableCommand {
         if !stuck.isEmpty {
             throw RuntimeError(message: "could not remove \(stuck.joined(separator: ", ")) from \(session.displayConfigPath): the list is written in a way Faceoff doesn't edit; change it by hand")
         }
+        let removed = abbreviations.filter { before.teams.contains($0) } + playerIDs.filter { before.players.contains($0.id) }.map(\.label)
+        if !removed.isEmpty { print("No longer following \(removed.joined(separator: ", ")) (\(session.displayConfigPath))") }
         for team in abbreviations where !before.teams.contains(team) {
             printError("note: \(team) was not followed")
         }

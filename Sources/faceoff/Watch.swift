@@ -250,7 +250,7 @@ extension Faceoff {
             feed.title = "Faceoff demo: " + feed.title
             let path = session.calendarDirectory + "/demo.ics"
             _ = try FeedWriter.write(try CalendarBuilder.serialize(feed), to: path, allowEmpty: true)
-            output.note("Demo calendar (\(feed.events.count) games): \(path)")
+            output.note("Demo calendar (\(counted(feed.events.count, "game"))): \(path)")
         }
     }
 }

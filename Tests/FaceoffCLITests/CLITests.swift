@@ -195,7 +195,7 @@ actor Slots {
         #expect(try await cli.run(["follow", "TOR"]).status == 0)
         let validate = try await cli.run(["config", "validate"])
         #expect(validate.status == 0)
-        #expect(validate.stdout.contains("OK (1 teams"))
+        #expect(validate.stdout.contains("OK (1 team, 0 sinks)"))
     }
 
     @Test func anEmptyFACEOFF_CONFIGMeansTheDefault() async throws {

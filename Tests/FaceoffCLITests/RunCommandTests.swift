@@ -217,6 +217,40 @@ import Testing
         #expect(broken.stdout.contains("✓ store:") && broken.stdout.contains("✓ NHL API:"), "\(broken.stdout)")
     }
 
+    /// The status line in the pregame window shows the coming game (not the last final), a
+    /// final shows the next game after it, and a line that can't be known is a placeholder on
+    /// stdout with a non-zero exit, never a blank bar or "No game scheduled".
+    @Test func theStatusLineAlwaysSaysSomethingTrue() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n")
+        let base = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/", "TZ": "America/Toronto"]
+        #expect(try await cli.run(["schedule"], environment: base.merging(["FACEOFF_NOW": "2025-10-25T12:00:00Z"]) { $1 }).status == 0)
+        // TOR's last game ended an hour before noon.
+        let seeded = try await CLI.execute("/usr/bin/python3", ["-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("INSERT OR REPLACE INTO live_game (game_id, away, home, away_score, home_score, period_label, clock, intermission, situation, state, updated_at) VALUES (2025020100, 'BOS', 'TOR', 1, 3, '3rd', '00:00', 0, NULL, 'final', 1761390000)")
+            db.commit()
+            """, cli.storeFile.path])
+        try #require(seeded.status == 0, "\(seeded.stderr)")
+        let noon = try await cli.run(["status"], environment: base.merging(["FACEOFF_NOW": "2025-10-25T12:00:00Z"]) { $1 })
+        #expect(noon.stdout.hasPrefix("Final: BOS 1–3 TOR · Next: TOR @ BUF Sat Oct 25 19:00"), "\(noon.stdout)")
+        let pregame = try await cli.run(["status"], environment: base.merging(["FACEOFF_NOW": "2025-10-25T22:40:00Z"]) { $1 })
+        #expect(pregame.stdout == "TOR @ BUF 19:00 · starts in 20m\n", "\(pregame.stdout)")
+        // A store that is not a database: said, and the exit status says so.
+        try Data("not a database at all, just bytes".utf8).write(to: cli.storeFile)
+        for flags in [[], ["--tmux"]] {
+            let unreadable = try await cli.run(["status"] + flags, environment: base)
+            #expect(unreadable.stdout == "faceoff: store unreadable\n" && unreadable.status != 0, "\(unreadable.stdout) \(unreadable.status)")
+        }
+        try "teams = [\"XXX\"]\n".write(to: cli.configFile, atomically: true, encoding: .utf8)
+        for flags in [[], ["--tmux"], ["--offline"]] {
+            let broken = try await cli.run(["status"] + flags, environment: base)
+            #expect(broken.stdout == "faceoff: config error\n" && broken.status != 0, "\(flags): \(broken.stdout)")
+        }
+    }
+
     @Test func statusReadsTheStoreAlone() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }

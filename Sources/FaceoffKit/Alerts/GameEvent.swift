@@ -104,7 +104,7 @@ public struct GameEvent: Codable, Sendable, Equatable {
     public var players: [Player]
     /// For a playoff game's `pregame`, `game_start` and `final`.
     public var series: Series?
-    /// Kind-specific facts: infraction, minutes, reason (expired/goal/offsetting), ended_in
+    /// Kind-specific facts: infraction, minutes, reason (expired/goal/offsetting/penalty), ended_in
     /// (REG/OT/SO), winner, revision, intermission, minutes_before...
     public var details: [String: String]
     /// When Faceoff first saw the event in a feed (wall clock, by any process on the store):

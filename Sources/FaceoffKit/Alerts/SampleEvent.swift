@@ -11,6 +11,15 @@ public enum SampleEvent {
         func player(_ role: String, _ id: Int, _ name: String, _ side: String, _ total: Int? = nil) -> GameEvent.Player {
             GameEvent.Player(role: role, id: id, name: name, team: side, seasonTotal: total)
         }
+        // Players of the team itself: a scorer and two assists (made-up names for teams without).
+        let cast: [String: [(Int, String)]] = [
+            "TOR": [(8479318, "A. Matthews"), (8478483, "M. Marner"), (8476853, "M. Rielly")],
+            "MTL": [(8480018, "N. Suzuki"), (8481540, "C. Caufield"), (8483457, "L. Hutson")],
+            "PIT": [(8471675, "S. Crosby"), (8471215, "E. Malkin"), (8477955, "E. Karlsson")],
+            "EDM": [(8478402, "C. McDavid"), (8477934, "L. Draisaitl"), (8475218, "M. Ekholm")],
+        ]
+        func sample(_ side: String) -> [(Int, String)] { cast[side] ?? [(1, "\(side) Scorer"), (2, "\(side) Setup"), (3, "\(side) Helper")] }
+        let (us, them) = (sample(team), sample(rival))
         var event = GameEvent(kind: kind, key: key ?? "sample", gameId: gameId, away: rival, home: team, team: team, period: 2,
                               periodType: "REG", clock: "12:34", score: score)
         switch kind {
@@ -27,13 +36,13 @@ public enum SampleEvent {
             event.details = ["time_remaining": "07:26", "scorers": "\(team): Player One · \(rival): Player Two"]
         case .goal, .scoringChange, .goalOverturned, .goalReinstated, .goalHighlight:
             event.strength = "PP"
-            event.players = [player("scorer", 8479318, "A. Matthews", team, 34), player("assist", 8478483, "M. Marner", team, 41),
-                             player("assist", 8476853, "M. Rielly", team, 22)]
+            event.players = [player("scorer", us[0].0, us[0].1, team, 34), player("assist", us[1].0, us[1].1, team, 41),
+                             player("assist", us[2].0, us[2].1, team, 22)]
             if kind == .scoringChange { event.details = ["revision": "1"] }
             if kind == .goalHighlight { event.details = ["highlight_url": "https://www.nhl.com/video/sample-goal-6362000000112"] }
         case .penalty:
             event.team = rival
-            event.players = [player("penalty", 8480018, "N. Suzuki", rival), player("drawn_by", 8479318, "A. Matthews", team)]
+            event.players = [player("penalty", them[0].0, them[0].1, rival), player("drawn_by", us[0].0, us[0].1, team)]
             event.details = ["infraction": "hooking", "minutes": "2"]
         case .powerPlayStart:
             event.strength = "5v4"

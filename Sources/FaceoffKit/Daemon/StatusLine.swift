@@ -78,10 +78,21 @@ public struct StatusLine: Sendable {
                 period: game.periodLabel, clock: game.clock, intermission: game.intermission, situation: game.situation, series: series,
                 text: parts.joined(separator: " · "))
         }
-        let next = nextGame(schedules)
+        // A game a watcher polls before puck drop: as soon as it is in its window.
+        let upcoming = games.first { $0.state == "upcoming" && $0.updatedAt >= now.addingTimeInterval(-liveFor) }
+        let next = upcoming.flatMap { row in
+            nextGame(schedules, including: row.gameID).flatMap { $0.id == row.gameID ? $0 : nil }
+        } ?? nextGame(schedules)
         let nextSeries = next.flatMap { seriesText($0.id) }
+        let time = LocalTime(timeZone: config.timeZone)
+        // The next game in its pregame window (or polled by a watcher) comes before a final.
+        if let next, next.start.timeIntervalSince(now) <= config.watch.pregame.inSeconds || upcoming?.gameID == next.id {
+            let text = "\(badge(next.away, style)) @ \(badge(next.home, style)) \(time.time(next.start)) · starts \(Countdown.describe(from: now, to: next.start))"
+            return Report(
+                state: "next", game: next.id, away: next.away, home: next.home, series: nextSeries, start: next.start,
+                text: nextSeries.map { "\(text) · \($0)" } ?? text)
+        }
         let nextText = next.map { next in
-            let time = LocalTime(timeZone: config.timeZone)
             let text = "Next: \(badge(next.away, style)) @ \(badge(next.home, style)) \(time.day(next.start)) \(time.time(next.start))"
             return nextSeries.map { "\(text) · \($0)" } ?? text
         }
@@ -111,11 +122,12 @@ public struct StatusLine: Sendable {
         }
     }
 
-    /// The earliest game not over in the cached schedules of the followed teams.
-    func nextGame(_ schedules: [[ScheduleGame]]) -> (id: Int, away: String, home: String, start: Date)? {
+    /// The earliest game not over in the cached schedules of the followed teams (or the game
+    /// `including` names, when it is there and not over).
+    func nextGame(_ schedules: [[ScheduleGame]], including: Int? = nil) -> (id: Int, away: String, home: String, start: Date)? {
         var best: (id: Int, away: String, home: String, start: Date)?
         for games in schedules {
-            for game in games where GameWindow.isCurrent(game, now: now) {
+            for game in games where GameWindow.isCurrent(game, now: now) && (including == nil || game.id == including) {
                 guard let id = game.id, let start = game.startTime, let away = game.awayTeam?.abbrev, let home = game.homeTeam?.abbrev
                 else { continue }
                 if best.map({ start < $0.start }) ?? true { best = (id, away, home, start) }

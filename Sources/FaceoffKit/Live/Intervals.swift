@@ -54,7 +54,9 @@ enum PowerPlays {
                 }
                 let reason = switch change.cause {
                 case .goal: "goal"
-                case .penalty: "offsetting"
+                // Both teams called at that stoppage: offsetting; only the team on the power
+                // play (a later penalty evening it up): penalty.
+                case .penalty: penalisedAtStoppage(plays, change.source ?? index, snapshot: snapshot).count > 1 ? "offsetting" : "penalty"
                 case .expired, .overtime: "expired"
                 }
                 place(event(.powerPlayEnd, key: current.key, team: current.team, strength: change.from.text, details: ["reason": reason]))
@@ -70,6 +72,14 @@ enum PowerPlays {
             open = (team, key, 0)
         }
         return placed
+    }
+
+    /// The teams penalised at the stoppage of play `index` (the calls recorded in its second).
+    static func penalisedAtStoppage(_ plays: [Play], _ index: Int, snapshot: GameSnapshot) -> Set<String> {
+        let play = plays[index]
+        let same = { (other: Play) in other.periodDescriptor?.number == play.periodDescriptor?.number && other.timeInPeriod == play.timeInPeriod }
+        let around = plays[..<index].reversed().prefix(while: same) + plays[index...].prefix(while: same)
+        return Set(around.filter { $0.typeDescKey == .penalty }.compactMap { snapshot.team(of: $0) })
     }
 
     /// The length of the penalty that gave `team` its advantage, when the advantage starts at

@@ -85,7 +85,9 @@ public struct NHLClient: Sendable {
             let response: HTTPResponse
             do {
                 response = try await http.send(HTTPRequest(url: url, retry: retry, conditional: cached?.validators))
+                logger.debug("GET", metadata: ["url": "\(url)", "status": "\(response.status)"])
             } catch let error as HTTPError where error.kind == .notFound || error.status == 404 {
+                logger.debug("GET", metadata: ["url": "\(url)", "status": "404"])
                 throw endpoint.missing.map { NHLError(.notFound, url: url, detail: $0) } ?? NHLError(.wrongServer, url: url)
             }
             if response.isNotModified {

@@ -23,6 +23,9 @@ public struct PlayerSearch: Sendable {
         let words = fold(query).split(separator: " ").map(String.init)
         guard !words.isEmpty else { return [] }
         var failures: [any Error] = []
+        // Rosters the server has no page for: a partial mirror leaves some out, but a server
+        // with none of them is not the NHL API (or is down in an odd way).
+        var absent: [any Error] = []
         var candidates: [Candidate] = []
         try await withThrowingTaskGroup(of: Result<[Candidate], any Error>.self) { group in
             var pending = teams[...]
@@ -33,8 +36,7 @@ public struct PlayerSearch: Sendable {
                         let roster = try await client.fetch(.roster(team)).value
                         return .success(Self.candidates(in: roster, team: team))
                     } catch let error as NHLError where error.code == .wrongServer {
-                        // No roster for that team (a partial mirror): nothing to search, not a failure.
-                        return .success([])
+                        return .failure(AbsentRoster(error: error))
                     } catch {
                         return .failure(error)
                     }
@@ -45,12 +47,16 @@ public struct PlayerSearch: Sendable {
             while let result = try await group.next() {
                 switch result {
                 case .success(let found): candidates += found
+                case .failure(let error as AbsentRoster): absent.append(error.error)
                 case .failure(let error): failures.append(error)
                 }
                 startNext()
             }
         }
         if let failure = failures.first, failures.count == teams.count { throw failure }
+        if let first = absent.first, absent.count + failures.count == teams.count {
+            throw PlayerSearchError(unreadable: teams.count, total: teams.count, example: "\(first)")
+        }
         let matches = candidates
             .filter { candidate in
                 let name = fold(candidate.name)
@@ -77,12 +83,16 @@ public struct PlayerSearch: Sendable {
     }
 }
 
+/// A 404 for a team's roster.
+private struct AbsentRoster: Error { let error: NHLError }
+
 public struct PlayerSearchError: Error, Sendable, CustomStringConvertible {
     public let unreadable: Int
     public let total: Int
     public let example: String
 
     public var description: String {
-        "no match in the rosters that could be read, but \(unreadable) of \(total) rosters could not be read (\(example)); try again, or use the player's id"
+        if unreadable == total { return "the rosters could not be fetched, so no player can be looked up by name (\(example))" }
+        return "no match in the rosters that could be read, but \(unreadable) of \(total) rosters could not be read (\(example)); try again, or use the player's id"
     }
 }

@@ -363,6 +363,11 @@ public final class Store: Sendable {
         }
     }
 
+    /// Reads the schema, so a file that opens but isn't a readable store says so now.
+    public func checkReadable() throws(StoreError) {
+        _ = try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+    }
+
     /// The newest time any of the pruned tables recorded (a fetch, a claim, a sighting, a
     /// snapshot), nil when they are empty: what housekeeping counts back from.
     public func newestRecordedTime() -> Date? {

@@ -141,4 +141,12 @@ import Testing
         config.teams = []
         #expect(!SinkFilter(config, defaultTeams: ["BOS"]).matches(SampleEvent.make(.final, team: "BOS")))
     }
+
+    /// A test alert for Pittsburgh has Penguins scoring, not Leafs.
+    @Test func sampleEventsUseTheTeamsOwnPlayers() {
+        #expect(SampleEvent.make(.goal, team: "PIT").players.map(\.name) == ["S. Crosby", "E. Malkin", "E. Karlsson"])
+        #expect(SampleEvent.make(.goal, team: "BUF").players.first?.name == "BUF Scorer")
+        #expect(SampleEvent.make(.penalty, team: "PIT").players.first?.name == "N. Suzuki")
+    }
 }
+

@@ -170,6 +170,7 @@ import Testing
         defer { setup.close() }
         let (server, daemon) = (setup.server, setup.daemon)
         let task = Task { try await daemon.run() }
+        defer { task.cancel() }
         let deadline = ContinuousClock.now.advanced(by: .seconds(60))
         while firstPoll.withLock({ $0 }) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         let offset = try #require(firstPoll.withLock { $0 }, "the game was never polled")

@@ -39,10 +39,9 @@ import Testing
     }
 
     @Test(arguments: games)
-    func goalsMatchTheFinalScoreAndTheFinalIsRight(url: URL) throws {
-        let feed = try Replays.load(url)
-        var detector = EventDetector()
-        let events = Replays.run(feed, polls: Replays.every(feed), detector: &detector)
+    func goalsMatchTheFinalScoreAndTheFinalIsRight(url: URL) async throws {
+        let replayed = try await Replays.replay(url)
+        let (feed, events) = (replayed.feed, replayed.events)
         let goals = events.filter { $0.kind == .goal }
         let away = feed.awayTeam?.abbrev
         let home = feed.homeTeam?.abbrev
@@ -68,10 +67,10 @@ import Testing
     }
 
     @Test(arguments: Replays.recorded)
-    func goalStrengthAgreesWithTheNHLsOwnLabels(url: URL) throws {
-        let feed = try Replays.load(url)
-        var detector = EventDetector()
-        let goals = Replays.run(feed, polls: Replays.every(feed), detector: &detector).filter { $0.kind == .goal }
+    func goalStrengthAgreesWithTheNHLsOwnLabels(url: URL) async throws {
+        let replayed = try await Replays.replay(url)
+        let feed = replayed.feed
+        let goals = replayed.events.filter { $0.kind == .goal }
         for play in feed.playsInOrder where play.typeDescKey == .goal && play.periodDescriptor?.periodType != .so {
             let label = (play.details?.highlightClipSharingUrl ?? "").lowercased()
             guard let goal = goals.first(where: { $0.id.hasSuffix(":\(play.eventId ?? -1)") }) else {
@@ -87,15 +86,13 @@ import Testing
     }
 
     @Test(arguments: Replays.ownGames)
-    func ownGamesMatchTheirWrittenTruth(url: URL) throws {
+    func ownGamesMatchTheirWrittenTruth(url: URL) async throws {
         let truthURL = url.deletingPathExtension().appendingPathExtension("expected.json")
         guard let data = try? Data(contentsOf: truthURL), let truth = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             Issue.record("no \(truthURL.lastPathComponent)")
             return
         }
-        let feed = try Replays.load(url)
-        var detector = EventDetector()
-        let events = Replays.run(feed, polls: Replays.every(feed), detector: &detector)
+        let events = try await Replays.replay(url).events
         let goals = events.filter { $0.kind == .goal }
         let expectedGoals = truth["goals"] as? [[String: Any]] ?? []
         #expect(goals.count == expectedGoals.count)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 @testable import FaceoffKit
 
@@ -15,6 +16,39 @@ enum Replays {
     }
 
     static func every(_ feed: PlayByPlay) -> [Int] { Array(1...(feed.plays?.count ?? 0)) }
+
+    /// A game replayed play by play, once per test process: its feed, and each event with the
+    /// number of plays in the poll that emitted it. Whole-game tests share it, and it is
+    /// computed on threads of its own (`OffPoolExecutor`), so 40 games' replays never hold
+    /// the cooperative pool that other tests' deadlines run on.
+    struct Replayed: Sendable {
+        let feed: PlayByPlay
+        let emitted: [(plays: Int, event: GameEvent)]
+        var events: [GameEvent] { emitted.map(\.event) }
+    }
+
+    private static let replayed = Mutex<[URL: Replayed]>([:])
+
+    static func replay(_ url: URL) async throws -> Replayed {
+        // Looked up on the off-pool thread, where replays take turns: each game once.
+        try await offPool {
+            if let known = replayed.withLock({ $0[url] }) { return known }
+            let feed = try load(url)
+            var detector = EventDetector()
+            var emitted: [(plays: Int, event: GameEvent)] = []
+            for count in every(feed) {
+                emitted += detector.process(GameSnapshot(prefix(feed, count))).events.map { (count, $0) }
+            }
+            let result = Replayed(feed: feed, emitted: emitted)
+            replayed.withLock { $0[url] = result }
+            return result
+        }
+    }
+
+    /// CPU-bound test work on threads of its own.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withTaskExecutorPreference(OffPoolExecutor.shared) { try body() }
+    }
 
     static func load(_ url: URL) throws -> PlayByPlay {
         try JSONDecoder().decode(PlayByPlay.self, from: Data(contentsOf: url))
