@@ -119,20 +119,21 @@ enum LoggingBootstrap {
             guard !done else { return }
             done = true
             LoggingSystem.bootstrap { label in
-                if journal { return JournalLogHandler(label: label, logLevel: level) }
-                var handler = StreamLogHandler.standardError(label: label)
-                handler.logLevel = level
-                return handler
+                if journal { return LogLineHandler(label: label, logLevel: level) }
+                return LogLineHandler(label: label, logLevel: level, timestamped: true)
             }
         }
     }
 }
 
-/// One line per message on stderr, "<priority>label: message key=value ...", as journald
-/// shows best: no timestamp of our own, the level as a syslog priority.
-struct JournalLogHandler: LogHandler {
+/// One line per message on stderr, the message first and then its keys. For the journal,
+/// "<priority>label: message key=value ...", as journald shows best: no timestamp of our own,
+/// the level as a syslog priority. On a terminal, "2026-11-25T19:33:32Z info label: message
+/// key=value ...": every time in UTC, as the log's own keys write them.
+struct LogLineHandler: LogHandler {
     let label: String
     var logLevel: Logger.Level
+    var timestamped = false
     var metadata: Logger.Metadata = [:]
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -154,7 +155,8 @@ struct JournalLogHandler: LogHandler {
         }
         let all = metadata.merging(explicit ?? [:]) { $1 }
         let facts = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let text = "<\(priority)>\(label): \(message)\(facts.isEmpty ? "" : " " + facts)\n"
+        let prefix = timestamped ? "\(Date().formatted(.iso8601)) \(event.level) " : "<\(priority)>"
+        let text = "\(prefix)\(label): \(message)\(facts.isEmpty ? "" : " " + facts)\n"
         FileHandle.standardError.write(Data(text.utf8))
     }
 }

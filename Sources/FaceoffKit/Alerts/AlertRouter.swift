@@ -73,6 +73,9 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
     private let held = WakeSignal()
     /// Open once `run()` has returned: its lanes and its sinks' work are over.
     private let ended = Latch()
+    /// Why each sink could not deliver its last alert: a reason is logged once, at warning,
+    /// then at debug until the sink delivers again, which is logged once too.
+    private let undeliverable = Mutex<[String: String]>([:])
 
     /// - Parameters:
     ///   - ledger: nil for replay, demo and test-alert: nothing is claimed, nothing queued.
@@ -304,9 +307,22 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         }
         let metadata: Logger.Metadata = ["sink": "\(sink.name)", "event": "\(event.id)", "outcome": "\(delivery)"]
         switch delivery {
-        case .delivered, .queued: logger.info("alert sent", metadata: metadata)
+        case .delivered, .queued:
+            if undeliverable.withLock({ $0.removeValue(forKey: sink.name) }) != nil {
+                logger.notice("sink delivering again", metadata: ["sink": "\(sink.name)"])
+            }
+            logger.info("alert sent", metadata: metadata)
         case .duplicate: logger.debug("alert already sent", metadata: metadata)
-        case .skipped, .failed: logger.warning("alert not delivered", metadata: metadata)
+        case .skipped(let why), .failed(let why):
+            let new = undeliverable.withLock { state -> Bool in
+                defer { state[sink.name] = why }
+                return state[sink.name] != why
+            }
+            if new {
+                logger.warning("alert not delivered; said once until the sink delivers again", metadata: metadata)
+            } else {
+                logger.debug("alert not delivered", metadata: metadata)
+            }
         }
         onDelivery(sink.name, event, delivery)
     }

@@ -88,7 +88,7 @@ public final class StdoutSink: Sink {
             let lines = recent.withLock { $0 }
             let current = last.withLock { $0 } ?? snapshot
             // Home, clear the screen, draw: "updates in place" in a tmux pane.
-            write("\u{1B}[H\u{1B}[2J" + scoreboard.render(current, recent: lines, width: terminalWidth(), footer: footer.withLock { $0 }))
+            write("\u{1B}[H\u{1B}[2J" + scoreboard.render(current, recent: lines, width: terminalWidth(), height: terminalHeight(), footer: footer.withLock { $0 }))
         }
     }
 }

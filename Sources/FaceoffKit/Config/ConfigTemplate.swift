@@ -39,7 +39,7 @@ public enum ConfigTemplate {
             # `faceoff run` sends desktop notifications.
             #
             # [[sink]]
-            # type = "webhook"                    # stdout | notify | webhook | exec
+            # type = "webhook"                    # stdout | notify | webhook | exec | mqtt
             # name = "discord"
             # events = ["goal", "final"]
             # url = "https://discord.com/api/webhooks/..."

@@ -44,7 +44,8 @@ public struct CurlHTTPClient<C: Clock>: HTTPClient where C.Duration == Duration 
                         metadata: ["url": "\(request.displayURL)", "attempt": "\(attempt)", "error": "\(error)"])
                     throw error
                 }
-                logger.info(
+                // Each attempt is detail: what failed for good (or an outage) is said by the caller.
+                logger.debug(
                     "request failed; retrying",
                     metadata: [
                         "url": "\(request.displayURL)", "attempt": "\(attempt)", "error": "\(error)",

@@ -246,9 +246,11 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
             "gap_seconds": "\(Int(gap))", "folded": "\(old.count)", "alerted": "\(found.count - old.count)",
         ]) { $1 })
         guard !old.isEmpty else { return found }
+        // What another process on this store already delivered (or passed over) is no news.
+        let known = (try? ledger?.knownIDs(gameID: gameID)) ?? []
         await router.passOver(old)
         let folded = Set(old.map(\.id))
-        return [detector.caughtUp(snapshot, missed: old)] + found.filter { !folded.contains($0.id) }
+        return [detector.caughtUp(snapshot, missed: old.filter { !known.contains($0.id) })] + found.filter { !folded.contains($0.id) }
     }
 
     private func flush(_ snapshots: inout [(seen: C.Instant, snapshot: GameSnapshot)]) async {
@@ -270,8 +272,9 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
             return min(.seconds(60), max(settings.poll, .seconds(start.timeIntervalSince(now()))))
         }
         if snapshot.clock?.inIntermission == true, let left = snapshot.clock?.secondsRemaining, left > 90 {
-            // Wake shortly before the intermission clock runs out (at most a few minutes on).
-            return max(settings.poll, min(.seconds(left - 60), .seconds(300)))
+            // At least once a minute, so the scoreboard's intermission clock keeps moving;
+            // at the usual rate for its last minute and a half.
+            return max(settings.poll, min(.seconds(left - 60), .seconds(60)))
         }
         return settings.poll
     }

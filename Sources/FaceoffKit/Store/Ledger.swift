@@ -72,6 +72,14 @@ public struct Ledger: Sendable {
         }
     }
 
+    /// Every event of the game the ledger has a row for, for any sink (sent, being sent, or
+    /// passed over): what no process needs to tell the user about again.
+    public func knownIDs(gameID: Int) throws(StoreError) -> Set<String> {
+        try store.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT DISTINCT event_id FROM ledger WHERE game_id = ?", arguments: [gameID]))
+        }
+    }
+
     public func claimedIDs(gameID: Int, sink: String) throws(StoreError) -> [String] {
         try store.read { db in
             try String.fetchAll(db, sql: "SELECT event_id FROM ledger WHERE game_id = ? AND sink = ? ORDER BY rowid", arguments: [gameID, sink])

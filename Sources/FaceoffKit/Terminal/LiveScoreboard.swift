@@ -8,7 +8,8 @@ public struct LiveScoreboard: Sendable {
     public init(style: TerminalStyle) { self.style = style }
 
     /// - Parameter footer: a line under the alerts (watch's delay and keys).
-    public func render(_ snapshot: GameSnapshot, recent: [String], width: Int?, footer: String? = nil) -> String {
+    /// - Parameter height: the terminal's rows: the alerts fill what the score lines leave.
+    public func render(_ snapshot: GameSnapshot, recent: [String], width: Int?, height: Int? = nil, footer: String? = nil) -> String {
         let away = snapshot.away
         let home = snapshot.home
         func team(_ side: GameSnapshot.Side) -> String {
@@ -35,8 +36,10 @@ public struct LiveScoreboard: Sendable {
         }
         var lines = ["\(team(away)) @ \(team(home))   " + state.joined(separator: " · ")]
         lines.append(String(repeating: "─", count: min(width ?? 60, 60)))
-        for line in recent.suffix(12) {
-            lines.append(width.map { DisplayWidth.truncate(line, to: $0) } ?? line)
+        // The rows left under the score, the rule and the footer (and a spare one for the cursor).
+        let rows = height.map { max(3, $0 - 3 - (footer == nil ? 0 : 2)) } ?? 12
+        for line in recent.suffix(rows) {
+            lines.append(width.map { DisplayWidth.shorten(line, to: $0) } ?? line)
         }
         if let footer {
             lines.append(String(repeating: "─", count: min(width ?? 60, 60)))

@@ -94,3 +94,13 @@ public func terminalWidth(environment: [String: String] = ProcessInfo.processInf
     if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
     return nil
 }
+
+/// The terminal's height in rows: the tty's size, else LINES, else nil (unknown).
+public func terminalHeight(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
+    var size = winsize()
+    if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 {
+        return Int(size.ws_row)
+    }
+    if let rows = environment["LINES"].flatMap(Int.init), rows > 0 { return rows }
+    return nil
+}

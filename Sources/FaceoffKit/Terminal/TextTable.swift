@@ -23,7 +23,9 @@ public enum DisplayWidth {
         let value = scalar.value
         if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
         if scalar.properties.generalCategory == .nonspacingMark || value == 0x200D { return 0 }
-        if isWide(value) || (character.unicodeScalars.count > 1 && scalar.properties.isEmojiPresentation) { return 2 }
+        // Emoji take two columns: those shown as emoji by default (🚨 ❌ ✅) and any asked
+        // for with the emoji variation selector (⚠️ ✏️).
+        if isWide(value) || scalar.properties.isEmojiPresentation || character.unicodeScalars.contains("\u{FE0F}") { return 2 }
         return 1
     }
 
@@ -51,6 +53,19 @@ public enum DisplayWidth {
             used += size
         }
         return result + "…"
+    }
+
+    /// An alert line cut to `width` columns in the middle: its last two parts (" · "
+    /// separated: the score and the game time) stay whole, the names and assists before
+    /// them give way.
+    public static func shorten(_ line: String, to width: Int) -> String {
+        guard of(line) > width else { return line }
+        let parts = line.components(separatedBy: " · ")
+        guard parts.count >= 3 else { return truncate(line, to: width) }
+        let tail = " · " + parts.suffix(2).joined(separator: " · ")
+        let room = width - of(tail)
+        guard room >= 8 else { return truncate(line, to: width) }
+        return truncate(parts.dropLast(2).joined(separator: " · "), to: room) + tail
     }
 
     public static func pad(_ text: String, to width: Int, right: Bool = false) -> String {

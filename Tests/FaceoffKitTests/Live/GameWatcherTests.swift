@@ -328,17 +328,41 @@ import Testing
         #expect(delivered.times == delivered.times.sorted())
     }
 
-    @Test func pollingSlowsDownInIntermissions() {
+    /// The same gap, with the 1st period's goal already delivered by another process on this
+    /// store (a `run` beside the `watch`): the summary doesn't count it as missed.
+    @Test func aSummaryCountsOnlyWhatWasNotDeliveredElsewhere() async throws {
+        let feed = Feed(try Self.game(), step: 1)
+        let wall = Mutex(Date(timeIntervalSince1970: 1_761_000_000))
+        let setup = try Setup(feed) { request in
+            wall.withLock { $0 = $0.addingTimeInterval(request == 4 ? 3600 : 5) }
+            if request == 4 { feed.skip(8) }
+        }
+        defer { setup.close() }
+        let ledger = Ledger(store: setup.store)
+        for id in try Self.reference() where id.contains(":goal:") {
+            let key = String(id.split(separator: ":").last ?? "")
+            _ = try await ledger.claim(GameEvent(kind: .goal, key: key, gameId: 2025020100, away: "BOS", home: "TOR", score: .init(away: 0, home: 0)), sink: "elsewhere")
+        }
+        let delivered = Delivered()
+        try await setup.watcher(delivered, now: { wall.withLock { $0 } }).run()
+        let summary = try #require(delivered.all.first { $0.details["caught_up"] == "true" })
+        #expect(summary.details["missed"] == "1 penalty, 4 other alerts", "\(summary.details)")
+    }
+
+    @Test func pollingSlowsDownInIntermissionsButNotBelowOnceAMinute() {
         let watcher = GameWatcher(
             gameID: 1, scheduledStart: nil, client: NHLClient(http: CurlHTTPClient(), cache: nil), ledger: nil,
             settings: .init(poll: .seconds(5)), clock: TestClock(), router: AlertRouter(routes: [], ledger: nil, clock: TestClock()))
         var feed = PlayByPlay()
         feed.gameState = .live
         feed.clock = GameClock(timeRemaining: "17:00", secondsRemaining: 1020, running: false, inIntermission: true)
-        // Shortly before the intermission ends, but never more than five minutes on.
-        #expect(watcher.nextPoll(GameSnapshot(feed)) == .seconds(300))
+        // Once a minute, so the intermission clock on the scoreboard keeps moving...
+        #expect(watcher.nextPoll(GameSnapshot(feed)) == .seconds(60))
         feed.clock = GameClock(timeRemaining: "03:00", secondsRemaining: 180, running: false, inIntermission: true)
-        #expect(watcher.nextPoll(GameSnapshot(feed)) == .seconds(120))
+        #expect(watcher.nextPoll(GameSnapshot(feed)) == .seconds(60))
+        // ...and at the usual rate in its last minute and a half.
+        feed.clock = GameClock(timeRemaining: "01:20", secondsRemaining: 80, running: false, inIntermission: true)
+        #expect(watcher.nextPoll(GameSnapshot(feed)) == .seconds(5))
         feed.clock = GameClock(timeRemaining: "12:00", secondsRemaining: 720, running: true, inIntermission: false)
         #expect(watcher.nextPoll(GameSnapshot(feed)) == .seconds(5))
     }

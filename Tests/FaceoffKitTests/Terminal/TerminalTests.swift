@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import FaceoffKit
@@ -50,3 +51,34 @@ import Testing
         #expect(TerminalStyle(mode: .ansi256).paint("x", background: RGB(hex: "#FF0000")) == "\u{1B}[48;5;196mx\u{1B}[0m")
     }
 }
+
+/// Alert lines in a 100-column pane: emoji are two columns, a long line gives up its names,
+/// not its score and time, and the scoreboard fills the pane's height.
+@Suite struct TerminalLayoutTests {
+    @Test func emojiAreTwoColumns() {
+        for emoji in ["🚨", "❌", "✅", "🥅", "⚠️", "✏️", "🎬"] { #expect(DisplayWidth.of(emoji) == 2, "\(emoji)") }
+        #expect(DisplayWidth.of("é") == 1)
+        #expect(DisplayWidth.of("e\u{301}") == 1)
+        #expect(DisplayWidth.of("大") == 2)
+    }
+
+    @Test func aLongLineShortensItsMiddle() {
+        let line = "🚨 Maple Leafs goal!  A. Matthews (34) from M. Marner, M. Rielly, W. Nylander, J. Tavares · PP · MTL 1–2 TOR · 2nd 12:34"
+        let short = DisplayWidth.shorten(line, to: 80)
+        #expect(DisplayWidth.of(short) <= 80, "\(short)")
+        #expect(short.hasSuffix(" · MTL 1–2 TOR · 2nd 12:34"), "\(short)")
+        #expect(short.hasPrefix("🚨 Maple Leafs goal!"))
+        #expect(DisplayWidth.shorten("short · line · here", to: 80) == "short · line · here")
+    }
+
+    @Test func theScoreboardUsesTheHeightItHas() throws {
+        let feed = try Replays.load(TestPaths.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play"))
+        let recent = (1...40).map { "line \($0) · MTL 1–2 TOR · 2nd 12:34" }
+        let tall = LiveScoreboard(style: .plain).render(GameSnapshot(feed), recent: recent, width: 100, height: 30)
+        #expect(tall.split(separator: "\n").count == 29, "\(tall)")
+        #expect(tall.contains("line 40 ·") && !tall.contains("line 13 ·"))
+        let unknown = LiveScoreboard(style: .plain).render(GameSnapshot(feed), recent: recent, width: 100)
+        #expect(unknown.split(separator: "\n").count == 14)
+    }
+}
+
