@@ -15,7 +15,7 @@ extension Faceoff {
                   set -g status-right '#(faceoff status --tmux)'
 
                 Examples:
-                  faceoff status                 # TOR 2–1 MTL · 2nd 12:34 · TOR PP
+                  faceoff status                 # TOR 2–1 MTL · 2nd 12:34 left · TOR PP
                   faceoff status --tmux
                   faceoff status --json
                 """)

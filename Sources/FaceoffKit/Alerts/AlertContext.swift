@@ -82,6 +82,7 @@ enum AlertContext {
         }
         if details["intermission"] == "true" { values["intermission"] = true }
         set("time_remaining", details["time_remaining"])
+        set("final_label", details["final_label"])
         set("scorers", details["scorers"])
         if details["caught_up"] == "true" { values["caught_up"] = true }
         set("missed", details["missed"])

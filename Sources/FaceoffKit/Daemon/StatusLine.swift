@@ -68,7 +68,7 @@ public struct StatusLine: Sendable {
         if let game = games.first(where: { $0.state == "live" && $0.updatedAt >= now.addingTimeInterval(-liveFor) }) {
             var parts = ["\(badge(game.away, style)) \(game.awayScore)–\(game.homeScore) \(badge(game.home, style))"]
             if let period = game.periodLabel {
-                parts.append(game.intermission ? "\(period) int" : [period, game.clock].compactMap { $0 }.joined(separator: " "))
+                parts.append(game.intermission ? "\(period) int" : [period, game.clock.map { "\($0) left" }].compactMap { $0 }.joined(separator: " "))
             }
             if let situation = game.situation { parts.append(situation) }
             let series = seriesText(game.gameID)
@@ -97,9 +97,9 @@ public struct StatusLine: Sendable {
             return nextSeries.map { "\(text) · \($0)" } ?? text
         }
         if let game = games.first(where: { $0.state == "final" && $0.updatedAt >= now.addingTimeInterval(-hold) }) {
-            // Past regulation the final says so: (OT), (2OT), (SO).
-            let extra = game.periodLabel.flatMap { $0.hasSuffix("OT") || $0 == "SO" ? " (\($0))" : nil } ?? ""
-            let text = "\(finalLabel(game, teams: teams, style)): \(badge(game.away, style)) \(game.awayScore)–\(game.homeScore) \(badge(game.home, style))\(extra)"
+            // Past regulation the final says so: Final/OT, Final/2OT, Final/SO.
+            let endedIn = game.periodLabel.flatMap { $0.hasSuffix("OT") || $0 == "SO" ? $0 : nil }
+            let text = "\(finalLabel(game, teams: teams, style, endedIn: endedIn)): \(badge(game.away, style)) \(game.awayScore)–\(game.homeScore) \(badge(game.home, style))"
             return Report(
                 state: "final", game: game.gameID, away: game.away, home: game.home, awayScore: game.awayScore, homeScore: game.homeScore,
                 period: game.periodLabel, text: ([text] + [nextText].compactMap { $0 }).joined(separator: " · "))
@@ -138,11 +138,12 @@ public struct StatusLine: Sendable {
 
     /// "Final", in green for a followed team's win and red for its loss in tmux (plain when
     /// both teams or neither are followed, or the game was tied when it stopped).
-    func finalLabel(_ game: LiveStatus.Game, teams: Set<String>, _ style: Style) -> String {
+    func finalLabel(_ game: LiveStatus.Game, teams: Set<String>, _ style: Style, endedIn: String? = nil) -> String {
+        let label = FinalLabel.text(endedIn)
         let awayFollowed = teams.contains(game.away)
-        guard style == .tmux, awayFollowed != teams.contains(game.home), game.awayScore != game.homeScore else { return "Final" }
+        guard style == .tmux, awayFollowed != teams.contains(game.home), game.awayScore != game.homeScore else { return label }
         let won = (game.awayScore > game.homeScore) == awayFollowed
-        return "#[fg=\(won ? "green" : "red"),bold]Final#[default]"
+        return "#[fg=\(won ? "green" : "red"),bold]\(label)#[default]"
     }
 
     /// A team in tmux's colours: its abbreviation on its primary colour.

@@ -125,7 +125,12 @@ public struct EventDetector: Sendable {
     private func summary(_ snapshot: GameSnapshot, key: String?, details extra: [String: String]) -> GameEvent {
         let period = snapshot.period
         var details = ["scorers": snapshot.scorersSummary()].merging(extra) { $1 }
-        if let clock = snapshot.clock?.timeRemaining { details["time_remaining"] = clock }
+        if let final = snapshot.finalLabel {
+            // A game over has no clock left: "Final/OT", not "3rd 00:00 left".
+            details["final_label"] = final
+        } else if let clock = snapshot.clock?.timeRemaining {
+            details["time_remaining"] = clock
+        }
         if snapshot.clock?.inIntermission == true { details["intermission"] = "true" }
         return GameEvent(
             kind: .gameJoined, key: key, gameId: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev,

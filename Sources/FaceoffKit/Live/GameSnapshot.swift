@@ -21,6 +21,12 @@ public struct GameSnapshot: Sendable {
     /// In `sortOrder`.
     public let plays: [Play]
     public let outcome: GameOutcome?
+
+    /// "Final", "Final/OT", "Final/SO" (the NHL's own words), for a finished game; nil before.
+    public var finalLabel: String? {
+        guard isFinal else { return nil }
+        return FinalLabel.text(outcome?.lastPeriodType?.rawValue)
+    }
     public let startTime: Date?
     /// Player id → "Auston Matthews".
     public let names: [Int: String]
@@ -141,3 +147,13 @@ enum Strength {
         return code
     }
 }
+
+/// How a finished game is named wherever it is shown: "Final", "Final/OT", "Final/SO".
+public enum FinalLabel {
+    /// - Parameter endedIn: "REG", "OT", "SO" (or "2OT" and on), as the API and events say.
+    public static func text(_ endedIn: String?) -> String {
+        guard let endedIn, endedIn != "REG", !endedIn.isEmpty else { return "Final" }
+        return "Final/\(endedIn)"
+    }
+}
+

@@ -19,11 +19,12 @@ public struct LiveScoreboard: Sendable {
         }
         var state: [String] = []
         if snapshot.isFinal {
-            state.append("Final" + (snapshot.outcome?.lastPeriodType.flatMap { $0 == .reg ? nil : " (\($0.rawValue))" } ?? ""))
+            state.append(snapshot.finalLabel ?? "Final")
         } else if snapshot.clock?.inIntermission == true {
             state.append("End of \(snapshot.period?.label ?? "period")" + (snapshot.clock?.timeRemaining.map { " · intermission \($0)" } ?? ""))
         } else if snapshot.isLive {
-            state.append([snapshot.period?.label, snapshot.clock?.timeRemaining].compactMap { $0 }.joined(separator: " "))
+            // The game clock counts down: its time is what is left.
+            state.append([snapshot.period?.label, snapshot.clock?.timeRemaining.map { "\($0) left" }].compactMap { $0 }.joined(separator: " "))
         } else {
             state.append("Not started")
         }

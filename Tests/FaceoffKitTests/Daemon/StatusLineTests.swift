@@ -39,7 +39,7 @@ import Testing
 
         let soon = StatusLine(store: store, config: config, now: ended.addingTimeInterval(3600)).report()
         #expect(soon.state == "final")
-        #expect(soon.text.hasPrefix("Final: TOR 3–2 MTL (OT)"), "\(soon.text)")
+        #expect(soon.text.hasPrefix("Final/OT: TOR 3–2 MTL"), "\(soon.text)")
         #expect(soon.text.contains(" · Next: "), "\(soon.text)")
 
         // Past the hold (6 h by default), only the next game.
@@ -59,15 +59,15 @@ import Testing
         let now = ended.addingTimeInterval(600)
         // TOR won.
         let won = StatusLine(store: store, config: Self.config(teams: ["TOR"]), now: now).report(style: .tmux)
-        #expect(won.text.hasPrefix("#[fg=green,bold]Final#[default]: "), "\(won.text)")
+        #expect(won.text.hasPrefix("#[fg=green,bold]Final/OT#[default]: "), "\(won.text)")
         // MTL lost.
         let lost = StatusLine(store: store, config: Self.config(teams: ["MTL"]), now: now).report(style: .tmux)
-        #expect(lost.text.hasPrefix("#[fg=red,bold]Final#[default]: "), "\(lost.text)")
+        #expect(lost.text.hasPrefix("#[fg=red,bold]Final/OT#[default]: "), "\(lost.text)")
         // Both followed: neither colour.
         let both = StatusLine(store: store, config: Self.config(teams: ["TOR", "MTL"]), now: now).report(style: .tmux)
-        #expect(both.text.hasPrefix("Final: "), "\(both.text)")
+        #expect(both.text.hasPrefix("Final/OT: "), "\(both.text)")
         // Plain text has no colour codes.
-        #expect(StatusLine(store: store, config: Self.config(teams: ["MTL"]), now: now).report().text.hasPrefix("Final: TOR 3–2 MTL (OT)"))
+        #expect(StatusLine(store: store, config: Self.config(teams: ["MTL"]), now: now).report().text.hasPrefix("Final/OT: TOR 3–2 MTL"))
     }
 
     @Test func aRegulationFinalSaysNothingMore() async throws {

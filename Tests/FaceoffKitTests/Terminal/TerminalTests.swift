@@ -80,5 +80,17 @@ import Testing
         let unknown = LiveScoreboard(style: .plain).render(GameSnapshot(feed), recent: recent, width: 100)
         #expect(unknown.split(separator: "\n").count == 14)
     }
+
+    /// A game joined after it ended says Final (no "3rd 00:00 left"); the scoreboard too.
+    @Test func aFinishedGameSaysFinal() throws {
+        let feed = try Replays.load(TestPaths.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play"))
+        var detector = EventDetector()
+        let joined = detector.join(GameSnapshot(feed))
+        let line = RendererTests.renderer.line(joined)
+        #expect(line.contains(" · Final") && !line.contains("left"), "\(line)")
+        #expect(FinalLabel.text("OT") == "Final/OT" && FinalLabel.text("REG") == "Final" && FinalLabel.text("SO") == "Final/SO")
+        let board = LiveScoreboard(style: .plain).render(GameSnapshot(feed), recent: [], width: 100)
+        #expect(board.contains("Final") && !board.contains("(REG)"), "\(board)")
+    }
 }
 
