@@ -147,7 +147,11 @@ import Testing
         let goal = GameEvent(kind: .goal, key: "2", gameId: 2025020001, away: "BOS", home: "TOR", score: .init(away: 0, home: 1))
         #expect(try await ledger.claim(goal, sink: "stdout", at: recent))
         let task = Task { try await setup.daemon.run() }
-        while !setup.server.requests.contains(where: { $0.path.hasPrefix("/v1/club-schedule-season/") }) { try await Task.sleep(for: .milliseconds(5)) }
+        defer { task.cancel() }
+        // Until the schedule it fetched is in the cache (the request is seen before its answer is stored).
+        let url = setup.server.baseURL + "/v1/club-schedule-season/TOR/now"
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+        while (try? cache.entry(for: url)) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         task.cancel()
         _ = await task.result
         #expect(try cache.entry(for: "https://example.invalid/recent") != nil)
