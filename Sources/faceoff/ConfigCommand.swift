@@ -35,11 +35,9 @@ struct ConfigCommand: AsyncParsableCommand {
             var abbreviations: [String] = []
             for team in teams { abbreviations.append(try Teams.resolve(team)) }
             try ConfigFile.locked(path) {
-                if FileManager.default.fileExists(atPath: path), !force {
-                    throw UsageError(message: "\(display) already exists; edit it, or add --force to start over")
-                }
-                // --force over a config: the old one is kept beside it.
                 if FileManager.default.fileExists(atPath: path) {
+                    guard force else { throw UsageError(message: "\(display) already exists; edit it, or add --force to start over") }
+                    // --force over a config: the old one is kept beside it.
                     try AtomicFile.write(try FileError.readText(path), to: path + ".bak", permissions: 0o600)
                     print("Kept the old one as \(display).bak")
                 }

@@ -49,12 +49,12 @@ extension Faceoff {
                 session = defaults
                 configBroken = true
             }
-            if configBroken {
-                // Said above.
-            } else if let absence = ConfigLoader.absence(session.configPath, paths: session.paths) {
-                check(.warn, "config", "\(absence), so the defaults are used; `faceoff config init` or `faceoff follow TOR` writes one")
-            } else {
-                check(.ok, "config", "\(session.displayConfigPath) (\(counted(session.config.teams.count, "team")), \(counted(session.config.sinks.count, "sink")))")
+            if !configBroken {
+                if let absence = ConfigLoader.absence(session.configPath, paths: session.paths) {
+                    check(.warn, "config", "\(absence), so the defaults are used; `faceoff config init` or `faceoff follow TOR` writes one")
+                } else {
+                    check(.ok, "config", "\(session.displayConfigPath) (\(counted(session.config.teams.count, "team")), \(counted(session.config.sinks.count, "sink")))")
+                }
             }
             let renderer: Renderer?
             do {

@@ -30,17 +30,20 @@ extension Faceoff {
         }
 
         func run() async throws {
-            let session: Session
-            do { session = try global.session() } catch {
-                Self.placeholder("config error")
-                throw error
-            }
-            try Self.show(session: session, tmux: tmux, json: global.json)
+            try Self.show(session: try Self.loaded { try global.session() }, tmux: tmux, json: global.json)
         }
 
         /// What a status bar shows when the line can't be known (the error goes to stderr,
         /// and the exit status says it): never a blank bar, never a confident wrong line.
         static func placeholder(_ what: String) { print("faceoff: \(what)") }
+
+        /// The session, or the placeholder for a config that can't be read.
+        static func loaded(_ session: () throws -> Session) throws -> Session {
+            do { return try session() } catch {
+                placeholder("config error")
+                throw error
+            }
+        }
 
         static func show(session: Session, tmux: Bool, json: Bool) throws {
             // Read-only and never migrating: a status line must not wait on `run` or upgrade
@@ -76,12 +79,7 @@ extension Faceoff {
             else { return nil }
             do {
                 GlobalOptions.bootstrapLogging(verbose: false)
-                let session: Session
-                do { session = try Session(Session.Options()) } catch {
-                    placeholder("config error")
-                    throw error
-                }
-                try show(session: session, tmux: flags.contains("--tmux"), json: flags.contains("--json"))
+                try show(session: try loaded { try Session(Session.Options()) }, tmux: flags.contains("--tmux"), json: flags.contains("--json"))
                 return 0
             } catch {
                 return Faceoff.report(error)

@@ -80,9 +80,7 @@ public struct StatusLine: Sendable {
         }
         // A game a watcher polls before puck drop: as soon as it is in its window.
         let upcoming = games.first { $0.state == "upcoming" && $0.updatedAt >= now.addingTimeInterval(-liveFor) }
-        let next = upcoming.flatMap { row in
-            nextGame(schedules, including: row.gameID).flatMap { $0.id == row.gameID ? $0 : nil }
-        } ?? nextGame(schedules)
+        let next = upcoming.flatMap { nextGame(schedules, including: $0.gameID) } ?? nextGame(schedules)
         let nextSeries = next.flatMap { seriesText($0.id) }
         let time = LocalTime(timeZone: config.timeZone)
         // The next game in its pregame window (or polled by a watcher) comes before a final.

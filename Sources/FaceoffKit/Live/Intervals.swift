@@ -8,6 +8,16 @@ struct PlacedEvent {
     var event: GameEvent
 }
 
+/// The plays recorded in the same second of the same period as play `index`, before and
+/// after it, itself included: a stoppage's plays (the whistle, its calls, the faceoff).
+func playsInSameSecond(_ plays: [Play], _ index: Int) -> ArraySlice<Play> {
+    let play = plays[index]
+    func same(_ other: Play) -> Bool { other.periodDescriptor?.number == play.periodDescriptor?.number && other.timeInPeriod == play.timeInPeriod }
+    let first = plays[..<index].lastIndex { !same($0) }.map { $0 + 1 } ?? 0
+    let end = plays[index...].firstIndex { !same($0) } ?? plays.endIndex
+    return plays[first..<end]
+}
+
 /// Man advantages, read from the penalties (`StrengthTimeline`): one `power_play_start` per
 /// power play, a `power_play_change` whenever its shape changes (a second penalty, one of two
 /// running out, a goal ending one of two minors, overtime's three on three), and one
@@ -76,10 +86,7 @@ enum PowerPlays {
 
     /// The teams penalised at the stoppage of play `index` (the calls recorded in its second).
     static func penalisedAtStoppage(_ plays: [Play], _ index: Int, snapshot: GameSnapshot) -> Set<String> {
-        let play = plays[index]
-        let same = { (other: Play) in other.periodDescriptor?.number == play.periodDescriptor?.number && other.timeInPeriod == play.timeInPeriod }
-        let around = plays[..<index].reversed().prefix(while: same) + plays[index...].prefix(while: same)
-        return Set(around.filter { $0.typeDescKey == .penalty }.compactMap { snapshot.team(of: $0) })
+        Set(playsInSameSecond(plays, index).filter { $0.typeDescKey == .penalty }.compactMap { snapshot.team(of: $0) })
     }
 
     /// The length of the penalty that gave `team` its advantage, when the advantage starts at
@@ -146,17 +153,10 @@ enum GoaliePulls {
 
         func opponent(_ team: String) -> String { team == snapshot.home.abbrev ? snapshot.away.abbrev : snapshot.home.abbrev }
         func time(_ index: Int) -> Int? { GameClockTime.seconds(period: plays[index].periodDescriptor?.number, clock: plays[index].timeInPeriod) }
-        /// The plays recorded in the same second as play `index`, before or after it.
-        func sameSecond(_ index: Int) -> [Play] {
-            let play = plays[index]
-            let before = plays[..<index].reversed().prefix { $0.periodDescriptor?.number == play.periodDescriptor?.number && $0.timeInPeriod == play.timeInPeriod }
-            let after = plays[(index + 1)...].prefix { $0.periodDescriptor?.number == play.periodDescriptor?.number && $0.timeInPeriod == play.timeInPeriod }
-            return Array(before) + [play] + Array(after)
-        }
-        func anyCall(at index: Int) -> Bool { sameSecond(index).contains { $0.typeDescKey == .penalty || $0.typeDescKey == .delayedPenalty } }
+        func anyCall(at index: Int) -> Bool { playsInSameSecond(plays, index).contains { $0.typeDescKey == .penalty || $0.typeDescKey == .delayedPenalty } }
         /// A call that gives `team` the puck: the other team's penalty, or a delayed-penalty play.
         func callFor(_ team: String, at index: Int) -> Bool {
-            sameSecond(index).contains { $0.typeDescKey == .delayedPenalty || ($0.typeDescKey == .penalty && snapshot.team(of: $0) == opponent(team)) }
+            playsInSameSecond(plays, index).contains { $0.typeDescKey == .delayedPenalty || ($0.typeDescKey == .penalty && snapshot.team(of: $0) == opponent(team)) }
         }
         func pulled(_ team: String, _ out: Out) -> PlacedEvent? {
             let play = plays[out.start]
@@ -220,11 +220,12 @@ enum GoaliePulls {
                 var out = open[team] ?? Out(start: index, startTime: time(index), explained: delayedCall)
                 if !out.confirmed {
                     if faceoff {
-                        if out.explained || anyCall(at: index) {
+                        let whistle = anyCall(at: index)
+                        if out.explained || whistle {
                             // The whistle of a call: whatever comes next starts here.
                             out = Out(start: index, startTime: time(index), explained: false)
                         }
-                        if !anyCall(at: index) { out.confirmed = true }
+                        out.confirmed = !whistle
                     } else if callFor(team, at: index) {
                         out.explained = true
                     } else if !out.explained, let start = out.startTime, let now = time(index), now - start >= confirmAfter {

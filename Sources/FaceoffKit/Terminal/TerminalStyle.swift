@@ -87,20 +87,19 @@ public struct TerminalStyle: Sendable, Equatable {
 
 /// The terminal's width in columns: the tty's size, else COLUMNS, else nil (no limit).
 public func terminalWidth(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
-    var size = winsize()
-    if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-        return Int(size.ws_col)
-    }
-    if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
-    return nil
+    terminalSize(\.ws_col, else: "COLUMNS", environment)
 }
 
 /// The terminal's height in rows: the tty's size, else LINES, else nil (unknown).
 public func terminalHeight(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
+    terminalSize(\.ws_row, else: "LINES", environment)
+}
+
+private func terminalSize(_ dimension: KeyPath<winsize, UInt16>, else variable: String, _ environment: [String: String]) -> Int? {
     var size = winsize()
-    if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 {
-        return Int(size.ws_row)
+    if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size[keyPath: dimension] > 0 {
+        return Int(size[keyPath: dimension])
     }
-    if let rows = environment["LINES"].flatMap(Int.init), rows > 0 { return rows }
+    if let value = environment[variable].flatMap(Int.init), value > 0 { return value }
     return nil
 }
