@@ -359,6 +359,24 @@ extension CLI {
         #expect(verbose.stderr.components(separatedBy: "GET").count > 30, "\(verbose.stderr.prefix(600))")
     }
 
+    /// A desktop sink with no session bus: a whole replayed game says so once, not once per
+    /// alert; the line starts with the time in UTC, the level and the message, then its keys.
+    @Test func aSinkThatCannotDeliverSaysSoOnce() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n[[sink]]\ntype = \"notify\"\n")
+        let replay = try await cli.run(
+            ["replay", DelayAndExecTests.game, "--speed", "0", "--sinks", "--format", "jsonl"],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": cli.home.path])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.split(separator: "\n").count > 10, "the game's alerts went to stdout")
+        let warnings = replay.stderr.split(separator: "\n").filter { $0.contains("alert not delivered") }
+        #expect(warnings.count == 1, "\(replay.stderr)")
+        let line = String(warnings.first ?? "")
+        #expect(line.firstMatch(of: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z warning [a-z.]+: alert not delivered/) != nil, "\(line)")
+        #expect(line.contains("sink=notify"), "\(line)")
+    }
+
     @Test func demoAtSpeedZeroDoesNotPause() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
