@@ -76,6 +76,9 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
     /// Why each sink could not deliver its last alert: a reason is logged once, at warning,
     /// then at debug until the sink delivers again, which is logged once too.
     private let undeliverable = Mutex<[String: String]>([:])
+    /// Each routed alert's outcomes so far, and how many sinks still owe one: when the last
+    /// has answered, one log line tells the alert's fate at every sink.
+    private let tallies = Mutex<[String: DeliveryTally]>([:])
 
     /// - Parameters:
     ///   - ledger: nil for replay, demo and test-alert: nothing is claimed, nothing queued.
@@ -168,17 +171,16 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         let seenAt = event.seenAt ?? date
         event.seenAt = seenAt
         let seen = clock.now.advanced(by: .seconds(-max(0, date.timeIntervalSince(seenAt))))
-        var routed = false
-        for lane in lanes where lane.route.filter.matches(event) {
-            if !routed {
-                // A change made while nothing was held is read now.
-                if outstanding.withLock({ $0.count }) == 0 { delays.refresh() }
-                routed = true
-            }
+        let taking = lanes.filter { $0.route.filter.matches(event) }
+        guard !taking.isEmpty else { return }
+        // A change made while nothing was held is read now.
+        if outstanding.withLock({ $0.count }) == 0 { delays.refresh() }
+        tallies.withLock { $0[event.id, default: DeliveryTally()].owed += taking.count }
+        for lane in taking {
             outstanding.withLock { $0.count += 1 }
             lane.continuation.yield(Item(event: event, seen: seen))
         }
-        if routed { held.fire() }
+        held.fire()
     }
 
     /// Marks events as passed over at every sink that would have taken them (the plays before
@@ -311,7 +313,7 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
             if undeliverable.withLock({ $0.removeValue(forKey: sink.name) }) != nil {
                 logger.notice("sink delivering again", metadata: ["sink": "\(sink.name)"])
             }
-            logger.info("alert sent", metadata: metadata)
+            logger.debug("alert handed over", metadata: metadata)
         case .duplicate: logger.debug("alert already sent", metadata: metadata)
         case .skipped(let why), .failed(let why):
             let new = undeliverable.withLock { state -> Bool in
@@ -325,5 +327,46 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
             }
         }
         onDelivery(sink.name, event, delivery)
+        let done = tallies.withLock { state -> DeliveryTally? in
+            guard var tally = state[event.id] else { return nil }
+            tally.outcomes.append((sink.name, delivery))
+            // In the order of the config, whichever answered first.
+            let order = routes.map(\.sink.name)
+            tally.outcomes.sort { (order.firstIndex(of: $0.sink) ?? 0) < (order.firstIndex(of: $1.sink) ?? 0) }
+            tally.owed -= 1
+            state[event.id] = tally.owed > 0 ? tally : nil
+            return tally.owed > 0 ? nil : tally
+        }
+        if let done {
+            let line = "\(DeliveryTally.headline(event)): \(done.summary)"
+            if done.isNews { logger.info("\(line)", metadata: ["event": "\(event.id)"]) } else { logger.debug("\(line)", metadata: ["event": "\(event.id)"]) }
+        }
+    }
+}
+
+/// One alert's outcomes at the sinks that took it, told in one log line:
+/// `goal TOR · TOR 1–0 MTL: hook ✓ ha queued desktop ✗`. A sink that could not deliver says
+/// why in its own warning, once until it delivers again.
+struct DeliveryTally {
+    var owed = 0
+    var outcomes: [(sink: String, delivery: Delivery)] = []
+
+    var summary: String {
+        outcomes.map { sink, delivery in
+            switch delivery {
+            case .delivered: "\(sink) ✓"
+            case .queued: "\(sink) queued"
+            case .duplicate: "\(sink) sent before"
+            case .skipped, .failed: "\(sink) ✗"
+            }
+        }.joined(separator: " ")
+    }
+
+    /// False when every sink had it already (a restart going over what was sent): debug only.
+    var isNews: Bool { outcomes.contains { $0.delivery != .duplicate } }
+
+    static func headline(_ event: GameEvent) -> String {
+        let score = "\(event.away) \(event.score.away)–\(event.score.home) \(event.home)"
+        return [event.kind.rawValue, event.team].compactMap(\.self).joined(separator: " ") + " · " + score
     }
 }

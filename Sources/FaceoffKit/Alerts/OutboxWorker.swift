@@ -184,8 +184,11 @@ struct OutboxWorker: Sendable {
             let metadata: Logger.Metadata = ["sink": "\(name)", "event": "\(item.eventID)", "attempt": "\(item.attempts + 1)"]
             switch outcome {
             case .delivered(let detail):
+                // The router's line already said it was queued: only a delivery after failed
+                // attempts is news at info.
+                let level: Logger.Level = outage == nil ? .debug : .info
                 outage = nil
-                logger.info("alert delivered", metadata: metadata.merging(["status": "\(detail)"]) { $1 })
+                logger.log(level: level, item.attempts > 0 ? "alert delivered after retrying" : "alert delivered", metadata: metadata.merging(["status": "\(detail)"]) { $1 })
                 do { try await outbox.delivered(item) } catch {
                     taken.insert(item.id)
                     logger.error("cannot record a delivery in the store; it will not be sent again", metadata: metadata.merging(["error": "\(error)"]) { $1 })

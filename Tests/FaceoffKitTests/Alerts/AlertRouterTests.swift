@@ -71,4 +71,32 @@ import Testing
         #expect(try ledger.claimedIDs(gameID: 2025029999, sink: "later") == ["2025029999:goal:sample"])
         #expect(Set(try ledger.claimedIDs(gameID: 2025029999, sink: "now")) == ["2025029999:goal:sample", "2025029999:penalty:sample", "2025029999:period_start:sample"])
     }
+
+    /// A sink with no session bus, as `notify` is without a desktop.
+    struct UnableSink: Sink {
+        let name: String
+        func send(_ event: GameEvent) async -> Delivery { .skipped("there is no D-Bus session bus") }
+    }
+
+    /// `run`'s log: one info line per alert, naming every sink that took it and how it went
+    /// (in the config's order), however many sinks; the reason a sink failed is a warning of
+    /// its own, once.
+    @Test func eachAlertIsOneLogLineWithEverySinksOutcome() async throws {
+        let lines = LogLines()
+        let router = AlertRouter(
+            routes: [
+                SinkRoute(sink: RecordingSink(name: "hook") { _ in }, filter: SinkFilter(teams: ["TOR"])),
+                SinkRoute(sink: UnableSink(name: "desktop"), filter: SinkFilter(teams: ["TOR"])),
+                SinkRoute(sink: RecordingSink(name: "ha") { _ in }, filter: SinkFilter(kinds: [.goal], teams: ["TOR"]), delay: .seconds(1)),
+            ], ledger: nil, clock: ContinuousClock(), logger: lines.logger())
+        try await router.serving {
+            router.route(SampleEvent.make(.goal, team: "TOR"))
+            router.route(SampleEvent.make(.penalty, team: "TOR"))
+        }
+        let info = lines.all.filter { $0.0 == .info }.map(\.1)
+        #expect(info.count == 2, "\(info)")
+        #expect(info.contains("goal TOR · MTL 1–2 TOR: hook ✓ desktop ✗ ha ✓"), "\(info)")
+        #expect(info.contains("penalty MTL · MTL 1–2 TOR: hook ✓ desktop ✗"), "\(info)")
+        #expect(lines.all.filter { $0.0 == .warning }.count == 1, "\(lines.all)")
+    }
 }
