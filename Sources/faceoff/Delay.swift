@@ -96,7 +96,7 @@ extension Faceoff {
                 case .severalGames(let games):
                     throw UsageError(message: "goals in \(games.count) games in the last 3 minutes; say which stream you watch with --game (\(games.map(String.init).joined(separator: " or ")))")
                 case .synced(let delay, let goal):
-                    note = "Synced: the latest goal (\(goal)) was first seen \(DurationText.format(delay)) ago."
+                    note = "Synced: the latest goal, \(goal), was first seen \(DurationText.format(delay)) ago."
                 }
             }
             let report = DelayReport(book)

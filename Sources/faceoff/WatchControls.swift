@@ -56,7 +56,7 @@ final class WatchControls: Sendable {
                 case "[": try await book.adjust(by: .seconds(-1), sinks: sinks, at: now)
                 case "s", "S":
                     switch try await book.sync(sinks: sinks, games: watching.withLock { $0 }.map { [$0] }, now: now) {
-                    case .synced: message = "synced to the latest goal"
+                    case .synced(_, let goal): message = "synced to \(goal)"
                     case .noRecentGoal: message = "no goal in the last 3 minutes; unchanged"
                     case .severalGames: message = "goals in several games; unchanged"
                     }

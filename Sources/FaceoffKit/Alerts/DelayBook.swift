@@ -196,7 +196,7 @@ public final class DelayBook: Sendable {
         let delay = Self.clamp(.seconds(max(0, date.timeIntervalSince(goal.seenAt)).rounded()))
         let names = sinks ?? configured.map(\.name)
         try await set(Dictionary(names.map { ($0, delay) }, uniquingKeysWith: { first, _ in first }), at: date)
-        return .synced(delay, goal: goal.id)
+        return .synced(delay, goal: goal.label ?? "the goal \(goal.id)")
     }
 
     static func clamp(_ delay: Duration) -> Duration { min(max(delay, .zero), maximum) }

@@ -279,6 +279,11 @@ public final class Store: Sendable {
                 table.column("since", .double).notNull()
             }
         }),
+        ("v11: what a sighting was", { db in
+            // A goal's scorer, moment and score in words, so `delay sync` can name the goal it
+            // synced to.
+            try db.alter(table: "event_seen") { table in table.add(column: "label", .text) }
+        }),
     ]
 
     /// The migrations this store has applied, oldest first (those this version knows).

@@ -123,7 +123,8 @@ import Testing
         #expect(DelayBook(configured: configured, store: setup.store).entries.allSatisfy { $0.changedAt == nil && $0.current == $0.configured })
     }
 
-    /// `sync`: the delay becomes the time since the latest goal seen in the last 3 minutes.
+    /// `sync`: the delay becomes the time since the latest goal seen in the last 3 minutes, and
+    /// says which goal that was.
     @Test func syncMeasuresFromTheLatestGoalFirstSeen() async throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
@@ -138,13 +139,14 @@ import Testing
         var penalty = SampleEvent.make(.penalty, team: "TOR", key: "later")
         penalty.seenAt = now.addingTimeInterval(-5)
         _ = try await sightings.record([old, recent, penalty], at: now)
-        #expect(try await book.sync(now: now) == .synced(.seconds(42), goal: recent.id))
+        // Named as a fan names it, not by its id.
+        #expect(try await book.sync(now: now) == .synced(.seconds(42), goal: "A. Matthews (TOR) at 12:34 of the 2nd, MTL 1–2 TOR"))
         // A goal of another game, seen later: which stream? Said, not guessed; named, used.
         var elsewhere = SampleEvent.make(.goal, team: "TOR", key: "elsewhere", gameId: 2025029998)
         elsewhere.seenAt = now.addingTimeInterval(-20)
         _ = try await sightings.record([elsewhere], at: now)
         #expect(try await book.sync(now: now) == .severalGames([2025029998, 2025029999]))
-        #expect(try await book.sync(games: [2025029999], now: now) == .synced(.seconds(42), goal: recent.id))
+        #expect(try await book.sync(games: [2025029999], now: now) == .synced(.seconds(42), goal: "A. Matthews (TOR) at 12:34 of the 2nd, MTL 1–2 TOR"))
         #expect(book.delay(for: "stdout") == .seconds(42))
         #expect(book.delay(for: "notify") == .seconds(42))
         // Seen again later (another poll, another process): the first time stays.

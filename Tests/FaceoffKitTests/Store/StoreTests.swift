@@ -13,7 +13,7 @@ import Testing
         let store = try Store(path: path)
         #expect(FileManager.default.fileExists(atPath: path))
         let all = ["v1: response cache", "v2: calendar state", "v3: alert ledger", "v4: webhook outbox", "v5: live games", "v6: daemon state", "v7: ledger claims being sent",
-                   "v8: sightings and delay changes", "v9: retained MQTT messages", "v10: daemon notes"]
+                   "v8: sightings and delay changes", "v9: retained MQTT messages", "v10: daemon notes", "v11: what a sighting was"]
         #expect(try store.appliedMigrations() == all)
         // Opening again is fine and migrates nothing twice.
         #expect(try Store(path: path).appliedMigrations() == all)
