@@ -295,11 +295,16 @@ import Testing
         let base = ["FACEOFF_API_BASE": "file://\(mirror.path)/"]
         let online = try await run(cli, ["schedule", "TOR"], extra: base)
         #expect(online.status == 0)
+        #expect(try await run(cli, ["next", "TOR"], extra: base).status == 0)
         try FileManager.default.removeItem(at: mirror)
         let offline = try await run(cli, ["--offline", "schedule", "TOR"], extra: base)
         #expect(offline.status == 0)
         #expect(offline.stdout == online.stdout)
         #expect(offline.stderr.contains("offline"))
+        // A command of several requests says where its data came from once.
+        let next = try await run(cli, ["--offline", "next", "TOR"], extra: base)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stderr.components(separatedBy: "(offline)").count == 2, "\(next.stderr)")
 
         // A day later the API answers with an error page: the cached copy is used, and said to be.
         let page = mirror.appendingPathComponent("club-schedule-season/TOR/now")

@@ -21,7 +21,9 @@ public struct FanService: Sendable {
     }
 
     private func notes(_ fetched: [Fetched<some Sendable>]) -> [String] {
-        fetched.compactMap(\.staleness)
+        var notes = StaleNotes()
+        for each in fetched { notes.add(each) }
+        return notes.lines
     }
 
     private func schedule(_ team: String, season: String) async throws -> Fetched<ClubSchedule> {
@@ -40,14 +42,15 @@ public struct FanService: Sendable {
     public func next(team: String) async throws -> Output<NextReport> {
         let current = try await schedule(team, season: "now")
         var games = (current.value.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
-        var fetchedNotes = notes([current])
+        var fetchedNotes = StaleNotes()
+        fetchedNotes.add(current)
         if NextReport.pick(from: games, now: now)?.kind != "live",
             !games.contains(where: { $0.isUpcoming && ($0.startDate ?? .distantFuture) > now }),
             let nextSeason = current.value.nextSeason {
             // Near a season's end, /now may still point at the old season.
             if let upcoming = try? await client.fetch(.clubSchedule(team, season: String(nextSeason))) {
                 games += (upcoming.value.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
-                fetchedNotes += notes([upcoming])
+                fetchedNotes.add(upcoming)
             }
         }
         guard let (kind, game) = NextReport.pick(from: games, now: now) else {
@@ -59,7 +62,7 @@ public struct FanService: Sendable {
                 guard let abbrev = row.teamAbbrev?.value, abbrev == game.away.abbrev || abbrev == game.home.abbrev else { continue }
                 records[abbrev] = "\(row.wins ?? 0)-\(row.losses ?? 0)-\(row.otLosses ?? 0)"
             }
-            fetchedNotes += notes([standings])
+            fetchedNotes.add(standings)
         }
         var live: NextReport.Live?
         var shown = game
@@ -68,23 +71,24 @@ public struct FanService: Sendable {
             // The play-by-play is fresher than the schedule's score.
             shown.away.score = playByPlay.value.awayTeam?.score ?? shown.away.score
             shown.home.score = playByPlay.value.homeTeam?.score ?? shown.home.score
-            fetchedNotes += notes([playByPlay])
+            fetchedNotes.add(playByPlay)
         }
         return Output(
             report: NextReport(team: team, timezone: time.timeZone.identifier, kind: kind, game: shown, now: now, records: records, live: live),
-            notes: fetchedNotes)
+            notes: fetchedNotes.lines)
     }
 
     public func recent(team: String, count: Int) async throws -> Output<RecentReport> {
         let current = try await schedule(team, season: "now")
         var games = (current.value.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
-        var fetchedNotes = notes([current])
+        var fetchedNotes = StaleNotes()
+        fetchedNotes.add(current)
         if games.filter(\.isFinal).count < count, let previous = current.value.previousSeason,
             let older = try? await client.fetch(.clubSchedule(team, season: String(previous))) {
             games += (older.value.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
-            fetchedNotes += notes([older])
+            fetchedNotes.add(older)
         }
-        return Output(report: RecentReport(team: team, time: time, games: games, count: count), notes: fetchedNotes)
+        return Output(report: RecentReport(team: team, time: time, games: games, count: count), notes: fetchedNotes.lines)
     }
 
     public func standings(by grouping: StandingsReport.Grouping) async throws -> Output<StandingsReport> {
@@ -99,12 +103,12 @@ public struct FanService: Sendable {
     /// its club schedule, and before the bracket the regular season's end and the team's race.
     public func playoffs(team: String?, season: Season?) async throws -> Output<PlayoffsReport> {
         let season = season ?? Season(CurrentSeason.id(at: now, timeZone: time.timeZone))!
-        var fetchedNotes: [String] = []
+        var fetchedNotes = StaleNotes()
         var bracket: PlayoffBracket?
         do {
             let fetched = try await client.fetch(.playoffBracket(season.startYear + 1))
             bracket = fetched.value
-            fetchedNotes += notes([fetched])
+            fetchedNotes.add(fetched)
         } catch let error as NHLError where error.code == .notFound {
             bracket = nil
         }
@@ -113,7 +117,7 @@ public struct FanService: Sendable {
             // A team with no games that season has nothing to show; that is said, not an error.
             if let fetched = try? await client.fetch(.clubSchedule(team, season: season.id)) {
                 schedule = fetched.value
-                fetchedNotes += notes([fetched])
+                fetchedNotes.add(fetched)
             }
         }
         var standings: Standings?
@@ -121,11 +125,11 @@ public struct FanService: Sendable {
         if (bracket?.series ?? []).isEmpty {
             if team != nil, let fetched = try? await client.fetch(.standings()) {
                 standings = fetched.value
-                fetchedNotes += notes([fetched])
+                fetchedNotes.add(fetched)
             }
             if let fetched = try? await client.fetch(.schedule()) {
                 regularSeasonEnds = fetched.value.regularSeasonEndDate
-                fetchedNotes += notes([fetched])
+                fetchedNotes.add(fetched)
             }
         }
         // How many overtimes a playoff game took is in its play-by-play (kept for good once
@@ -140,7 +144,7 @@ public struct FanService: Sendable {
         let report = PlayoffsReport(
             season: season, bracket: bracket, team: team, schedule: schedule, standings: standings, regularSeasonEnds: regularSeasonEnds,
             followed: followed, time: time, now: now, overtimes: overtimes)
-        return Output(report: report, notes: fetchedNotes)
+        return Output(report: report, notes: fetchedNotes.lines)
     }
 
     public func roster(team: String) async throws -> Output<RosterReport> {
@@ -168,4 +172,17 @@ public struct FanService: Sendable {
 public struct FanError: Error, Sendable, Equatable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// Where a report's answers came from, said once however many requests it made: the oldest
+/// copy used ("using data from 3 h ago (offline)"), not one note per request.
+struct StaleNotes {
+    private var oldest: (age: TimeInterval, note: String)?
+
+    mutating func add(_ fetched: Fetched<some Sendable>) {
+        guard case .stale(let age, _) = fetched.origin, let note = fetched.staleness, age >= (oldest?.age ?? -1) else { return }
+        oldest = (age, note)
+    }
+
+    var lines: [String] { oldest.map { [$0.note] } ?? [] }
 }
