@@ -41,17 +41,8 @@ struct FanContext {
 
 /// A calendar day argument, YYYY-MM-DD, that exists.
 func checkDay(_ value: String?, _ name: String) throws {
-    guard let value else { return }
-    let parts = value.split(separator: "-", omittingEmptySubsequences: false)
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC")!
-    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-        let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-        let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
-        calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: year, month: month, day: day)
-    else {
-        throw ValidationError("\(name) must be a real date like 2025-10-25, not '\(value)'")
-    }
+    guard let value, CalendarDay(iso: value) == nil else { return }
+    throw ValidationError("\(name) must be a real date like 2025-10-25, not '\(value)'")
 }
 
 /// The store for the response cache. Without it a command still works online (slower), so a

@@ -145,7 +145,9 @@ public struct FanText: Sendable {
     }
 
     public func standings(_ report: StandingsReport) -> String {
-        var blocks: [String] = []
+        // The NHL's date of the table: its own day, whatever the user's zone.
+        let asOf = report.date.flatMap { CalendarDay(iso: $0) }.map { "Standings as of \($0.text)" }
+        var blocks: [String] = asOf.map { [$0] } ?? []
         for group in report.groups {
             // The first column marks followed teams, so the mark survives narrow terminals and no colour.
             var table = TextTable(columns: [
