@@ -26,11 +26,9 @@ sed '/^$/d' contrib/man/faceoff.1 | gzip -9n > "$root/usr/share/man/man1/faceoff
 "$bin" --generate-completion-script bash | sed '1{/^#!/d}' > "$root/usr/share/bash-completion/completions/faceoff"
 "$bin" --generate-completion-script zsh > "$root/usr/share/zsh/vendor-completions/_faceoff"
 "$bin" --generate-completion-script fish > "$root/usr/share/fish/vendor_completions.d/faceoff.fish"
-for unit in faceoff.service faceoff-calendar.service faceoff-calendar.timer; do
-  # The same units `make install` writes, naming the packaged binary.
-  sed "s|@BIN@|/usr/bin/faceoff|" "contrib/systemd/$unit" > "$root/usr/lib/systemd/user/$unit"
-  chmod 644 "$root/usr/lib/systemd/user/$unit"
-done
+# The same units `make install` writes, naming the packaged binary and systemd's own folders
+# for the user (%S, %C; the data folder has no specifier).
+contrib/units.sh "$root/usr/lib/systemd/user" /usr/bin/faceoff %S %h/.local/share %C
 gzip -9n < README.md > "$root/usr/share/doc/faceoff/README.md.gz"
 install -m 644 contrib/tmux/faceoff.tmux.conf "$root/usr/share/doc/faceoff/faceoff.tmux.conf"
 maintainer="Faceoff maintainers <maintainers@users.noreply.a-seed-839707e0.example>"

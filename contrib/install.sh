@@ -4,8 +4,10 @@
 #   the man page         -> $PREFIX/share/man/man1/faceoff.1
 #   shell completions    -> bash, zsh and fish completion folders under $PREFIX/share
 #   systemd user units   -> ~/.config/systemd/user/ (faceoff.service, faceoff-calendar.*)
-# An upgrade is the same command: the store in ~/.local/state/faceoff is kept, and the new
-# binary migrates it when it starts. Uninstalling keeps config, store and calendars.
+# The units keep the store, calendars and cache where faceoff finds them from this shell
+# (XDG_STATE_HOME, XDG_DATA_HOME, XDG_CACHE_HOME, or ~/.local/state, ~/.local/share, ~/.cache).
+# An upgrade is the same command: the store is kept, and the new binary migrates it when it
+# starts. Uninstalling keeps config, store and calendars.
 #
 #   contrib/install.sh              # build the release binary (make -C contrib release), then install
 #   PREFIX=/opt/faceoff contrib/install.sh
@@ -15,6 +17,15 @@ cd "$(dirname "$0")/.."
 PREFIX=${PREFIX:-$HOME/.local}
 UNITS=${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user
 bin="$PREFIX/bin/faceoff"
+# As faceoff reads them: a relative value is no value (the XDG spec).
+xdg() { case "${1:-}" in /*) printf '%s' "$1" ;; *) printf '%s' "$HOME/$2" ;; esac; }
+STATE_HOME=$(xdg "${XDG_STATE_HOME:-}" .local/state)
+DATA_HOME=$(xdg "${XDG_DATA_HOME:-}" .local/share)
+CACHE_HOME=$(xdg "${XDG_CACHE_HOME:-}" .cache)
+# The units must be able to name them: checked before anything is installed.
+check=$(mktemp -d)
+contrib/units.sh "$check" "$bin" "$STATE_HOME" "$DATA_HOME" "$CACHE_HOME"
+rm -rf "$check"
 
 if [ "${1:-}" = "--uninstall" ]; then
   if command -v systemctl >/dev/null 2>&1; then
@@ -33,21 +44,15 @@ fi
 make -C contrib release >/dev/null
 mkdir -p "$PREFIX/bin" "$PREFIX/share/man/man1" "$PREFIX/share/bash-completion/completions" \
   "$PREFIX/share/zsh/site-functions" "$PREFIX/share/fish/vendor_completions.d" "$UNITS" \
-  "$HOME/.local/state/faceoff" "$HOME/.local/share/faceoff" "$HOME/.cache/faceoff"
+  "$STATE_HOME/faceoff" "$DATA_HOME/faceoff" "$CACHE_HOME/faceoff"
 install -m 755 .build/dist/faceoff "$bin.new"
 mv "$bin.new" "$bin"
 install -m 644 contrib/man/faceoff.1 "$PREFIX/share/man/man1/faceoff.1"
 "$bin" --generate-completion-script bash > "$PREFIX/share/bash-completion/completions/faceoff"
 "$bin" --generate-completion-script zsh > "$PREFIX/share/zsh/site-functions/_faceoff"
 "$bin" --generate-completion-script fish > "$PREFIX/share/fish/vendor_completions.d/faceoff.fish"
-# One source for these units and the Debian package's (contrib/deb.sh): @BIN@ is the binary,
-# written for systemd (quoted when the path has a space) and escaped for sed's replacement.
-unitbin=$bin
-case "$bin" in *" "*) unitbin="\"$bin\"" ;; esac
-unitbin=$(printf '%s' "$unitbin" | sed 's/[\\&|]/\\&/g')
-for unit in faceoff.service faceoff-calendar.service faceoff-calendar.timer; do
-  sed "s|@BIN@|$unitbin|" "contrib/systemd/$unit" > "$UNITS/$unit"
-done
+# The units, naming this binary and these folders (contrib/units.sh, as the package does).
+contrib/units.sh "$UNITS" "$bin" "$STATE_HOME" "$DATA_HOME" "$CACHE_HOME"
 if command -v systemctl >/dev/null 2>&1 && systemctl --user daemon-reload 2>/dev/null; then
   if systemctl --user is-active --quiet faceoff.service; then
     systemctl --user restart faceoff.service

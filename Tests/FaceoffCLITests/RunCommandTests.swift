@@ -283,6 +283,26 @@ import Testing
         #expect(broken.status == 2 && broken.stderr.contains("XXX"), "\(broken.stderr)")
     }
 
+    /// The units install.sh writes keep the store, calendars and cache in the user's XDG
+    /// folders (and tell faceoff so); a folder the units can't name is refused, not mangled.
+    @Test func theUnitsFollowTheUsersXDGFolders() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let units = cli.home.appendingPathComponent("units")
+        let script = CLI.root.appendingPathComponent("contrib/units.sh").path
+        let rendered = try await CLI.execute("/bin/sh", [script, units.path, "/opt/f/bin/faceoff", "/srv/me/state", "/srv/me/data", "/srv/me/cache"])
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        for unit in ["faceoff.service", "faceoff-calendar.service"] {
+            let text = try String(contentsOf: units.appendingPathComponent(unit), encoding: .utf8)
+            #expect(text.contains("Environment=XDG_STATE_HOME=/srv/me/state XDG_DATA_HOME=/srv/me/data XDG_CACHE_HOME=/srv/me/cache"), "\(text)")
+            #expect(text.contains("mkdir -p /srv/me/state/faceoff /srv/me/data/faceoff /srv/me/cache/faceoff"))
+            #expect(text.contains("ReadWritePaths=-/srv/me/state/faceoff -/srv/me/data/faceoff -/srv/me/cache/faceoff"))
+            #expect(!text.contains("@") && !text.contains(".local/state"), "\(text)")
+        }
+        let spaced = try await CLI.execute("/bin/sh", [script, units.path, "/b", "/srv/my state", "/d", "/c"])
+        #expect(spaced.status == 1 && spaced.stderr.contains("'/srv/my state'"), "\(spaced.stderr)")
+    }
+
     @Test func doctorSaysWhatIsWrongAndHowToFixIt() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
