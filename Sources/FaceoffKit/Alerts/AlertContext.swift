@@ -69,6 +69,7 @@ enum AlertContext {
         let details = event.details
         set("infraction", details["infraction"])
         if let minutes = details["minutes"], minutes != "0" { values["minutes"] = minutes }
+        set("time_left", details["time_left"])
         set("reason", details["reason"])
         set("from", details["from"])
         set("highlight_url", details["highlight_url"])

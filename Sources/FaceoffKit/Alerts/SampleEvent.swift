@@ -46,7 +46,7 @@ public enum SampleEvent {
             event.details = ["infraction": "hooking", "minutes": "2"]
         case .powerPlayStart:
             event.strength = "5v4"
-            event.details = ["minutes": "2"]
+            event.details = ["minutes": "2", "time_left": "2:00"]
         case .powerPlayChange:
             event.strength = "5v3"
             event.details = ["from": "5v4", "reason": "penalty"]

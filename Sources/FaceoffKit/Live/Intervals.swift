@@ -78,6 +78,9 @@ enum PowerPlays {
             if change.cause == .penalty, let minutes = lastPenaltyMinutes(plays, before: index, against: team, snapshot: snapshot) {
                 details["minutes"] = String(minutes)
             }
+            // Also for one that starts as a penalty runs out (4 on 4 becoming 5 on 4) or goes
+            // on from the period before: the penalty clock, not a fresh 2:00.
+            if let left = change.advantageLeft, left > 0 { details["time_left"] = GameClockTime.text(left) }
             place(event(.powerPlayStart, key: key, team: team, strength: change.to.text, details: details))
             open = (team, key, 0)
         }

@@ -102,6 +102,12 @@ struct PenaltyBox: Sendable {
     /// When the next part being served runs out.
     var nextEnd: Int? { serving.map(\.ends).min() }
 
+    /// Game seconds from `time` until `side` has a player back from the box: the first of its
+    /// penalties (all parts of it) to run out; coincidental ones, served four on four, aside.
+    func timeUntilBack(_ side: Manpower.Side, at time: Int) -> Int? {
+        serving.filter { $0.call.side == side && !$0.coincidental }.map { $0.ends + $0.partsLeft * $0.call.seconds - time }.min()
+    }
+
     /// Ends every part that runs out at `time`; a double minor's second part starts then, and a
     /// waiting penalty takes a freed place.
     mutating func expire(at time: Int) {
@@ -210,6 +216,10 @@ struct StrengthTimeline: Sendable {
         var from: Manpower
         var to: Manpower
         var cause: Cause
+        /// Game seconds until the team short-handed now gets a skater back, unless a goal ends
+        /// a minor sooner: its first penalty to run out (a double minor's whole length). Nil
+        /// with no advantage.
+        var advantageLeft: Int?
     }
 
     /// For each play, the manpower its situation code should show: for a goal or a penalty,
@@ -228,7 +238,8 @@ struct StrengthTimeline: Sendable {
         func record(_ index: Int, after: Bool = false, at time: Int, source: Int? = nil, _ cause: Cause) {
             let now = box.manpower(base: base)
             guard now != current else { return }
-            changes.append(Change(index: index, afterPlay: after, time: time, source: source, from: current, to: now, cause: cause))
+            let left = now.advantage.flatMap { side in box.timeUntilBack(side == .away ? .home : .away, at: time) }
+            changes.append(Change(index: index, afterPlay: after, time: time, source: source, from: current, to: now, cause: cause, advantageLeft: left))
             current = now
         }
 
@@ -288,6 +299,11 @@ enum GameClockTime {
         guard let parts = clock?.split(separator: ":"), parts.count == 2, let minutes = Int(parts[0]), let seconds = Int(parts[1]),
               minutes >= 0, (0..<60).contains(seconds) else { return nil }
         return minutes * 60 + seconds
+    }
+
+    /// A length of game time as a penalty clock shows it: "2:00", "0:31".
+    static func text(_ seconds: Int) -> String {
+        String(format: "%d:%02d", seconds / 60, seconds % 60)
     }
 
     /// The period and "MM:SS" into it of a game time; the end of a period reads 20:00.

@@ -53,6 +53,39 @@ import Testing
 
     static func when(_ event: GameEvent) -> String { "\(event.periodLabel ?? "?") \(event.clock ?? "?")" }
 
+    /// A power play that begins as one of two penalties runs out (4 on 4, then 5 on 4) shows
+    /// the time left on the other, not a fresh 2:00; one that starts at the whistle shows its
+    /// penalty's length.
+    @Test func aPowerPlayStartingAsAPenaltyRunsOutShowsTheTimeLeft() throws {
+        let events = Self.powerPlayEvents(try Self.feed([
+            Step(period: 1, time: "10:00", kind: "penalty", team: "A", details: Self.minor),
+            Step(period: 1, time: "10:00", kind: "faceoff"),
+            Step(period: 1, time: "11:00", kind: "penalty", team: "H", details: Self.minor),
+            Step(period: 1, time: "11:00", kind: "faceoff"),
+            Step(period: 1, time: "12:30", kind: "shot-on-goal"),
+            Step(period: 1, time: "13:30", kind: "shot-on-goal"),
+        ]))
+        let starts = events.filter { $0.kind == .powerPlayStart }
+        #expect(starts.map(\.team) == ["NJD", "CAR"])
+        #expect(starts.map { $0.details["time_left"] } == ["2:00", "1:00"])
+        #expect(starts.map(Self.when) == ["1st 10:00", "1st 12:00"])
+    }
+
+    /// The same in a real game: Thomas's minor runs out 12 s into the 2nd with Gustafsson's
+    /// still on (called at 18:43 of the 1st), so the Blues' power play has 31 s; at 17:43 of
+    /// the 1st, Saad back with Ovechkin's running to 19:04, 1:21.
+    @Test(.enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"))
+    func aRecordedPowerPlayAfterFourOnFourShowsTheTimeLeft() throws {
+        let file = RealFixtures.directory.appendingPathComponent("games/play-by-play_2022020269_WSH-at-STL_shootout.json")
+        let starts = Self.powerPlayEvents(try Replays.load(file)).filter { $0.kind == .powerPlayStart }
+        let shown = starts.map { "\(Self.when($0)) \($0.strength ?? "") \($0.details["time_left"] ?? "-")" }
+        #expect(shown.contains("1st 17:43 5v4 1:21"), "\(shown)")
+        #expect(shown.contains("1st 18:43 4v3 0:21"), "\(shown)")
+        #expect(shown.contains("2nd 00:12 5v4 0:31"), "\(shown)")
+        #expect(shown.contains("1st 11:03 5v4 2:00"), "\(shown)")
+        #expect(starts.allSatisfy { $0.details["time_left"] != nil })
+    }
+
     /// Regular-season overtime is three on three: the power play carries into it as 4 on 3,
     /// and ends when the penalty does, a minute in.
     @Test func aPowerPlayCarriesIntoThreeOnThree() throws {
