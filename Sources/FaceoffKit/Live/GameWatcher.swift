@@ -79,6 +79,8 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         var pregameSent = false
         // Wall time of the last poll that reached the feed.
         var lastSeen: Date?
+        /// The intermission clock at the poll before: one that stopped moving is watched closely.
+        var lastBreakClock: Int?
 
         while true {
             try Task.checkCancellation()
@@ -142,7 +144,8 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                     logger.info("game over", metadata: metadata)
                     break
                 }
-                interval = nextPoll(snapshot)
+                interval = nextPoll(snapshot, breakClockBefore: lastBreakClock)
+                lastBreakClock = snapshot.clock?.inIntermission == true ? snapshot.clock?.secondsRemaining : nil
             } catch let error as WatchError where error.isFinal {
                 throw error
             } catch let error as NHLError where polls == 1 && error.code == .notFound {
@@ -262,7 +265,9 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     /// Polls slow down before the game and through intermissions.
-    func nextPoll(_ snapshot: GameSnapshot) -> Duration {
+    /// - Parameter breakClockBefore: the intermission's seconds left at the poll before, if it
+    ///   was in one.
+    func nextPoll(_ snapshot: GameSnapshot, breakClockBefore: Int? = nil) -> Duration {
         let start = scheduledStart ?? snapshot.startTime
         if snapshot.state?.isUpcoming ?? false {
             // Once a minute before the start, but never past it; once the scheduled time has
@@ -271,9 +276,10 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
             guard start > now() else { return settings.poll }
             return min(.seconds(60), max(settings.poll, .seconds(start.timeIntervalSince(now()))))
         }
-        if snapshot.clock?.inIntermission == true, let left = snapshot.clock?.secondsRemaining, left > 90 {
+        if snapshot.clock?.inIntermission == true, let left = snapshot.clock?.secondsRemaining, left > 90, left != breakClockBefore {
             // At least once a minute, so the scoreboard's intermission clock keeps moving;
-            // at the usual rate for its last minute and a half.
+            // at the usual rate for its last minute and a half, or once the clock stands
+            // still (the break is over early, or the feed has stopped counting it).
             return max(settings.poll, min(.seconds(left - 60), .seconds(60)))
         }
         return settings.poll

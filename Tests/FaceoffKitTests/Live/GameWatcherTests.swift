@@ -363,6 +363,10 @@ import Testing
         // ...and at the usual rate in its last minute and a half.
         feed.clock = GameClock(timeRemaining: "01:20", secondsRemaining: 80, running: false, inIntermission: true)
         #expect(watcher.nextPoll(GameSnapshot(feed)) == .seconds(5))
+        // ...or once its clock stands still from one poll to the next.
+        feed.clock = GameClock(timeRemaining: "09:00", secondsRemaining: 540, running: false, inIntermission: true)
+        #expect(watcher.nextPoll(GameSnapshot(feed), breakClockBefore: 600) == .seconds(60))
+        #expect(watcher.nextPoll(GameSnapshot(feed), breakClockBefore: 540) == .seconds(5))
         feed.clock = GameClock(timeRemaining: "12:00", secondsRemaining: 720, running: true, inIntermission: false)
         #expect(watcher.nextPoll(GameSnapshot(feed)) == .seconds(5))
     }
