@@ -41,6 +41,13 @@ let package = Package(
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"])]
         ),
+        // libqrencode (libqrencode-dev): the QR code of each subscription link on the feed
+        // server's index page.
+        .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
         .target(
             name: "FaceoffKit",
             dependencies: [
@@ -62,6 +69,7 @@ let package = Package(
             name: "FaceoffServer",
             dependencies: [
                 "FaceoffKit",
+                "CQREncode",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

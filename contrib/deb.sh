@@ -2,7 +2,7 @@
 # Builds the Debian package from the release binary (make -C contrib deb calls it):
 #   contrib/deb.sh DIST    where DIST holds the stamped binary `faceoff`; writes
 #                          DIST/faceoff_VERSION_ARCH.deb
-# Depends come from dpkg-shlibdeps (libc, libical, SQLite, libstdc++, zlib) plus, by hand,
+# Depends come from dpkg-shlibdeps (libc, libical, libqrencode, SQLite, libstdc++, zlib) plus, by hand,
 # what Faceoff loads at run time where dpkg-shlibdeps can't see it: libcurl4 and libssl3.
 # libmosquitto1 (loaded only by an MQTT sink) is recommended, not required.
 set -eu

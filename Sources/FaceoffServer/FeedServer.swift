@@ -126,13 +126,14 @@ public struct FeedServer: Sendable {
             let http = "\(base)calendars/\(name).ics\(query)"
             let webcal = http.replacingOccurrences(of: "https://", with: "webcal://").replacingOccurrences(of: "http://", with: "webcal://")
             let label = FeedServer.escape(FeedServer.title(for: feeds[name]!))
-            rows += "<li><a href=\"\(FeedServer.escape(webcal))\">\(label)</a> · <a href=\"\(FeedServer.escape(http))\">\(FeedServer.escape(name)).ics</a></li>\n"
+            let code = QRCode.svg(webcal, label: "QR code of the \(label) link").map { "<br>\($0)" } ?? ""
+            rows += "<li><a href=\"\(FeedServer.escape(webcal))\">\(label)</a> · <a href=\"\(FeedServer.escape(http))\">\(FeedServer.escape(name)).ics</a>\(code)</li>\n"
         }
         let html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>Faceoff calendars</title></head>
             <body><h1>Faceoff calendars</h1>
-            <p>Subscribe in your calendar app: the first link opens it (webcal://), the second is the plain feed URL.</p>
+            <p>Subscribe in your calendar app: the first link opens it (webcal://), the second is the plain feed URL. On a phone, point the camera at a link's QR code.</p>
             <ul>
             \(rows)</ul></body></html>
 

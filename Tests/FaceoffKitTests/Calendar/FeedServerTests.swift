@@ -104,6 +104,22 @@ import Testing
         #expect(index.contains("/calendars/TOR.ics?token=\(encoded)"))
     }
 
+    /// Each link on the index has its QR code, and a QR reader (zxing-cpp, an independent
+    /// decoder) reads the link back from it, token and all.
+    @Test(.enabled(if: QRReader.python != nil, "needs .venv with zxing-cpp and numpy (.ci/run makes it)"))
+    func eachLinkHasAQRCodeThatReadsBackAsTheLink() async throws {
+        let harness = try CalendarHarness()
+        let (base, task) = try await Self.start(try server(harness, token: "s3cr+t&x=1"))
+        defer { task.cancel() }
+        let index = String(decoding: try await get(base + "?token=s3cr%2Bt%26x%3D1").body, as: UTF8.self)
+        let links = index.matches(of: /<li><a href="(webcal:[^"]+)"/).map { String($0.output.1).replacingOccurrences(of: "&amp;", with: "&") }
+        let codes = index.matches(of: /<svg[^>]*>.*?<\/svg>/).map { String($0.output) }
+        #expect(!links.isEmpty && codes.count == links.count, "\(links.count) links, \(codes.count) codes")
+        for (link, code) in zip(links, codes) {
+            #expect(try await QRReader.read(code) == link)
+        }
+    }
+
     @Test func aSlowAPINeverHoldsARequestLong() async throws {
         let harness = try CalendarHarness()
         // A good feed exists, written an hour ago.
@@ -178,7 +194,8 @@ import Testing
     }
 
     /// More clients than the cap, each sending a whole request at once: every one gets an
-    /// answer (the feed, or 503 with Retry-After), none a reset.
+    /// answer (the feed, or 503 with Retry-After), none a reset. 50 against a cap of 20: within
+    /// the 32 more that wait their turn (past those the oldest waiting one is closed, by design).
     @Test func pastTheCapClientsAreAnsweredNotReset() async throws {
         let harness = try CalendarHarness()
         _ = try await harness.publisher().publish([.team("TOR")])
@@ -192,7 +209,7 @@ import Testing
             port = int(sys.argv[1])
             outcomes = collections.Counter()
             lock = threading.Lock()
-            start = threading.Barrier(60)
+            start = threading.Barrier(50)
             def client():
                 try:
                     s = socket.create_connection(("127.0.0.1", port), timeout=20)
@@ -212,7 +229,7 @@ import Testing
                     outcome = "reset"
                 with lock:
                     outcomes[outcome] += 1
-            threads = [threading.Thread(target=client) for _ in range(60)]
+            threads = [threading.Thread(target=client) for _ in range(50)]
             for t in threads: t.start()
             for t in threads: t.join()
             for outcome, count in outcomes.items(): print(count, outcome)
