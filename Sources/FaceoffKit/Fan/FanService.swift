@@ -91,6 +91,56 @@ public struct FanService: Sendable {
         return Output(report: RecentReport(team: team, time: time, games: games, count: count), notes: fetchedNotes.lines)
     }
 
+    /// A game's box score: the landing is needed; the boxscore (goalies) and the right-rail
+    /// (shots by period, power plays) add to it, and when one can't be had the report says so.
+    public func boxScore(game id: Int) async throws -> Output<BoxScoreReport> {
+        var notes = StaleNotes()
+        var unavailable: [String] = []
+        var landing: GameLanding?
+        var landingError: (any Error)?
+        do {
+            let fetched = try await client.fetch(.landing(id))
+            notes.add(fetched)
+            landing = fetched.value
+        } catch { landingError = error }
+        var boxscore: Boxscore?
+        do {
+            let fetched = try await client.fetch(.boxscore(id))
+            notes.add(fetched)
+            boxscore = fetched.value
+        } catch {
+            // Neither answer: nothing to show, and the landing's error says why.
+            if let landingError { throw landingError }
+            unavailable.append("goalies (the boxscore answer: \(error))")
+        }
+        if let landingError { unavailable.append("goals, penalties and three stars (the landing answer: \(landingError))") }
+        var rightRail: GameRightRail?
+        do {
+            let fetched = try await client.fetch(.rightRail(id, state: landing?.gameState ?? boxscore?.gameState))
+            notes.add(fetched)
+            rightRail = fetched.value
+        } catch { unavailable.append("shots by period and power plays (the right-rail answer: \(error))") }
+        let report = BoxScoreReport(landing: landing, boxscore: boxscore, rightRail: rightRail, unavailable: unavailable, time: time)
+        return Output(report: report, notes: notes.lines)
+    }
+
+    /// The game of `team` a box score is wanted for: one on now, else the last one played.
+    public func currentOrLastGame(team: String) async throws -> Int {
+        let schedule = try await schedule(team, season: "now").value
+        let games = (schedule.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
+        if let live = games.first(where: \.isLive) { return live.id }
+        guard let last = games.filter(\.isFinal).max(by: { ($0.startDate ?? .distantPast) < ($1.startDate ?? .distantPast) }) else {
+            throw FanError("\(team) has not played yet in \(schedule.currentSeason.map(String.init) ?? "the current season"); `faceoff next \(team)` says when it does")
+        }
+        return last.id
+    }
+
+    /// The games of `day` (the NHL's today when nil) across the league: one request.
+    public func scores(on day: CalendarDay?) async throws -> Output<ScoresReport> {
+        let fetched = try await client.fetch(.score(day.map { .date($0.description) } ?? .now))
+        return Output(report: ScoresReport(score: fetched.value, followed: followed, time: time), notes: notes([fetched]))
+    }
+
     public func standings(by grouping: StandingsReport.Grouping) async throws -> Output<StandingsReport> {
         let fetched = try await client.fetch(.standings())
         guard !(fetched.value.standings ?? []).isEmpty else {

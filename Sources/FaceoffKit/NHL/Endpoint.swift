@@ -175,6 +175,14 @@ extension Endpoint where Response == Boxscore {
     public static func boxscore(_ gameID: Int) -> Self { gamecenter(gameID, "boxscore") }
 }
 
+extension Endpoint where Response == GameRightRail {
+    /// The right-rail carries no id or state of its own: `state` is the game's, from its
+    /// landing, so a finished game's copy is kept for good like the others.
+    public static func rightRail(_ gameID: Int, state: GameState?) -> Self {
+        Self("gamecenter/\(gameID)/right-rail", missing: "no NHL game has the id \(gameID)") { _, _ in FreshnessRules.game(state) }
+    }
+}
+
 extension Endpoint where Response == Standings {
     public static func standings(_ date: DateSelector = .now) -> Self {
         // Before a season the NHL answers an empty list, so only a missing one is wrong.

@@ -1,0 +1,31 @@
+import ArgumentParser
+import FaceoffKit
+
+extension Faceoff {
+    struct GameCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "game",
+            abstract: "A game's box score: goals, shots, goalies, power plays, penalties, three stars.",
+            discussion: """
+                Of a team's game on now, else its last one (the first followed team when none is named), \
+                or of a game id (as `recent --json` and `next --json` give it). A finished game's answers \
+                are kept, so it works --offline too.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "A team (TOR, Leafs) or a game id (2025020100).")
+        var teamOrGame: String?
+
+        func run() async throws {
+            let context = try FanContext(global)
+            let id: Int
+            if let number = teamOrGame.flatMap(Int.init), number > 1_000_000 {
+                id = number
+            } else {
+                id = try await context.service.currentOrLastGame(team: try context.team(teamOrGame, command: "game"))
+            }
+            context.emit(try await context.service.boxScore(game: id), render: context.text.boxScore)
+        }
+    }
+}
