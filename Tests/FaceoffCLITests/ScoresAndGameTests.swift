@@ -167,4 +167,28 @@ import Testing
         let game = try await cli.run(["game", "TOR"], environment: FanCommandTests.environment)
         #expect(game.stderr.contains("gamecenter/2025020119/"), "\(game.stderr)")
     }
+
+    /// `scores --watch` in a terminal: the table, redrawn in place with when it was updated,
+    /// until q, which ends it at once (exit 0) and gives the terminal back as it was; without a
+    /// terminal it says so.
+    @Test func scoresWatchRedrawsUntilQ() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        var environment = FanCommandTests.environment.merging(["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TERM": "xterm-256color"]) { $1 }
+        environment["FACEOFF_NOW"] = nil
+        let terminal = try PseudoTerminal(
+            CLI.binary.path, ["scores", "--watch"], environment: environment, stderr: cli.home.appendingPathComponent("scores.err"))
+        defer { terminal.close() }
+        #expect(await eventually(within: .seconds(30)) { terminal.text.contains("q quits") }, "\(terminal.text.suffix(400))")
+        #expect(terminal.text.contains("\u{1B}[H\u{1B}[2J") && terminal.text.contains("TOR @ BUF"), "\(terminal.text.suffix(400))")
+        #expect(terminal.text.contains("Updated "))
+        // A live game: redrawn at the watch poll (5 s).
+        #expect(await eventually(within: .seconds(30)) { terminal.text.components(separatedBy: "q quits").count >= 3 }, "not redrawn")
+        terminal.type("q")
+        #expect(await terminal.exit(within: 10) == 0)
+        let modes = tcflag_t(ICANON | ECHO)
+        #expect(terminal.settings.c_lflag & modes == modes, "the terminal's line mode and echo are given back")
+        let piped = try await cli.run(["scores", "--watch"], environment: FanCommandTests.environment)
+        #expect(piped.status == 2 && piped.stderr.contains("not one"), "\(piped.stderr)")
+    }
 }
