@@ -90,11 +90,14 @@ public final class ExecSink: DurableSink {
         let environment = environment.merging(invocation.environment) { $1 }
         let result: ProcessRunner.Result
         do {
-            result = try await oneAtATime { () async throws(ProcessRunner.Failure) -> ProcessRunner.Result in
+            let ran = try await oneAtATime { () async throws(ProcessRunner.Failure) -> ProcessRunner.Result in
                 try await ProcessRunner.run(
                     program, Array(invocation.arguments.dropFirst()), environment: environment, timeout: config.timeout,
                     input: Array(invocation.input.utf8))
             }
+            // Cancelled while another process held the lock: the program never started.
+            guard let ran else { return .cancelled }
+            result = ran
         } catch {
             if case .notFound = error {
                 return .retry("\(program) was not found or is not executable; check the sink's command (a full path, or a program on PATH)", after: nil)
@@ -115,8 +118,9 @@ public final class ExecSink: DurableSink {
 
     /// Runs `body` holding the sink's lock file (an flock, released when the descriptor
     /// closes, also when the process dies). Another process's run ends within its timeout, so
-    /// the wait is at most that; past it (a stuck lock), the run goes ahead, logged.
-    private func oneAtATime<T>(_ body: () async throws(ProcessRunner.Failure) -> T) async throws(ProcessRunner.Failure) -> T {
+    /// the wait is at most that; past it (a stuck lock), the run goes ahead, logged. Nil, and
+    /// `body` never run, when the task is cancelled while it waits.
+    func oneAtATime<T>(_ body: () async throws(ProcessRunner.Failure) -> T) async throws(ProcessRunner.Failure) -> T? {
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         // No state folder yet (test-alert before anything ran): no other process to share with.
         guard fd >= 0 else { return try await body() }
@@ -128,7 +132,7 @@ public final class ExecSink: DurableSink {
                 logger.warning("another process kept this sink's program running past its timeout; running this one all the same", metadata: ["sink": "\(name)"])
                 break
             }
-            if Task.isCancelled { break }
+            if Task.isCancelled { return nil }
             try? await Task.sleep(for: .milliseconds(50))
         }
         return try await body()

@@ -115,8 +115,10 @@ struct OutboxWorker: Sendable {
         var resumed = false
         // Rows the receiver took whose deletion failed (a full disk): never sent again.
         var taken: Set<Int64> = []
-        // The store refused a lease last time (logged once until it works again).
+        // The store refused a lease or a removal last time (logged once until it works again).
         var storeFailing = false
+        // Rows already logged as expired: a row the store can't remove is said once.
+        var expired: Set<Int64> = []
         // The receiver has been failing since; nil while it answers.
         var outage: Outage?
         // A new alert came in while the head waited early in an outage: try the head now.
@@ -144,10 +146,22 @@ struct OutboxWorker: Sendable {
             let current = now()
             if item.expiresAt <= current {
                 outage = nil
-                logger.error("alert expired undelivered", metadata: [
-                    "sink": "\(name)", "event": "\(item.eventID)", "attempts": "\(item.attempts)", "last_error": "\(item.lastError ?? "-")",
-                ])
-                try? await outbox.drop(item)
+                if expired.insert(item.id).inserted {
+                    logger.error("alert expired undelivered", metadata: [
+                        "sink": "\(name)", "event": "\(item.eventID)", "attempts": "\(item.attempts)", "last_error": "\(item.lastError ?? "-")",
+                    ])
+                }
+                do { try await outbox.drop(item) } catch {
+                    // A full or read-only disk: the row stays, and is looked at again when the
+                    // store may take the change, as any failed write waits (said once).
+                    if !storeFailing {
+                        logger.error("cannot remove an expired alert from the outbox; trying again until the store can be written", metadata: [
+                            "sink": "\(name)", "event": "\(item.eventID)", "error": "\(error)",
+                        ])
+                    }
+                    storeFailing = true
+                    await pause(schedule.idleCheck, wakeable: false)
+                }
                 continue
             }
             if resumed, !retryNow, item.nextAttemptAt > current {
@@ -207,7 +221,9 @@ struct OutboxWorker: Sendable {
                 let at = now().addingTimeInterval(wait.inSeconds)
                 if at >= item.expiresAt {
                     logger.error("alert expired undelivered", metadata: metadata.merging(["error": "\(why)"]) { $1 })
-                    try? await outbox.drop(item)
+                    expired.insert(item.id)
+                    // Not removed (a full disk): no attempt before the wait is out.
+                    if (try? await outbox.drop(item)) == nil { await pause(wait, wakeable: false) }
                 } else {
                     logger.warning("delivery failed; will retry", metadata: metadata.merging(["error": "\(why)", "retry_in": "\(DurationText.log(wait))"]) { $1 })
                     // Even if the store can't take the new time, never hammer the receiver.

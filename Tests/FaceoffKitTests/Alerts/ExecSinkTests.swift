@@ -189,6 +189,31 @@ import Testing
         #expect(setup.lines.count == 24)
     }
 
+    /// Cancelled while another process holds the sink's lock (a `run` stopping while a
+    /// `watch` runs the program): the program never starts, with or without the lock.
+    @Test func aProgramNeverStartsAfterItsSinkWasCancelled() async throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        try setup.script("light", "echo ran >> \"$LOG\"")
+        let sink = try setup.sink(["~/bin/light"])
+        try FileManager.default.createDirectory(atPath: (sink.lockPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        // The other process's hold on the lock.
+        let held = open(sink.lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        try #require(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0)
+        let outcome = await withTaskGroup(of: OutboxAttempt.self) { group in
+            group.addTask { await sink.execute(sink.invocation(SampleEvent.make(.goal, team: "TOR"))) }
+            try? await Task.sleep(for: .milliseconds(300))
+            group.cancelAll()
+            let outcome = await group.next()
+            close(held)
+            return outcome
+        }
+        // Give a wrongly started program time to write.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(setup.lines.isEmpty, "\(setup.lines)")
+        if case .cancelled? = outcome {} else { Issue.record("outcome: \(String(describing: outcome))") }
+    }
+
     /// At most once: a claim left by a process killed while the program ran (or just before)
     /// is never taken over. With `retry = true` the run is in the outbox, and a process that
     /// died holding it leaves it to the next, which runs it again.
