@@ -4,7 +4,7 @@ import Testing
 
 /// The fan commands end to end: the built binary against the project's file:// mirror, with
 /// the clock pinned to Saturday 2025-10-25 20:00 UTC (TOR is playing in Buffalo that evening).
-@Suite("fan commands, the binary") struct FanCommandTests {
+@Suite("fan commands, the binary", .timeLimit(.minutes(10))) struct FanCommandTests {
     static let environment = [
         "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/",
         "FACEOFF_NOW": "2025-10-25T20:00:00Z",
@@ -157,7 +157,7 @@ import Testing
     /// The 2024-25 bracket and Montréal's first-round loss to Washington in five, OT in game 1:
     /// golden text (Tests/Fixtures/golden/playoffs-MTL-20242025.txt; FACEOFF_UPDATE_GOLDEN=1
     /// rewrites it) and JSON checked against its schema.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: CalendarCommandTests.recordings.path), "../shared/nhl-api/fixtures not present"))
+    @Test(.enabled(if: CalendarCommandTests.recordingsAvailable, "../shared/nhl-api/fixtures not present"))
     func playoffsShowTheBracketAndATeamsRun() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }

@@ -5,7 +5,7 @@ import Testing
 
 /// What an MQTT sink publishes, without a broker: the team state an event moves on, the
 /// triggers it fires from each side, the next game, the discovery entries and the config.
-@Suite struct MQTTMessagesTests {
+@Suite(.timeLimit(.minutes(10))) struct MQTTMessagesTests {
     static let date = Date(timeIntervalSince1970: 1_764_000_000)
 
     static func event(_ kind: GameEvent.Kind, team: String? = nil, period: Int = 1, away: Int = 0, home: Int = 0, strength: String? = nil,

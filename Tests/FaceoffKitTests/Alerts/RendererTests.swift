@@ -3,7 +3,7 @@ import Testing
 
 @testable import FaceoffKit
 
-@Suite struct RendererTests {
+@Suite(.timeLimit(.minutes(10))) struct RendererTests {
     static let renderer = Renderer(templates: try! TemplateSet(overrides: nil), followed: ["TOR"])
 
     @Test func theIssueExampleGoal() {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import FaceoffKit
 
-@Suite struct WakeSignalTests {
+@Suite(.timeLimit(.minutes(10))) struct WakeSignalTests {
     @Test func aFireEndsTheWaitAndAnEarlierFireIsKept() async {
         let signal = WakeSignal()
         Task {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import FaceoffKit
 
-@Suite struct ConfigEditorTests {
+@Suite(.timeLimit(.minutes(10))) struct ConfigEditorTests {
     @Test func addingToASingleLineListKeepsTheRestOfTheFile() {
         let text = """
             # Faceoff
@@ -137,7 +137,7 @@ import Testing
     }
 }
 
-@Suite struct AtomicFileTests {
+@Suite(.timeLimit(.minutes(10))) struct AtomicFileTests {
     @Test func replacesContentAndKeepsPermissions() throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

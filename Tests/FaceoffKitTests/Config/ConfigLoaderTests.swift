@@ -3,7 +3,7 @@ import Testing
 
 @testable import FaceoffKit
 
-@Suite struct ConfigLoaderTests {
+@Suite(.timeLimit(.minutes(10))) struct ConfigLoaderTests {
     /// The README's configuration reference, every key set.
     static let fullReference = """
         teams = ["TOR", "MTL"]           # followed teams
@@ -243,7 +243,7 @@ import Testing
     }
 }
 
-@Suite struct DurationTextTests {
+@Suite(.timeLimit(.minutes(10))) struct DurationTextTests {
     @Test func parsesTheConfigSpellings() {
         #expect(DurationText.parse("30s") == .seconds(30))
         #expect(DurationText.parse("5m") == .seconds(300))
@@ -266,7 +266,7 @@ import Testing
     }
 }
 
-@Suite struct TeamsTests {
+@Suite(.timeLimit(.minutes(10))) struct TeamsTests {
     @Test func resolvesAbbreviationsAndNames() throws {
         #expect(Teams.all.count == 32)
         #expect(Set(Teams.abbreviations).count == 32)

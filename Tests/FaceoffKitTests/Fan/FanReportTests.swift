@@ -3,7 +3,7 @@ import Testing
 
 @testable import FaceoffKit
 
-@Suite("fan reports on the real recordings", .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"))
+@Suite("fan reports on the real recordings", .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"), .timeLimit(.minutes(10)))
 struct FanReportRealTests {
     let time = LocalTime(timeZone: TimeZone(identifier: "America/Montreal")!)
 
@@ -106,7 +106,7 @@ struct FanReportRealTests {
     }
 }
 
-@Suite struct NextGameTests {
+@Suite(.timeLimit(.minutes(10))) struct NextGameTests {
     let time = LocalTime(timeZone: TimeZone(identifier: "UTC")!)
 
     func game(_ id: Int, _ start: String, state: String, schedule: String = "OK") throws -> GameSummary {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FaceoffKit
 
-@Suite struct TeamFactsTests {
+@Suite(.timeLimit(.minutes(10))) struct TeamFactsTests {
     /// The 2025-26 clubs, as the brief for this table lists them.
     static let expectedAbbrevs: Set<String> = [
         "ANA", "BOS", "BUF", "CGY", "CAR", "CHI", "COL", "CBJ", "DAL", "DET", "EDM",

@@ -5,7 +5,7 @@ import Testing
 
 @testable import FaceoffKit
 
-@Suite struct StoreTests {
+@Suite(.timeLimit(.minutes(10))) struct StoreTests {
     @Test func createsItsDirectoryAndMigrates() throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -221,7 +221,7 @@ import Testing
     }
 }
 
-@Suite struct ResponseCacheTests {
+@Suite(.timeLimit(.minutes(10))) struct ResponseCacheTests {
     func makeCache() throws -> (ResponseCache, URL) {
         let directory = try TestPaths.temporaryDirectory()
         return (ResponseCache(store: try Store(path: directory.appendingPathComponent("f.sqlite").path)), directory)
@@ -272,7 +272,7 @@ import Testing
     }
 }
 
-@Suite struct LedgerTests {
+@Suite(.timeLimit(.minutes(10))) struct LedgerTests {
     @Test func aClaimIsGrantedOncePerSink() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
