@@ -301,7 +301,7 @@ final class BoundAddress: Sendable {
 }
 
 /// The feed server could not listen, in words.
-public struct FeedServerError: Error, Sendable, CustomStringConvertible {
+public struct FeedServerError: ReportedError, Sendable, CustomStringConvertible {
     public let host: String
     public let port: Int
     public let errno: Int32

@@ -61,71 +61,34 @@ struct Faceoff: AsyncParsableCommand {
     }
 
     static func report(_ error: any Error) -> Int32 {
-        switch error {
-        case let error as ConfigErrors:
-            printError(error.description)
-            return 2
-        case let error as UnknownTeamError:
-            printError("faceoff: \(error)")
-            return 2
-        case let error as UsageError:
-            printError("faceoff: \(error.message)")
-            return 2
-        case let error as HTTPError:
-            printError("faceoff: \(error)")
-            return 1
-        case let error as NHLError:
-            printError("faceoff: \(error)")
-            return 1
-        case let error as StoreError:
-            printError("faceoff: \(error)")
-            return 1
-        case let error as WatchError:
-            printError("faceoff: \(error)")
-            return 1
-        case let error as TemplateError:
-            printError("faceoff: \(error)")
-            return 2
-        case let error as CalendarError:
-            printError("faceoff: \(error)")
-            return 1
-        case let error as PlayerSearchError:
-            printError("faceoff: \(error)")
-            return 1
-        case let error as FanError:
-            printError("faceoff: \(error)")
-            return 1
-        case let error as RuntimeError:
-            printError("faceoff: \(error.message)")
-            return 1
-        case let error as FeedServerError:
-            printError("faceoff: \(error)")
-            return 1
-        case let error as FileError:
-            printError("faceoff: \(error)")
-            return 1
-        default:
-            let code = exitCode(for: error)
-            let message = fullMessage(for: error)
-            if code == .success {
-                if !message.isEmpty { print(HelpText.wrappingUsage(message)) }
-                return 0
-            }
-            if !message.isEmpty { printError(message) }
-            // ArgumentParser's usage errors exit 64 (EX_USAGE); Faceoff documents 2.
-            return code.rawValue == 64 ? 2 : (code.rawValue == 0 ? 1 : code.rawValue)
+        if let error = error as? any ReportedError {
+            printError(error.report)
+            return error.exitStatus
         }
+        // ArgumentParser's own: help, --version, a bad option.
+        let code = exitCode(for: error)
+        let message = fullMessage(for: error)
+        if code == .success {
+            if !message.isEmpty { print(HelpText.wrappingUsage(message)) }
+            return 0
+        }
+        if !message.isEmpty { printError(message) }
+        // ArgumentParser's usage errors exit 64 (EX_USAGE); Faceoff documents 2.
+        return code.rawValue == 64 ? 2 : (code.rawValue == 0 ? 1 : code.rawValue)
     }
 }
 
 /// A mistake in how a command was called: exit status 2.
-struct UsageError: Error {
+struct UsageError: ReportedError {
     let message: String
+    var description: String { message }
+    var exitStatus: Int32 { 2 }
 }
 
 /// Something went wrong while doing the work: exit status 1.
-struct RuntimeError: Error {
+struct RuntimeError: ReportedError {
     let message: String
+    var description: String { message }
 }
 
 func printError(_ message: String) {

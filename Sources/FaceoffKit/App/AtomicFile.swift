@@ -2,7 +2,7 @@ import Foundation
 
 /// A file or folder Faceoff could not write, in plain words: which path, why, what to do.
 /// Every file Faceoff writes (feeds, the config, logos, the run lock) fails with this.
-public struct FileError: Error, Sendable, CustomStringConvertible {
+public struct FileError: ReportedError, Sendable, CustomStringConvertible {
     public let path: String
     /// The errno of the failed call.
     public let code: Int32

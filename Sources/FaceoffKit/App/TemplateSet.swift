@@ -114,7 +114,7 @@ final class TemplateContext: MustacheParent {
     func child(named name: String) -> Any? { values[name] }
 }
 
-public struct TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct TemplateError: ReportedError, Sendable, Equatable, CustomStringConvertible {
     public let file: String
     public let line: Int?
     public let column: Int?
@@ -124,4 +124,8 @@ public struct TemplateError: Error, Sendable, Equatable, CustomStringConvertible
         let place = [line.map(String.init), column.map(String.init)].compactMap { $0 }.joined(separator: ":")
         return "\(file)\(place.isEmpty ? "" : ":\(place)"): template error: \(message)"
     }
+}
+
+extension TemplateError {
+    public var exitStatus: Int32 { 2 }
 }

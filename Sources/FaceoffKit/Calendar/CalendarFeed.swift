@@ -66,7 +66,7 @@ public struct CalendarEvent: Sendable, Equatable, Codable {
     }
 }
 
-public struct CalendarError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct CalendarError: ReportedError, Sendable, Equatable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }

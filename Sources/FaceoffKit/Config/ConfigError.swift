@@ -18,10 +18,16 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Every problem found in one config file, in file order.
-public struct ConfigErrors: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ConfigErrors: ReportedError, Sendable, Equatable, CustomStringConvertible {
     public var errors: [ConfigError]
 
     public init(_ errors: [ConfigError]) { self.errors = errors }
 
     public var description: String { errors.map(\.description).joined(separator: "\n") }
+}
+
+extension ConfigErrors {
+    public var exitStatus: Int32 { 2 }
+    /// Its own lines: each error with its line in the config.
+    public var report: String { description }
 }

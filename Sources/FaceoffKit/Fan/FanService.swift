@@ -219,7 +219,7 @@ public struct FanService: Sendable {
 }
 
 /// A fan command could not answer, phrased for the user.
-public struct FanError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct FanError: ReportedError, Sendable, Equatable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }

@@ -1,5 +1,5 @@
 /// A failed HTTP exchange: what went wrong and with which URL, phrased for a person.
-public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct HTTPError: ReportedError, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         case dnsFailure
         case connectionRefused

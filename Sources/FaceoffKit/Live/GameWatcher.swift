@@ -294,7 +294,7 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     }
 }
 
-public struct WatchError: Error, Sendable, CustomStringConvertible {
+public struct WatchError: ReportedError, Sendable, CustomStringConvertible {
     public let description: String
     /// Watching can't go on (the game won't be played, or doesn't exist).
     public let isFinal: Bool

@@ -166,7 +166,7 @@ public struct NHLClient: Sendable {
     }
 }
 
-public struct NHLError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct NHLError: ReportedError, Sendable, Equatable, CustomStringConvertible {
     public enum Code: Sendable, Equatable {
         case notJSON
         case undecodable

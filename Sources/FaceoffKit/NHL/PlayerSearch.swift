@@ -86,7 +86,7 @@ public struct PlayerSearch: Sendable {
 /// A 404 for a team's roster.
 private struct AbsentRoster: Error { let error: NHLError }
 
-public struct PlayerSearchError: Error, Sendable, CustomStringConvertible {
+public struct PlayerSearchError: ReportedError, Sendable, CustomStringConvertible {
     public let unreadable: Int
     public let total: Int
     public let example: String

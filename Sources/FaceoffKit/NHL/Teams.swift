@@ -90,8 +90,12 @@ public enum Teams {
     }
 }
 
-public struct UnknownTeamError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct UnknownTeamError: ReportedError, Sendable, Equatable, CustomStringConvertible {
     public let input: String
     public let hint: String
     public var description: String { "unknown team '\(input)' (\(hint))" }
+}
+
+extension UnknownTeamError {
+    public var exitStatus: Int32 { 2 }
 }

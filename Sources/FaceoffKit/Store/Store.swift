@@ -403,7 +403,7 @@ public final class Store: Sendable {
     }
 }
 
-public struct StoreError: Error, Sendable, CustomStringConvertible {
+public struct StoreError: ReportedError, Sendable, CustomStringConvertible {
     public let path: String
     public let reason: String
     /// What to do about it, when the reason doesn't say.
