@@ -1,7 +1,7 @@
 import FaceoffKit
 import Foundation
-import NIOCore
 import HTTPTypes
+import NIOCore
 import NIOHTTPTypes
 import Synchronization
 
@@ -121,7 +121,9 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         case .closed: channel = nil
         case .turnedAway:
             turnedAway = true
-            deadline = context.eventLoop.scheduleTask(in: connections.limits.turnedAwayWait) { [channel = context.channel] in channel.close(promise: nil) }
+            deadline = context.eventLoop.scheduleTask(in: connections.limits.turnedAwayWait) { [channel = context.channel] in
+                channel.close(promise: nil)
+            }
         }
     }
 
@@ -136,7 +138,8 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         if turnedAway {
             // Busy: said in HTTP, so the client tries again rather than seeing a reset.
             guard case .end = unwrapInboundIn(data) else { return }
-            let busy = HTTPResponse(status: .serviceUnavailable, headerFields: [.retryAfter: "2", .contentLength: "0", .connection: "close"])
+            let busy = HTTPResponse(
+                status: .serviceUnavailable, headerFields: [.retryAfter: "2", .contentLength: "0", .connection: "close"])
             context.write(wrapOutboundOut(.head(busy)), promise: nil)
             let channel = context.channel
             context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }

@@ -60,9 +60,12 @@ public struct FeedServer: Sendable {
     /// Runs until the task is cancelled. `onReady` gets the base URL once the socket is bound.
     public func run(onReady: @escaping @Sendable (String) -> Void) async throws {
         let host = settings.host
-        let connections = ConnectionGuard(limits: .init(
-            waiting: TimeAmount(settings.headerLimit), busy: TimeAmount(settings.requestLimit), maxConnections: settings.maxConnections))
-        let server = HTTPServer(host: host, port: settings.port, name: "Faceoff", channelHandlers: { [connections.makeHandler()] }) { request in
+        let connections = ConnectionGuard(
+            limits: .init(
+                waiting: TimeAmount(settings.headerLimit), busy: TimeAmount(settings.requestLimit), maxConnections: settings.maxConnections)
+        )
+        let server = HTTPServer(host: host, port: settings.port, name: "Faceoff", channelHandlers: { [connections.makeHandler()] }) {
+            request in
             try await respond(request)
         }
         // The regenerations requests ask for run beside the server, and end with it.
@@ -107,7 +110,9 @@ public struct FeedServer: Sendable {
     }
 
     private func notFound() -> Response {
-        Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: "not found\n")))
+        Response(
+            status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: "not found\n")))
     }
 
     private func index(_ request: Request) async throws -> Response {
@@ -120,14 +125,17 @@ public struct FeedServer: Sendable {
         if !base.hasSuffix("/") { base += "/" }
         // Only unreserved characters stay as they are: a token with & + = must survive the query.
         let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        let query = settings.token.isEmpty ? "" : "?token=\(settings.token.addingPercentEncoding(withAllowedCharacters: unreserved) ?? settings.token)"
+        let query =
+            settings.token.isEmpty
+            ? "" : "?token=\(settings.token.addingPercentEncoding(withAllowedCharacters: unreserved) ?? settings.token)"
         var rows = ""
         for name in order {
             let http = "\(base)calendars/\(name).ics\(query)"
             let webcal = http.replacingOccurrences(of: "https://", with: "webcal://").replacingOccurrences(of: "http://", with: "webcal://")
             let label = FeedServer.escape(FeedServer.title(for: feeds[name]!))
             let code = QRCode.svg(webcal, label: "QR code of the \(label) link").map { "<br>\($0)" } ?? ""
-            rows += "<li><a href=\"\(FeedServer.escape(webcal))\">\(label)</a> · <a href=\"\(FeedServer.escape(http))\">\(FeedServer.escape(name)).ics</a>\(code)</li>\n"
+            rows +=
+                "<li><a href=\"\(FeedServer.escape(webcal))\">\(label)</a> · <a href=\"\(FeedServer.escape(http))\">\(FeedServer.escape(name)).ics</a>\(code)</li>\n"
         }
         let html = """
             <!doctype html>
@@ -138,7 +146,8 @@ public struct FeedServer: Sendable {
             \(rows)</ul></body></html>
 
             """
-        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        return Response(
+            status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 
     private func feed(_ request: Request, file: String) async throws -> Response {
@@ -152,7 +161,8 @@ public struct FeedServer: Sendable {
         guard let (data, modified) = FeedServer.read(publisher.path(for: kind)) else {
             return Response(
                 status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .retryAfter: "30"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: "this feed isn't ready yet (its schedule could not be fetched); try again shortly\n")))
+                body: ResponseBody(
+                    byteBuffer: ByteBuffer(string: "this feed isn't ready yet (its schedule could not be fetched); try again shortly\n")))
         }
         let gzip = FeedServer.acceptsGzip(request.headers[.acceptEncoding])
         let fingerprint = FeedServer.fingerprint(data)
@@ -169,7 +179,8 @@ public struct FeedServer: Sendable {
                 return Response(status: .notModified, headers: headers)
             }
         } else if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.parse),
-            Int(modified.timeIntervalSince1970) <= Int(since.timeIntervalSince1970) {
+            Int(modified.timeIntervalSince1970) <= Int(since.timeIntervalSince1970)
+        {
             return Response(status: .notModified, headers: headers)
         }
         var body = ByteBuffer(bytes: data)
@@ -287,7 +298,8 @@ actor FeedRefresher {
             if let error = report.error {
                 logger.warning("feed not regenerated; serving the last good one", metadata: ["feed": "\(kind.name)", "error": "\(error)"])
             } else {
-                logger.info("feed regenerated", metadata: ["feed": "\(kind.name)", "events": "\(report.events)", "changed": "\(report.changed)"])
+                logger.info(
+                    "feed regenerated", metadata: ["feed": "\(kind.name)", "events": "\(report.events)", "changed": "\(report.changed)"])
             }
         }
     }
@@ -308,12 +320,14 @@ public struct FeedServerError: ReportedError, Sendable, CustomStringConvertible 
 
     public var description: String {
         let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-        let why = switch errno {
-        case EADDRINUSE: "that port is in use (another `faceoff serve`, or `faceoff run` with [serve] enabled?); pick another with --listen or [serve] listen"
-        case EADDRNOTAVAIL: "\(host) is not an address of this machine; use 127.0.0.1, ::1, 0.0.0.0 or one of its own addresses"
-        case EACCES: "ports below 1024 need root; use a higher one, such as 8765"
-        default: String(cString: strerror(errno))
-        }
+        let why =
+            switch errno {
+            case EADDRINUSE:
+                "that port is in use (another `faceoff serve`, or `faceoff run` with [serve] enabled?); pick another with --listen or [serve] listen"
+            case EADDRNOTAVAIL: "\(host) is not an address of this machine; use 127.0.0.1, ::1, 0.0.0.0 or one of its own addresses"
+            case EACCES: "ports below 1024 need root; use a higher one, such as 8765"
+            default: String(cString: strerror(errno))
+            }
         return "cannot listen on \(address): \(why)"
     }
 }

@@ -69,7 +69,9 @@ public struct ReplayServer: Sendable {
             if count < replay.count, copy.clock?.inIntermission == true, let end = times.prefix(count).last {
                 // Real seconds left, so a watcher sleeping through it wakes in time.
                 let left = max(0, Int((Double(intermissionLength) - (elapsed - Double(end))) / speed))
-                copy.clock = GameClock(timeRemaining: String(format: "%02d:%02d", left / 60, left % 60), secondsRemaining: left, running: false, inIntermission: true)
+                copy.clock = GameClock(
+                    timeRemaining: String(format: "%02d:%02d", left / 60, left % 60), secondsRemaining: left, running: false,
+                    inIntermission: true)
             }
         }
         copy.startTimeUTC = start.formatted(.iso8601)
@@ -82,7 +84,10 @@ public struct ReplayServer: Sendable {
             var object: [String: Any] = ["abbrev": team?.abbrev ?? "", "id": team?.id ?? 0]
             if let name = team?.commonName?.value { object["commonName"] = ["default": name] }
             if let place = team?.placeName?.value { object["placeName"] = ["default": place] }
-            if feed.gameState?.isUpcoming == false { object["score"] = team?.score ?? 0; object["sog"] = team?.sog ?? 0 }
+            if feed.gameState?.isUpcoming == false {
+                object["score"] = team?.score ?? 0
+                object["sog"] = team?.sog ?? 0
+            }
             return object
         }
         var game: [String: Any] = [
@@ -91,7 +96,9 @@ public struct ReplayServer: Sendable {
             "gameState": feed.gameState?.rawValue ?? "FUT", "gameScheduleState": "OK",
             "venue": ["default": feed.venue?.value ?? ""], "awayTeam": team(feed.awayTeam), "homeTeam": team(feed.homeTeam),
         ]
-        if let period = feed.periodDescriptor { game["periodDescriptor"] = ["number": period.number ?? 1, "periodType": period.periodType?.rawValue ?? "REG"] }
+        if let period = feed.periodDescriptor {
+            game["periodDescriptor"] = ["number": period.number ?? 1, "periodType": period.periodType?.rawValue ?? "REG"]
+        }
         if let outcome = feed.gameOutcome?.lastPeriodType { game["gameOutcome"] = ["lastPeriodType": outcome.rawValue] }
         return game
     }
@@ -122,7 +129,8 @@ public struct ReplayServer: Sendable {
         let today = String(start.formatted(.iso8601).prefix(10))
         switch path.first {
         case "gamecenter" where path.count == 3:
-            guard let id = Int(path[1]), let replay = games.first(where: { $0.feed.id == id }), ["play-by-play", "landing"].contains(path[2])
+            guard let id = Int(path[1]), let replay = games.first(where: { $0.feed.id == id }),
+                ["play-by-play", "landing"].contains(path[2])
             else { return Response(status: .notFound) }
             return encoded(feed(replay, at: date), "gamecenter/\(id)")
         case "score" where path.count == 2:
@@ -133,7 +141,11 @@ public struct ReplayServer: Sendable {
             let team = path[1].uppercased()
             // A team with no game here has an empty schedule, as the NHL's would be.
             let mine = games.filter { $0.feed.awayTeam?.abbrev == team || $0.feed.homeTeam?.abbrev == team }
-            return json(["currentSeason": mine.first?.feed.season ?? games.first?.feed.season ?? 20252026, "games": mine.map { scheduleGame($0, at: date) }], "club-schedule-season/\(team)")
+            return json(
+                [
+                    "currentSeason": mine.first?.feed.season ?? games.first?.feed.season ?? 20252026,
+                    "games": mine.map { scheduleGame($0, at: date) },
+                ], "club-schedule-season/\(team)")
         default:
             return Response(status: .notFound)
         }

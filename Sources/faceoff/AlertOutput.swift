@@ -22,18 +22,22 @@ struct AlertPlumbing {
         let stdoutConfig = session.config.sinks.first { $0.type == .stdout }
         let chosen: SinkConfig.Format = format.map { $0 == .jsonl ? .jsonl : .text } ?? stdoutConfig?.format ?? .text
         let style = chosen == .text ? session.terminalStyle : .plain
-        let terminal = StdoutSink(name: stdoutConfig?.displayName ?? "stdout", format: chosen, renderer: renderer, style: style,
-                              scoreboard: chosen == .text && isatty(STDOUT_FILENO) == 1)
+        let terminal = StdoutSink(
+            name: stdoutConfig?.displayName ?? "stdout", format: chosen, renderer: renderer, style: style,
+            scoreboard: chosen == .text && isatty(STDOUT_FILENO) == 1)
         self.terminal = terminal
         var setup = AlertSetup(session: session, renderer: renderer, store: store)
         setup.extraTeams = teams
         var routes: [SinkRoute] = []
         if configured {
-            if let warning = ConfigLoader.permissionWarning(path: session.configPath, config: session.config) { printError("warning: \(warning)") }
+            if let warning = ConfigLoader.permissionWarning(path: session.configPath, config: session.config) {
+                printError("warning: \(warning)")
+            }
             routes = session.config.sinks.map { setup.route($0, terminal: terminal) }
         }
         if !routes.contains(where: { $0.sink.name == terminal.name }) {
-            let filter = stdoutConfig.map { SinkFilter($0, defaultTeams: Set(session.config.teams).union(teams)) }
+            let filter =
+                stdoutConfig.map { SinkFilter($0, defaultTeams: Set(session.config.teams).union(teams)) }
                 ?? SinkFilter(teams: Set(session.config.teams).union(teams))
             routes.insert(SinkRoute(sink: terminal, filter: filter, delay: stdoutConfig?.delay ?? session.config.watch.delay), at: 0)
         }
@@ -60,7 +64,9 @@ struct AlertPlumbing {
         await router.settle()
         let owing = await router.settleDurable(timeout: .seconds(15))
         if !owing.isEmpty {
-            printError("note: alerts for \(owing.joined(separator: ", ")) are still being retried; they stay queued and the next `faceoff run` or `faceoff watch` delivers them")
+            printError(
+                "note: alerts for \(owing.joined(separator: ", ")) are still being retried; they stay queued and the next `faceoff run` or `faceoff watch` delivers them"
+            )
         }
     }
 }

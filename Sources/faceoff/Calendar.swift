@@ -58,8 +58,14 @@ struct CalendarFlags: ParsableArguments {
         var options = settings
         if let season { options.season = season }
         if let types = try gameTypes() { options.gameTypes = types }
-        if homeOnly { options.homeOnly = true; options.awayOnly = false }
-        if awayOnly { options.awayOnly = true; options.homeOnly = false }
+        if homeOnly {
+            options.homeOnly = true
+            options.awayOnly = false
+        }
+        if awayOnly {
+            options.awayOnly = true
+            options.homeOnly = false
+        }
         if futureOnly { options.futureOnly = true }
         if !reminder.isEmpty { options.reminders = reminder.compactMap(DurationText.parse) }
         if let duration { options.duration = DurationText.parse(duration) ?? options.duration }
@@ -143,7 +149,8 @@ extension Faceoff {
                 let path = session.paths.expand(output)
                 switch try FeedWriter.write(text, to: path, allowEmpty: allowEmpty) {
                 case .refusedEmpty(let previous):
-                    throw RuntimeError(message: "\(path) not written: it would go from \(previous) games to none (--allow-empty writes it anyway)")
+                    throw RuntimeError(
+                        message: "\(path) not written: it would go from \(previous) games to none (--allow-empty writes it anyway)")
                 case .written, .unchanged:
                     print("\(path): \(counted(feed.events.count, "game"))")
                 }

@@ -48,7 +48,8 @@ struct ConfigCommand: AsyncParsableCommand {
     }
 
     struct Path: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "path", abstract: "Print where the config file is (whether or not it exists).")
+        static let configuration = CommandConfiguration(
+            commandName: "path", abstract: "Print where the config file is (whether or not it exists).")
 
         @OptionGroup var global: GlobalOptions
 
@@ -78,7 +79,9 @@ struct ConfigCommand: AsyncParsableCommand {
             if global.json {
                 print(ConfigRenderer.json(session.config, paths: session.paths, redactSecrets: !showSecrets))
             } else {
-                let origin = FileManager.default.fileExists(atPath: session.configPath) ? session.displayConfigPath : "defaults (no file at \(session.displayConfigPath))"
+                let origin =
+                    FileManager.default.fileExists(atPath: session.configPath)
+                    ? session.displayConfigPath : "defaults (no file at \(session.displayConfigPath))"
                 print("# from \(origin)")
                 print(text, terminator: "")
             }
@@ -102,15 +105,23 @@ struct ConfigCommand: AsyncParsableCommand {
             // A user's webhook template must still make JSON: rendered here for every kind.
             let problems = Renderer(templates: templates, followed: Set(session.config.teams)).check()
             if !problems.isEmpty {
-                for problem in problems { printError("\(ConfigLoader.displayPath(session.paths.templatesDirectory, paths: session.paths))/\(problem)") }
+                for problem in problems {
+                    printError("\(ConfigLoader.displayPath(session.paths.templatesDirectory, paths: session.paths))/\(problem)")
+                }
                 throw ExitCode(2)
             }
-            if let warning = ConfigLoader.permissionWarning(path: session.configPath, config: session.config) { printError("warning: \(warning)") }
+            if let warning = ConfigLoader.permissionWarning(path: session.configPath, config: session.config) {
+                printError("warning: \(warning)")
+            }
             if !templates.overridden.isEmpty {
-                print("templates: \(templates.overridden.sorted().joined(separator: ", ")) from \(ConfigLoader.displayPath(session.paths.templatesDirectory, paths: session.paths)): OK")
+                print(
+                    "templates: \(templates.overridden.sorted().joined(separator: ", ")) from \(ConfigLoader.displayPath(session.paths.templatesDirectory, paths: session.paths)): OK"
+                )
             }
             if FileManager.default.fileExists(atPath: session.configPath) {
-                print("\(session.displayConfigPath): OK (\(counted(session.config.teams.count, "team")), \(counted(session.config.sinks.count, "sink")))")
+                print(
+                    "\(session.displayConfigPath): OK (\(counted(session.config.teams.count, "team")), \(counted(session.config.sinks.count, "sink")))"
+                )
             } else {
                 print("\(session.displayConfigPath) does not exist; Faceoff runs on defaults (`faceoff config init` writes one)")
             }

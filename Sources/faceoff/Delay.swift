@@ -43,7 +43,9 @@ extension Faceoff {
         var asked: [String] { change.filter { $0 != "--" } }
 
         enum Change: Equatable {
-            case set(Duration), move(Duration), sync, reset
+            case set(Duration)
+            case move(Duration)
+            case sync, reset
         }
 
         static func parse(_ text: String) -> Change? {
@@ -76,7 +78,9 @@ extension Faceoff {
             var sinks: [String]?
             if let sink {
                 guard names.contains(sink) else {
-                    throw UsageError(message: "no sink named '\(sink)'\(Suggest.phrase(sink, in: names)); the sinks are: \(names.joined(separator: ", "))")
+                    throw UsageError(
+                        message:
+                            "no sink named '\(sink)'\(Suggest.phrase(sink, in: names)); the sinks are: \(names.joined(separator: ", "))")
                 }
                 sinks = [sink]
             }
@@ -92,9 +96,15 @@ extension Faceoff {
             case .sync?:
                 switch try await book.sync(sinks: sinks, games: game.map { [$0] }, now: now) {
                 case .noRecentGoal:
-                    throw RuntimeError(message: "no goal seen in the last 3 minutes\(game.map { " in game \($0)" } ?? ""), so nothing to sync to; the delays stay as they are")
+                    throw RuntimeError(
+                        message:
+                            "no goal seen in the last 3 minutes\(game.map { " in game \($0)" } ?? ""), so nothing to sync to; the delays stay as they are"
+                    )
                 case .severalGames(let games):
-                    throw UsageError(message: "goals in \(games.count) games in the last 3 minutes; say which stream you watch with --game (\(games.map(String.init).joined(separator: " or ")))")
+                    throw UsageError(
+                        message:
+                            "goals in \(games.count) games in the last 3 minutes; say which stream you watch with --game (\(games.map(String.init).joined(separator: " or ")))"
+                    )
                 case .synced(let delay, let goal):
                     note = "Synced: the latest goal, \(goal), was first seen \(DurationText.format(delay)) ago."
                 }
@@ -112,9 +122,11 @@ extension Faceoff {
             let shown = report.sinks.filter { sinks?.contains($0.sink) ?? true }
             let width = shown.map(\.sink.count).max() ?? 0
             for entry in shown {
-                var line = entry.sink.padding(toLength: width + 2, withPad: " ", startingAt: 0) + DurationText.format(.seconds(entry.delaySeconds))
+                var line =
+                    entry.sink.padding(toLength: width + 2, withPad: " ", startingAt: 0) + DurationText.format(.seconds(entry.delaySeconds))
                 if let at = entry.changedAt {
-                    line += "  (changed \(time.day(at)) \(time.time(at)); configured \(DurationText.format(.seconds(entry.configuredSeconds))))"
+                    line +=
+                        "  (changed \(time.day(at)) \(time.time(at)); configured \(DurationText.format(.seconds(entry.configuredSeconds))))"
                 }
                 print(line)
             }

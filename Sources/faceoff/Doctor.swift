@@ -24,7 +24,11 @@ extension Faceoff {
             try global.refuseJSON("doctor")
         }
 
-        enum Mark: String { case ok = "✓", warn = "!", fail = "✗" }
+        enum Mark: String {
+            case ok = "✓"
+            case warn = "!"
+            case fail = "✗"
+        }
 
         func report(_ mark: Mark, _ what: String, _ detail: String) {
             print("\(mark.rawValue) \(what): \(detail)")
@@ -53,7 +57,10 @@ extension Faceoff {
                 if let absence = ConfigLoader.absence(session.configPath, paths: session.paths) {
                     check(.warn, "config", "\(absence), so the defaults are used; `faceoff config init` or `faceoff follow TOR` writes one")
                 } else {
-                    check(.ok, "config", "\(session.displayConfigPath) (\(counted(session.config.teams.count, "team")), \(counted(session.config.sinks.count, "sink")))")
+                    check(
+                        .ok, "config",
+                        "\(session.displayConfigPath) (\(counted(session.config.teams.count, "team")), \(counted(session.config.sinks.count, "sink")))"
+                    )
                 }
             }
             let renderer: Renderer?
@@ -61,17 +68,27 @@ extension Faceoff {
                 let loaded = try session.renderer()
                 renderer = loaded
                 let problems = loaded.check()
-                if problems.isEmpty { check(.ok, "templates", loaded.templates.overridden.isEmpty ? "built in" : "yours: \(loaded.templates.overridden.sorted().joined(separator: ", "))") } else {
-                    check(.fail, "templates", problems.map(\.description).joined(separator: "; ") + " (fix the file in ~/.config/faceoff/templates/)")
+                if problems.isEmpty {
+                    check(
+                        .ok, "templates",
+                        loaded.templates.overridden.isEmpty
+                            ? "built in" : "yours: \(loaded.templates.overridden.sorted().joined(separator: ", "))")
+                } else {
+                    check(
+                        .fail, "templates",
+                        problems.map(\.description).joined(separator: "; ") + " (fix the file in ~/.config/faceoff/templates/)")
                 }
             } catch {
                 renderer = nil
                 check(.fail, "templates", "\(error)")
             }
-            if let warning = ConfigLoader.permissionWarning(path: session.configPath, config: session.config) { check(.warn, "config permissions", warning) }
+            if let warning = ConfigLoader.permissionWarning(path: session.configPath, config: session.config) {
+                check(.warn, "config permissions", warning)
+            }
 
             // Time zone data: named zones need tzdata.
-            if FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/America/Toronto"), TimeZone(identifier: "America/Toronto") != nil {
+            if FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/America/Toronto"), TimeZone(identifier: "America/Toronto") != nil
+            {
                 if session.config.timezone == nil, let problem = SystemTimeZone.read(session.environment).problem {
                     check(.fail, "time zones", problem)
                 } else {
@@ -105,9 +122,15 @@ extension Faceoff {
             let http = CurlHTTPClient()
             let started = ContinuousClock.now
             do {
-                _ = try await http.send(HTTPRequest(url: session.config.apiBase + Endpoint<LeagueSchedule>.schedule().path, retry: nil, connectTimeout: .seconds(5), totalTimeout: .seconds(10)))
+                _ = try await http.send(
+                    HTTPRequest(
+                        url: session.config.apiBase + Endpoint<LeagueSchedule>.schedule().path, retry: nil, connectTimeout: .seconds(5),
+                        totalTimeout: .seconds(10)))
                 let elapsed = ContinuousClock.now - started
-                check(.ok, "NHL API", "\(session.config.apiBase) answered in \(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000) ms")
+                check(
+                    .ok, "NHL API",
+                    "\(session.config.apiBase) answered in \(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000) ms"
+                )
             } catch {
                 check(.fail, "NHL API", "\(error) (no network? `--offline` uses the cache; `--api-base` points elsewhere)")
             }
@@ -119,15 +142,23 @@ extension Faceoff {
                 do {
                     let answer = try await ProcessRunner.run(
                         "dbus-send",
-                        ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
-                         "string:org.freedesktop.Notifications"],
+                        [
+                            "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                            "org.freedesktop.DBus.NameHasOwner",
+                            "string:org.freedesktop.Notifications",
+                        ],
                         environment: environment, timeout: .seconds(5))
                     if answer.status != 0 {
-                        check(.warn, "desktop notifications", "the session bus did not answer: \(answer.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
+                        check(
+                            .warn, "desktop notifications",
+                            "the session bus did not answer: \(answer.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
                     } else if answer.stdout.contains("boolean true") {
                         check(.ok, "desktop notifications", "notify-send and a notification daemon on the session bus")
                     } else {
-                        check(.warn, "desktop notifications", "no notification daemon owns org.freedesktop.Notifications on the session bus (start your desktop's, or dunst/mako)")
+                        check(
+                            .warn, "desktop notifications",
+                            "no notification daemon owns org.freedesktop.Notifications on the session bus (start your desktop's, or dunst/mako)"
+                        )
                     }
                 } catch {
                     check(.ok, "desktop notifications", "notify-send and a session bus (\(error); cannot ask whether a daemon runs)")
@@ -138,12 +169,15 @@ extension Faceoff {
                 guard let url = sink.url, let renderer else { continue }
                 let webhook = WebhookSink(config: sink, renderer: renderer, http: http, outbox: nil)
                 if send {
-                    let delivery = await webhook.send(SampleEvent.make(.goal, team: session.config.teams.first ?? "TOR", key: "doctor-\(Int(Date().timeIntervalSince1970))"))
+                    let delivery = await webhook.send(
+                        SampleEvent.make(
+                            .goal, team: session.config.teams.first ?? "TOR", key: "doctor-\(Int(Date().timeIntervalSince1970))"))
                     check(delivery.isFailure ? .fail : .ok, "webhook \(sink.displayName)", "\(webhook.displayURL): test alert \(delivery)")
                     continue
                 }
                 // Reachable: any HTTP answer to a HEAD will do (many receivers refuse HEAD).
-                var probe = HTTPRequest(url: url, method: .head, followRedirects: false, retry: nil, connectTimeout: .seconds(5), totalTimeout: .seconds(10))
+                var probe = HTTPRequest(
+                    url: url, method: .head, followRedirects: false, retry: nil, connectTimeout: .seconds(5), totalTimeout: .seconds(10))
                 probe.displayURL = webhook.displayURL
                 do {
                     _ = try await http.send(probe)
@@ -153,12 +187,18 @@ extension Faceoff {
                     // nothing about its POSTs.
                     check(
                         .warn, "webhook \(sink.displayName)",
-                        "\(webhook.displayURL) doesn't answer HEAD (\(error.status!) \(error.status == 405 ? "Method Not Allowed" : "Not Implemented")), so it can't be checked that way; `faceoff doctor --send` sends it a signed test alert")
+                        "\(webhook.displayURL) doesn't answer HEAD (\(error.status!) \(error.status == 405 ? "Method Not Allowed" : "Not Implemented")), so it can't be checked that way; `faceoff doctor --send` sends it a signed test alert"
+                    )
                 } catch let error as HTTPError where (400..<500).contains(error.status ?? 0) {
                     // Many receivers answer HEAD with 404 and take POSTs all the same.
-                    check(.ok, "webhook \(sink.displayName)", "\(webhook.displayURL) reachable (answered HEAD with \(error.status!)); --send sends a signed test alert")
+                    check(
+                        .ok, "webhook \(sink.displayName)",
+                        "\(webhook.displayURL) reachable (answered HEAD with \(error.status!)); --send sends a signed test alert")
                 } catch let error as HTTPError where error.status != nil {
-                    check(.fail, "webhook \(sink.displayName)", "\(webhook.displayURL) answered HEAD with \(error.status!), a server error; it may fail alerts too (--send tries one)")
+                    check(
+                        .fail, "webhook \(sink.displayName)",
+                        "\(webhook.displayURL) answered HEAD with \(error.status!), a server error; it may fail alerts too (--send tries one)"
+                    )
                 } catch {
                     check(.fail, "webhook \(sink.displayName)", "\(error)")
                 }
@@ -169,14 +209,17 @@ extension Faceoff {
                 let exec = ExecSink(config: sink, renderer: renderer, environment: session.environment, paths: session.paths, outbox: nil)
                 let program = exec.program
                 guard let path = ProcessRunner.locate(program, environment: session.environment) else {
-                    let why = program.contains("/") && FileManager.default.fileExists(atPath: program)
+                    let why =
+                        program.contains("/") && FileManager.default.fileExists(atPath: program)
                         ? "\(program) is not executable (chmod +x it)"
                         : "\(program) was not found\(program.contains("/") ? "" : " on PATH"); give its full path in the sink's command"
                     check(.fail, "exec \(sink.displayName)", why)
                     continue
                 }
                 if send {
-                    let delivery = await exec.send(SampleEvent.make(.goal, team: session.config.teams.first ?? "TOR", key: "doctor-\(Int(Date().timeIntervalSince1970))"))
+                    let delivery = await exec.send(
+                        SampleEvent.make(
+                            .goal, team: session.config.teams.first ?? "TOR", key: "doctor-\(Int(Date().timeIntervalSince1970))"))
                     check(delivery.isFailure ? .fail : .ok, "exec \(sink.displayName)", "\(path): test alert \(delivery)")
                 } else {
                     check(.ok, "exec \(sink.displayName)", "\(path) is executable (--send runs it with a sample goal)")
@@ -190,7 +233,9 @@ extension Faceoff {
                 switch await mqtt.probe() {
                 case .success(let answer):
                     if send {
-                        let delivery = await mqtt.sendTest(SampleEvent.make(.goal, team: session.config.teams.first ?? "TOR", key: "doctor-\(Int(Date().timeIntervalSince1970))"))
+                        let delivery = await mqtt.sendTest(
+                            SampleEvent.make(
+                                .goal, team: session.config.teams.first ?? "TOR", key: "doctor-\(Int(Date().timeIntervalSince1970))"))
                         check(delivery.isFailure ? .fail : .ok, "mqtt \(sink.displayName)", "\(answer); test alert \(delivery)")
                     } else {
                         check(.ok, "mqtt \(sink.displayName)", "\(answer) (--send publishes a sample to \(mqtt.topics.test))")
@@ -203,9 +248,14 @@ extension Faceoff {
                     let store = (try? session.readStore()) ?? nil
                     if let note = DaemonState(store: store).note(MQTTSink.connectionNote(sink.displayName)) {
                         let since = "since \(note.since.formatted(.dateTime.hour().minute().second()))"
-                        check(note.text.hasPrefix("connected") ? .ok : .fail, "mqtt \(sink.displayName), run's connection", "\(note.text) (\(since), pid \(pid))")
+                        check(
+                            note.text.hasPrefix("connected") ? .ok : .fail, "mqtt \(sink.displayName), run's connection",
+                            "\(note.text) (\(since), pid \(pid))")
                     } else {
-                        check(.warn, "mqtt \(sink.displayName), run's connection", "`faceoff run` (pid \(pid)) has said nothing of this sink yet; it may still be starting, or run an older config (systemctl --user reload faceoff)")
+                        check(
+                            .warn, "mqtt \(sink.displayName), run's connection",
+                            "`faceoff run` (pid \(pid)) has said nothing of this sink yet; it may still be starting, or run an older config (systemctl --user reload faceoff)"
+                        )
                     }
                 }
             }
@@ -215,10 +265,18 @@ extension Faceoff {
             let configHome = (session.paths.configHome as NSString).deletingLastPathComponent  // $XDG_CONFIG_HOME
             let unitFolders = [configHome + "/systemd/user", "/etc/systemd/user", "/usr/lib/systemd/user"]
             if !unitFolders.contains(where: { FileManager.default.fileExists(atPath: $0 + "/faceoff.service") }) {
-                check(.warn, "systemd unit", "not installed; the Debian package or `make -C contrib install` installs faceoff and its user unit")
-            } else if let answer = try? await ProcessRunner.run("systemctl", ["--user", "is-enabled", "faceoff.service"], environment: environment, timeout: .seconds(5)) {
+                check(
+                    .warn, "systemd unit",
+                    "not installed; the Debian package or `make -C contrib install` installs faceoff and its user unit")
+            } else if let answer = try? await ProcessRunner.run(
+                "systemctl", ["--user", "is-enabled", "faceoff.service"], environment: environment, timeout: .seconds(5))
+            {
                 let state = answer.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-                check(state == "enabled" ? .ok : .warn, "systemd unit", state == "enabled" ? "installed and enabled" : "installed but \(state.isEmpty ? "not enabled" : state): systemctl --user enable --now faceoff")
+                check(
+                    state == "enabled" ? .ok : .warn, "systemd unit",
+                    state == "enabled"
+                        ? "installed and enabled"
+                        : "installed but \(state.isEmpty ? "not enabled" : state): systemctl --user enable --now faceoff")
             } else {
                 check(.warn, "systemd unit", "installed; systemctl is not available to say whether it is enabled")
             }

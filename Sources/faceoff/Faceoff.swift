@@ -34,8 +34,11 @@ struct Faceoff: AsyncParsableCommand {
             """,
         version: FaceoffInfo.versionLine,
         subcommands: [
-            TeamsCommand.self, ScheduleCommand.self, NextCommand.self, RecentCommand.self, StandingsCommand.self, ScoresCommand.self, GameCommand.self, PlayoffsCommand.self,
-            RosterCommand.self, PlayerCommand.self, CalendarCommand.self, ServeCommand.self, WatchCommand.self, ReplayCommand.self, DemoCommand.self, RunCommand.self, StatusCommand.self, DelayCommand.self, DoctorCommand.self, TestAlertCommand.self, Follow.self, Unfollow.self, ConfigCommand.self, API.self,
+            TeamsCommand.self, ScheduleCommand.self, NextCommand.self, RecentCommand.self, StandingsCommand.self, ScoresCommand.self,
+            GameCommand.self, PlayoffsCommand.self,
+            RosterCommand.self, PlayerCommand.self, CalendarCommand.self, ServeCommand.self, WatchCommand.self, ReplayCommand.self,
+            DemoCommand.self, RunCommand.self, StatusCommand.self, DelayCommand.self, DoctorCommand.self, TestAlertCommand.self,
+            Follow.self, Unfollow.self, ConfigCommand.self, API.self,
         ]
     )
 

@@ -96,7 +96,9 @@ struct FeedService: Service {
     }
 
     /// Starts `server` as a child of `group` and waits until it listens or has failed to.
-    private func start(_ server: FeedServer, in group: inout ThrowingDiscardingTaskGroup<any Error>) async -> (stop: Stop, failure: (any Error)?) {
+    private func start(_ server: FeedServer, in group: inout ThrowingDiscardingTaskGroup<any Error>) async -> (
+        stop: Stop, failure: (any Error)?
+    ) {
         let ready = Latch()
         let stop = Stop()
         let onReady = onReady
@@ -129,13 +131,17 @@ struct FeedService: Service {
         guard let address = ListenAddress(listen) else { throw UsageError(message: "[serve] listen must be host:port") }
         if session.config.serve.token.isEmpty, !["127.0.0.1", "::1", "localhost"].contains(address.host), !address.host.hasPrefix("127.") {
             Logger(label: "faceoff.serve").warning(
-                "serving on \(listen) with no [serve] token: anyone who can reach this machine can read the feeds (and see which teams you follow); set [serve] token")
+                "serving on \(listen) with no [serve] token: anyone who can reach this machine can read the feeds (and see which teams you follow); set [serve] token"
+            )
         }
         let service = CalendarService(
-            client: session.nhlClient(store: store), state: CalendarState(store: store), templates: try session.templates(), options: options)
-        let publisher = CalendarPublisher(service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
+            client: session.nhlClient(store: store), state: CalendarState(store: store), templates: try session.templates(),
+            options: options)
+        let publisher = CalendarPublisher(
+            service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
         return FeedServer(
             publisher: publisher, feeds: FeedPlan(teams: session.config.teams).served,
-            settings: FeedServer.Settings(host: address.host, port: address.port, token: session.config.serve.token, publicURL: session.config.serve.publicURL))
+            settings: FeedServer.Settings(
+                host: address.host, port: address.port, token: session.config.serve.token, publicURL: session.config.serve.publicURL))
     }
 }

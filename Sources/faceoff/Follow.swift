@@ -18,7 +18,8 @@ struct Follow: AsyncParsableCommand {
     @Argument(help: "Teams, as abbreviations (TOR) or names (Leafs).")
     var teams: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("A player id, or a name to look up in the current rosters (repeatable).", valueName: "id-or-name"))
+    @Option(
+        name: .long, help: ArgumentHelp("A player id, or a name to look up in the current rosters (repeatable).", valueName: "id-or-name"))
     var player: [String] = []
 
     func validate() throws {
@@ -48,7 +49,9 @@ struct Follow: AsyncParsableCommand {
         let already = abbreviations.filter { before.teams.contains($0) } + playerIDs.filter { before.players.contains($0.id) }.map(\.label)
         if !added.isEmpty { print("Following \(added.joined(separator: ", ")) (\(session.displayConfigPath))") }
         if !already.isEmpty { print("Already following \(already.joined(separator: ", "))") }
-        print("Teams: \(result.teams.isEmpty ? "none" : result.teams.joined(separator: ", "))  Players: \(result.players.isEmpty ? "none" : result.players.map(String.init).joined(separator: ", "))")
+        print(
+            "Teams: \(result.teams.isEmpty ? "none" : result.teams.joined(separator: ", "))  Players: \(result.players.isEmpty ? "none" : result.players.map(String.init).joined(separator: ", "))"
+        )
     }
 }
 

@@ -5,10 +5,14 @@ import Logging
 
 /// Options every subcommand takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Config file (default: $XDG_CONFIG_HOME/faceoff/config.toml; env FACEOFF_CONFIG).", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Config file (default: $XDG_CONFIG_HOME/faceoff/config.toml; env FACEOFF_CONFIG).", valueName: "path"))
     var config: String?
 
-    @Option(name: .customLong("api-base"), help: ArgumentHelp("NHL API base URL ending in /v1/; file:///dir/v1/ reads a mirror (env FACEOFF_API_BASE).", valueName: "url"))
+    @Option(
+        name: .customLong("api-base"),
+        help: ArgumentHelp("NHL API base URL ending in /v1/; file:///dir/v1/ reads a mirror (env FACEOFF_API_BASE).", valueName: "url"))
     var apiBase: String?
 
     @Flag(name: .long, help: "Answer from the local cache only, and say how old the data is.")

@@ -51,16 +51,20 @@ extension Faceoff {
                 throw RuntimeError(message: held.description)
             }
             let store = try session.openStore()
-            if let warning = ConfigLoader.permissionWarning(path: session.configPath, config: session.config) { logger.warning("\(warning)") }
+            if let warning = ConfigLoader.permissionWarning(path: session.configPath, config: session.config) {
+                logger.warning("\(warning)")
+            }
             let global = global
-            let daemon = Daemon(Daemon<ContinuousClock>.Dependencies(
-                store: store, http: CurlHTTPClient(), clock: ContinuousClock(), now: { Date() }, logger: logger,
-                loadSession: { try global.session() }))
+            let daemon = Daemon(
+                Daemon<ContinuousClock>.Dependencies(
+                    store: store, http: CurlHTTPClient(), clock: ContinuousClock(), now: { Date() }, logger: logger,
+                    loadSession: { try global.session() }))
 
             // The feed server follows the daemon's reloads: [serve] may be turned on, off or changed.
             let feeds = try FeedService(first: session, sessions: daemon.sessions, logger: logger) { session in
                 guard session.config.serve.enabled else { return nil }
-                return try FeedService.server(session: session, store: store, options: session.config.calendar, listen: session.config.serve.listen)
+                return try FeedService.server(
+                    session: session, store: store, options: session.config.calendar, listen: session.config.serve.listen)
             } onReady: { base in
                 logger.info("serving the feeds", metadata: ["url": "\(base)"])
             }

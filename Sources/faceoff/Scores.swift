@@ -39,7 +39,9 @@ extension Faceoff {
                 return
             }
             guard isatty(STDOUT_FILENO) == 1 else {
-                throw UsageError(message: "--watch redraws a terminal, and standard output is not one; run `faceoff scores` as often as you like instead")
+                throw UsageError(
+                    message: "--watch redraws a terminal, and standard output is not one; run `faceoff scores` as often as you like instead"
+                )
             }
             try await Self.watch(context, day: day, poll: context.session.config.watch.poll)
         }

@@ -46,7 +46,8 @@ extension Faceoff {
             let (sessions, reloads) = AsyncStream.makeStream(of: Session.self, bufferingPolicy: .bufferingNewest(1))
             let feeds = try FeedService(first: session, sessions: sessions, logger: logger) { session in
                 try FeedService.server(
-                    session: session, store: store, options: try flags.options(session.config.calendar), listen: listen ?? session.config.serve.listen)
+                    session: session, store: store, options: try flags.options(session.config.calendar),
+                    listen: listen ?? session.config.serve.listen)
             } onReady: { base in
                 // Scripts and tests read the first line: flush it at once.
                 FileHandle.standardOutput.write(Data("\(base)\n".utf8))

@@ -75,11 +75,12 @@ extension Faceoff {
             guard arguments.first == "status" else { return nil }
             let flags = arguments.dropFirst()
             guard Set(flags).count == flags.count, flags.allSatisfy(["--tmux", "--json", "--no-color"].contains),
-                  !(flags.contains("--tmux") && flags.contains("--json"))
+                !(flags.contains("--tmux") && flags.contains("--json"))
             else { return nil }
             do {
                 GlobalOptions.bootstrapLogging(verbose: false)
-                try show(session: try loaded { try Session(Session.Options()) }, tmux: flags.contains("--tmux"), json: flags.contains("--json"))
+                try show(
+                    session: try loaded { try Session(Session.Options()) }, tmux: flags.contains("--tmux"), json: flags.contains("--json"))
                 return 0
             } catch {
                 return Faceoff.report(error)

@@ -36,17 +36,22 @@ extension Faceoff {
         func run() async throws {
             let session = try global.session()
             let renderer = try session.renderer()
-            if let warning = ConfigLoader.permissionWarning(path: session.configPath, config: session.config) { printError("warning: \(warning)") }
+            if let warning = ConfigLoader.permissionWarning(path: session.configPath, config: session.config) {
+                printError("warning: \(warning)")
+            }
             var configs = session.config.sinks.isEmpty ? [SinkConfig(type: .stdout), SinkConfig(type: .notify)] : session.config.sinks
             if let sink {
                 let names = configs.map(\.displayName)
                 guard let chosen = configs.first(where: { $0.displayName == sink }) else {
-                    throw UsageError(message: "no sink named '\(sink)'\(Suggest.phrase(sink, in: names)); the sinks are: \(names.joined(separator: ", "))")
+                    throw UsageError(
+                        message:
+                            "no sink named '\(sink)'\(Suggest.phrase(sink, in: names)); the sinks are: \(names.joined(separator: ", "))")
                 }
                 configs = [chosen]
             }
             let setup = AlertSetup(session: session, renderer: renderer, store: nil)
-            var event = SampleEvent.make(kind, team: session.config.teams.first ?? "TOR", key: "test-\(Int(Date().timeIntervalSince1970 * 1000))")
+            var event = SampleEvent.make(
+                kind, team: session.config.teams.first ?? "TOR", key: "test-\(Int(Date().timeIntervalSince1970 * 1000))")
             event.seenAt = Date()
             var failed = false
             for config in configs {

@@ -40,7 +40,10 @@ struct Unfollow: AsyncParsableCommand {
         }
         let stuck = abbreviations.filter { result.teams.contains($0) } + playerIDs.filter { result.players.contains($0.id) }.map(\.label)
         if !stuck.isEmpty {
-            throw RuntimeError(message: "could not remove \(stuck.joined(separator: ", ")) from \(session.displayConfigPath): the list is written in a way Faceoff doesn't edit; change it by hand")
+            throw RuntimeError(
+                message:
+                    "could not remove \(stuck.joined(separator: ", ")) from \(session.displayConfigPath): the list is written in a way Faceoff doesn't edit; change it by hand"
+            )
         }
         let removed = abbreviations.filter { before.teams.contains($0) } + playerIDs.filter { before.players.contains($0.id) }.map(\.label)
         if !removed.isEmpty { print("No longer following \(removed.joined(separator: ", ")) (\(session.displayConfigPath))") }
@@ -50,6 +53,8 @@ struct Unfollow: AsyncParsableCommand {
         for player in playerIDs where !before.players.contains(player.id) {
             printError("note: \(player.label) was not followed")
         }
-        print("Teams: \(result.teams.isEmpty ? "none" : result.teams.joined(separator: ", "))  Players: \(result.players.isEmpty ? "none" : result.players.map(String.init).joined(separator: ", "))")
+        print(
+            "Teams: \(result.teams.isEmpty ? "none" : result.teams.joined(separator: ", "))  Players: \(result.players.isEmpty ? "none" : result.players.map(String.init).joined(separator: ", "))"
+        )
     }
 }

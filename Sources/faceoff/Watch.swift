@@ -63,7 +63,8 @@ extension Faceoff {
                 controls.watching.withLock { $0 = gameID }
                 let watcher = GameWatcher(
                     gameID: gameID, scheduledStart: start, client: client, ledger: Ledger(store: store), settings: settings,
-                    clock: ContinuousClock(), router: alerts.router, series: series, onSnapshot: { snapshot, _ in
+                    clock: ContinuousClock(), router: alerts.router, series: series,
+                    onSnapshot: { snapshot, _ in
                         output.snapshot(snapshot)
                         try? await status.record(snapshot, at: Date())
                     })
@@ -79,36 +80,45 @@ extension Faceoff {
             }
             let time = LocalTime(timeZone: session.config.timeZone)
             // Game after game: the next (or current) game of any of the teams, watched to its end.
-            try await controls.around(keys) { try await alerts.deliver {
-                var finished: Set<Int> = []
-                while true {
-                    let now = Date()
-                    var upcoming: [GameSummary] = []
-                    var series: [Int: SeriesState] = [:]
-                    for team in teams {
-                        let schedule = try await client.fetch(.clubSchedule(team), revalidate: true).value
-                        series.merge(SeriesState.states(schedule.games ?? [])) { first, _ in first }
-                        upcoming += (schedule.games ?? []).filter { GameWindow.isCurrent($0, now: now) }
-                            .compactMap { GameSummary($0, team: team, time: time) }.filter { !finished.contains($0.id) }
+            try await controls.around(keys) {
+                try await alerts.deliver {
+                    var finished: Set<Int> = []
+                    while true {
+                        let now = Date()
+                        var upcoming: [GameSummary] = []
+                        var series: [Int: SeriesState] = [:]
+                        for team in teams {
+                            let schedule = try await client.fetch(.clubSchedule(team), revalidate: true).value
+                            series.merge(SeriesState.states(schedule.games ?? [])) { first, _ in first }
+                            upcoming += (schedule.games ?? []).filter { GameWindow.isCurrent($0, now: now) }
+                                .compactMap { GameSummary($0, team: team, time: time) }.filter { !finished.contains($0.id) }
+                        }
+                        guard
+                            let next = upcoming.min(by: {
+                                ($0.isLive ? .distantPast : $0.startDate ?? .distantFuture)
+                                    < ($1.isLive ? .distantPast : $1.startDate ?? .distantFuture)
+                            })
+                        else {
+                            output.note("No upcoming games for \(teams.joined(separator: ", ")); checking again in 6 h.")
+                            try await Task.sleep(for: .seconds(6 * 3600))
+                            continue
+                        }
+                        if let start = next.startDate, !next.isLive {
+                            output.note(
+                                "Next: \(next.away.abbrev) @ \(next.home.abbrev) \(time.day(start)) \(time.time(start)) (\(Countdown.describe(from: now, to: start)))"
+                            )
+                        }
+                        do {
+                            try await watch(next.id, start: next.isLive ? nil : next.startDate, series: series[next.id])
+                        } catch let error as WatchError where error.isFinal {
+                            output.note("\(error)")
+                        }
+                        // The schedule may still call it live for a while: don't come back to it.
+                        finished.insert(next.id)
+                        try await Task.sleep(for: settings.poll)
                     }
-                    guard let next = upcoming.min(by: { ($0.isLive ? .distantPast : $0.startDate ?? .distantFuture) < ($1.isLive ? .distantPast : $1.startDate ?? .distantFuture) }) else {
-                        output.note("No upcoming games for \(teams.joined(separator: ", ")); checking again in 6 h.")
-                        try await Task.sleep(for: .seconds(6 * 3600))
-                        continue
-                    }
-                    if let start = next.startDate, !next.isLive {
-                        output.note("Next: \(next.away.abbrev) @ \(next.home.abbrev) \(time.day(start)) \(time.time(start)) (\(Countdown.describe(from: now, to: start)))")
-                    }
-                    do {
-                        try await watch(next.id, start: next.isLive ? nil : next.startDate, series: series[next.id])
-                    } catch let error as WatchError where error.isFinal {
-                        output.note("\(error)")
-                    }
-                    // The schedule may still call it live for a while: don't come back to it.
-                    finished.insert(next.id)
-                    try await Task.sleep(for: settings.poll)
                 }
-            } }
+            }
         }
     }
 
@@ -160,7 +170,9 @@ extension Faceoff {
         func validate() throws {
             try global.refuseJSON("replay", instead: "--format jsonl")
             guard speed >= 0 else { throw ValidationError("--speed must be 0 or more") }
-            if let fromPeriod, !(1...10).contains(fromPeriod) { throw ValidationError("--from-period must be a period of the game (1, 2, 3, 4...)") }
+            if let fromPeriod, !(1...10).contains(fromPeriod) {
+                throw ValidationError("--from-period must be a period of the game (1, 2, 3, 4...)")
+            }
             if let serve, ListenAddress(serve) == nil { throw ValidationError("--serve must be host:port, like 127.0.0.1:0") }
             if serve == nil, sources.count != 1 { throw ValidationError("name one game to replay (several only with --serve)") }
             if serve != nil, speed == 0 { throw ValidationError("--serve needs a speed above 0") }

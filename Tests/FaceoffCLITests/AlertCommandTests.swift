@@ -199,7 +199,9 @@ final class Background: @unchecked Sendable {
     @Test func noColorReachesAConfiguredStdoutSink() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        try writeConfig(cli, """
+        try writeConfig(
+            cli,
+            """
             teams = ["TOR"]
             [[sink]]
             type = "stdout"
@@ -226,7 +228,9 @@ final class Background: @unchecked Sendable {
         defer { cli.cleanUp() }
         let receiver = try await Receiver(directory: cli.home, secret: Self.secret)
         defer { receiver.process.kill() }
-        try writeConfig(cli, """
+        try writeConfig(
+            cli,
+            """
             teams = ["TOR"]
             \(receiver.homeSink)
             headers = { Authorization = "Bearer abc123xyz" }
@@ -268,14 +272,17 @@ final class Background: @unchecked Sendable {
         defer { cli.cleanUp() }
         let game = CLI.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play").path
         let replay = try Background(
-            CLI.binary.path, ["replay", "--serve", "127.0.0.1:0", game, "--speed", "300"], environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
+            CLI.binary.path, ["replay", "--serve", "127.0.0.1:0", game, "--speed", "300"],
+            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
         defer { replay.kill() }
         try #require(await replay.wait(timeout: 30) { !$0.isEmpty })
         let base = replay.output[0]
         let receiver = try await Receiver(directory: cli.home, secret: Self.secret)
         defer { receiver.process.kill() }
         try receiver.answer(503)
-        try writeConfig(cli, """
+        try writeConfig(
+            cli,
+            """
             teams = ["TOR"]
             [watch]
             poll = "2s"

@@ -175,7 +175,8 @@ actor Slots {
         let cli = try CLI()
         defer { cli.cleanUp() }
         try FileManager.default.createDirectory(at: cli.configFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try "# mine, hands off\nteams = [\"TOR\"]  # home team\n\n[watch]\npoll = \"10s\" # slower\n".write(to: cli.configFile, atomically: true, encoding: .utf8)
+        try "# mine, hands off\nteams = [\"TOR\"]  # home team\n\n[watch]\npoll = \"10s\" # slower\n".write(
+            to: cli.configFile, atomically: true, encoding: .utf8)
 
         let follow = try await cli.run(["follow", "MTL", "bruins"])
         #expect(follow.status == 0, "\(follow.stderr)")
@@ -243,12 +244,14 @@ actor Slots {
         defer { cli.cleanUp() }
         let templates = cli.home.appendingPathComponent(".config/faceoff/templates")
         try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
-        try "{{us}} v {{them}}\n{{#final}}oops\n".write(to: templates.appendingPathComponent("calendar-summary.mustache"), atomically: true, encoding: .utf8)
+        try "{{us}} v {{them}}\n{{#final}}oops\n".write(
+            to: templates.appendingPathComponent("calendar-summary.mustache"), atomically: true, encoding: .utf8)
         let broken = try await cli.run(["config", "validate"])
         #expect(broken.status == 2)
         #expect(broken.stderr.contains("templates/calendar-summary.mustache:"))
         #expect(broken.stderr.contains("template error"))
-        try "{{us}} v {{them}}\n".write(to: templates.appendingPathComponent("calendar-summary.mustache"), atomically: true, encoding: .utf8)
+        try "{{us}} v {{them}}\n".write(
+            to: templates.appendingPathComponent("calendar-summary.mustache"), atomically: true, encoding: .utf8)
         let fixed = try await cli.run(["config", "validate"])
         #expect(fixed.status == 0)
         #expect(fixed.stdout.contains("calendar-summary"))
@@ -262,15 +265,15 @@ actor Slots {
         defer { cli.cleanUp() }
         let custom = cli.home.appendingPathComponent("elsewhere.toml")
         try """
-            teams = ["MTL"]
-            [serve]
-            token = "hunter2"
-            [[sink]]
-            type = "webhook"
-            url = "https://discord.example/api/webhooks/123/secret-part"
-            secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
-            headers = { Authorization = "Bearer abc" }
-            """.write(to: custom, atomically: true, encoding: .utf8)
+        teams = ["MTL"]
+        [serve]
+        token = "hunter2"
+        [[sink]]
+        type = "webhook"
+        url = "https://discord.example/api/webhooks/123/secret-part"
+        secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+        headers = { Authorization = "Bearer abc" }
+        """.write(to: custom, atomically: true, encoding: .utf8)
         for arguments in [["--config", custom.path, "config", "show"], ["config", "show", "--config", custom.path]] {
             let show = try await cli.run(arguments)
             #expect(show.status == 0, "\(show.stderr)")

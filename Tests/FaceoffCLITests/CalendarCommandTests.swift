@@ -11,19 +11,19 @@ extension Checkers {
     static func khalConfig(in directory: URL, calendar: URL) throws -> URL {
         let file = directory.appendingPathComponent("khal.conf")
         try """
-            [calendars]
-            [[nhl]]
-            path = \(calendar.path)
-            type = calendar
-            [locale]
-            timeformat = %H:%M
-            dateformat = %Y-%m-%d
-            longdateformat = %Y-%m-%d
-            datetimeformat = %Y-%m-%d %H:%M
-            longdatetimeformat = %Y-%m-%d %H:%M
-            [default]
-            default_calendar = nhl
-            """.write(to: file, atomically: true, encoding: .utf8)
+        [calendars]
+        [[nhl]]
+        path = \(calendar.path)
+        type = calendar
+        [locale]
+        timeformat = %H:%M
+        dateformat = %Y-%m-%d
+        longdateformat = %Y-%m-%d
+        datetimeformat = %Y-%m-%d %H:%M
+        longdatetimeformat = %Y-%m-%d %H:%M
+        [default]
+        default_calendar = nhl
+        """.write(to: file, atomically: true, encoding: .utf8)
         return file
     }
 }
@@ -102,8 +102,18 @@ extension Checkers {
         defer { cli.cleanUp() }
         #expect(try await run(cli, ["follow", "TOR", "MTL"]).status == 0)
         #expect(try await run(cli, ["calendar"]).status == 0)
-        #expect(try await run(cli, ["calendar", "TOR", "--no-scores", "--reminder", "1h", "--reminder", "15m", "-o", cli.home.appendingPathComponent("spoiler-free.ics").path]).status == 0)
-        let files = ["TOR", "MTL", "favourites"].map { calendars(cli).appendingPathComponent("\($0).ics").path } + [cli.home.appendingPathComponent("spoiler-free.ics").path]
+        #expect(
+            try await run(
+                cli,
+                [
+                    "calendar", "TOR", "--no-scores", "--reminder", "1h", "--reminder", "15m", "-o",
+                    cli.home.appendingPathComponent("spoiler-free.ics").path,
+                ]
+            ).status == 0)
+        let files =
+            ["TOR", "MTL", "favourites"].map { calendars(cli).appendingPathComponent("\($0).ics").path } + [
+                cli.home.appendingPathComponent("spoiler-free.ics").path
+            ]
         let checked = try await Checkers.run(Checkers.python!, [CLI.root.appendingPathComponent("Tests/tools/check_ics.py").path] + files)
         #expect(checked.status == 0, "\(checked.stdout) \(checked.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(checked.stdout.utf8)) as? [String: [String: Any]]
@@ -137,7 +147,8 @@ extension Checkers {
         let out = cli.home.appendingPathComponent("feeds")
         let base = ["FACEOFF_API_BASE": "file://\(mirror.path)/"]
         for (season, teams) in [("20242025", ["MTL", "NSH"]), ("20252026", ["BOS", "UTA"])] {
-            let result = try await run(cli, ["calendar"] + teams + ["--season", season, "--types", "preseason,regular,playoffs", "--dir", out.path], extra: base)
+            let result = try await run(
+                cli, ["calendar"] + teams + ["--season", season, "--types", "preseason,regular,playoffs", "--dir", out.path], extra: base)
             #expect(result.status == 0, "\(result.stderr)")
         }
         let files = recorded.map { out.appendingPathComponent("\($0.0).ics").path }
@@ -157,7 +168,9 @@ extension Checkers {
         let empty = cli.home.appendingPathComponent("khal-calendar")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let config = try Checkers.khalConfig(in: cli.home, calendar: empty)
-        let printed = try await Checkers.run("/usr/bin/khal", ["-c", config.path, "printics", calendars(cli).appendingPathComponent("TOR.ics").path], environment: ["HOME": cli.home.path, "TZ": "UTC", "LANG": "C.UTF-8"])
+        let printed = try await Checkers.run(
+            "/usr/bin/khal", ["-c", config.path, "printics", calendars(cli).appendingPathComponent("TOR.ics").path],
+            environment: ["HOME": cli.home.path, "TZ": "UTC", "LANG": "C.UTF-8"])
         #expect(printed.status == 0, "\(printed.stderr)")
         #expect(printed.stdout.contains("8 events found"))
         #expect(printed.stdout.contains("Maple Leafs 5–2 Canadiens · W"))
@@ -192,24 +205,24 @@ extension Checkers {
         try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
         let config = cli.home.appendingPathComponent("vdirsyncer.conf")
         try """
-            [general]
-            status_path = "\(status.path)/"
+        [general]
+        status_path = "\(status.path)/"
 
-            [pair nhl]
-            a = "nhl_remote"
-            b = "nhl_local"
-            collections = null
-            conflict_resolution = "a wins"
+        [pair nhl]
+        a = "nhl_remote"
+        b = "nhl_local"
+        collections = null
+        conflict_resolution = "a wins"
 
-            [storage nhl_remote]
-            type = "http"
-            url = "\(base)calendars/TOR.ics"
+        [storage nhl_remote]
+        type = "http"
+        url = "\(base)calendars/TOR.ics"
 
-            [storage nhl_local]
-            type = "filesystem"
-            path = "\(local.path)/"
-            fileext = ".ics"
-            """.write(to: config, atomically: true, encoding: .utf8)
+        [storage nhl_local]
+        type = "filesystem"
+        path = "\(local.path)/"
+        fileext = ".ics"
+        """.write(to: config, atomically: true, encoding: .utf8)
         let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"]
         let discover = try await Checkers.run("/usr/bin/vdirsyncer", ["-c", config.path, "discover", "nhl"], environment: environment)
         #expect(discover.status == 0, "\(discover.stdout) \(discover.stderr)")
@@ -245,7 +258,9 @@ extension Checkers {
         #expect(try await run(cli, ["follow", "MTL"], extra: extra).status == 0)
         let full = try await run(cli, ["calendar"], extra: extra)
         #expect(full.status == 1)
-        #expect(full.stderr.contains("MTL.ics not updated: cannot write \(feeds.path)/MTL.ics: the disk is full; free some space"), "\(full.stderr)")
+        #expect(
+            full.stderr.contains("MTL.ics not updated: cannot write \(feeds.path)/MTL.ics: the disk is full; free some space"),
+            "\(full.stderr)")
         #expect(!full.stderr.contains("Domain="), "\(full.stderr)")
         #expect(try Data(contentsOf: feeds.appendingPathComponent("TOR.ics")) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: feeds.path).sorted() == ["TOR.ics", "favourites.ics"])

@@ -18,7 +18,8 @@ import Testing
         let upstream = try #require(URL(string: replay.output[0]))
         let control = cli.home.appendingPathComponent("proxy-mood")
         let proxy = try Background(
-            Checkers.venvPython, [CLI.root.appendingPathComponent("Tests/tools/chaos_proxy.py").path, "127.0.0.1:\(upstream.port ?? 0)", control.path],
+            Checkers.venvPython,
+            [CLI.root.appendingPathComponent("Tests/tools/chaos_proxy.py").path, "127.0.0.1:\(upstream.port ?? 0)", control.path],
             environment: ["PATH": "/usr/bin:/bin"])
         defer { proxy.kill() }
         try #require(await proxy.wait(timeout: 30) { !$0.isEmpty })
@@ -26,10 +27,12 @@ import Testing
         let receiver = try await RunCommandTests.followBothWithAReceiver(cli)
         defer { receiver.process.kill() }
         let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1"]
-        let run = try Background(CLI.binary.path, ["run"], environment: environment.merging(["FACEOFF_API_BASE": proxy.output[0] + "/v1/"]) { $1 })
+        let run = try Background(
+            CLI.binary.path, ["run"], environment: environment.merging(["FACEOFF_API_BASE": proxy.output[0] + "/v1/"]) { $1 })
         defer { run.kill() }
         let watch = try Background(
-            CLI.binary.path, ["watch", "2025020100", "--format", "jsonl"], environment: environment.merging(["FACEOFF_API_BASE": replay.output[0]]) { $1 })
+            CLI.binary.path, ["watch", "2025020100", "--format", "jsonl"],
+            environment: environment.merging(["FACEOFF_API_BASE": replay.output[0]]) { $1 })
         defer { watch.kill() }
 
         let reference = try RunCommandTests.reference()
@@ -40,7 +43,9 @@ import Testing
             group.addTask { [base = proxy.output[0] + "/v1/"] in
                 while !looking.stopped.withLock({ $0 }) {
                     let status = try await cli.run(["status"], environment: ["FACEOFF_API_BASE": base])
-                    if status.status != 0 || !status.stderr.isEmpty { looking.problems.withLock { $0.append("\(status.status): \(status.stderr)") } }
+                    if status.status != 0 || !status.stderr.isEmpty {
+                        looking.problems.withLock { $0.append("\(status.status): \(status.stderr)") }
+                    }
                     try await Task.sleep(for: .milliseconds(500))
                 }
             }
@@ -61,7 +66,9 @@ import Testing
             run.signal(SIGHUP)
             try await Task.sleep(for: .seconds(25))
             try receiver.answer(200)
-            #expect(await run.wait(timeout: 300) { _ in finals.allSatisfy(receiver.accepted.contains) }, "finals: \(receiver.accepted.filter { $0.hasSuffix(":final") })")
+            #expect(
+                await run.wait(timeout: 300) { _ in finals.allSatisfy(receiver.accepted.contains) },
+                "finals: \(receiver.accepted.filter { $0.hasSuffix(":final") })")
             looking.stopped.withLock { $0 = true }
             try await group.waitForAll()
         }
@@ -69,9 +76,12 @@ import Testing
         // Each team's feed shows its final (from its side), favourites.ics both, once the
         // refresh after the last final has written them.
         _ = await run.wait(timeout: 15) { _ in
-            RunCommandTests.calendar(cli, "MTL").contains("Canadiens 3–5") && RunCommandTests.calendar(cli, "favourites").contains("Maple Leafs 3–1 Bruins")
+            RunCommandTests.calendar(cli, "MTL").contains("Canadiens 3–5")
+                && RunCommandTests.calendar(cli, "favourites").contains("Maple Leafs 3–1 Bruins")
         }
-        let tor = RunCommandTests.calendar(cli, "TOR"), mtl = RunCommandTests.calendar(cli, "MTL"), favourites = RunCommandTests.calendar(cli, "favourites")
+        let tor = RunCommandTests.calendar(cli, "TOR")
+        let mtl = RunCommandTests.calendar(cli, "MTL")
+        let favourites = RunCommandTests.calendar(cli, "favourites")
         #expect(tor.contains("Maple Leafs 3–1 Bruins") && tor.contains("Maple Leafs 5–3 Canadiens"))
         #expect(mtl.contains("Canadiens 3–5 Maple Leafs"))
         #expect(favourites.contains("Maple Leafs 3–1 Bruins") && favourites.contains("Maple Leafs 5–3 Canadiens"))
@@ -85,7 +95,8 @@ import Testing
         let accepted = receiver.deduplicated
         for (game, ids) in reference {
             let wanted = ids.filter { $0.contains(":goal:") || $0.hasSuffix(":final") }
-            #expect(accepted.filter { $0.hasPrefix("\(game):") && ($0.contains(":goal:") || $0.hasSuffix(":final")) } == wanted, "game \(game)")
+            #expect(
+                accepted.filter { $0.hasPrefix("\(game):") && ($0.contains(":goal:") || $0.hasSuffix(":final")) } == wanted, "game \(game)")
         }
         #expect(Set(accepted).count == accepted.count)
         #expect(receiver.entries.allSatisfy { $0["verified"] as? Bool == true })

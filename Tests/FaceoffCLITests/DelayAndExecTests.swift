@@ -38,11 +38,15 @@ import Testing
         let (replay, base) = try await Self.serve(cli, speed: 60)
         defer { replay.kill() }
         // Each alert as it reaches the exec sink: the wall time, and when it was first seen.
-        try Self.script(cli, "clock", """
+        try Self.script(
+            cli, "clock",
+            """
             seen=$(sed -n 's/.*"seenAt":"\\([^"]*\\)".*/\\1/p')
             echo "$(date +%s.%N) $(date -d "$seen" +%s) $FACEOFF_KIND" >> "$HOME/clock.log"
             """)
-        try AlertCommandTests().writeConfig(cli, """
+        try AlertCommandTests().writeConfig(
+            cli,
+            """
             teams = ["TOR"]
             [watch]
             poll = "2s"
@@ -74,9 +78,10 @@ import Testing
             let shown = try await cli.run(["delay", "--json"])
             let document = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
             let sinks = document?["sinks"] as? [[String: Any]] ?? []
-            return Dictionary(uniqueKeysWithValues: sinks.compactMap { sink in
-                (sink["sink"] as? String).flatMap { name in (sink["delaySeconds"] as? Int).map { (name, $0) } }
-            })
+            return Dictionary(
+                uniqueKeysWithValues: sinks.compactMap { sink in
+                    (sink["sink"] as? String).flatMap { name in (sink["delaySeconds"] as? Int).map { (name, $0) } }
+                })
         }
         var synced: [String: Int] = [:]
         for _ in 0..<20 where synced["clock"] ?? 0 == 0 {
@@ -119,12 +124,16 @@ import Testing
         let (replay, base) = try await Self.serve(cli, speed: 120)
         defer { replay.kill() }
         // The first goal's program hangs (and is killed with Faceoff's process left behind).
-        try Self.script(cli, "light", """
+        try Self.script(
+            cli, "light",
+            """
             echo "start $FACEOFF_EVENT_ID" >> "$HOME/light.log"
             if [ ! -e "$HOME/hung" ]; then echo $$ > "$HOME/hung"; sleep 60; fi
             echo "end $FACEOFF_EVENT_ID" >> "$HOME/light.log"
             """)
-        try AlertCommandTests().writeConfig(cli, """
+        try AlertCommandTests().writeConfig(
+            cli,
+            """
             teams = ["TOR"]
             [watch]
             poll = "2s"
@@ -143,12 +152,16 @@ import Testing
         first.kill()
         #expect(await first.finished(within: 10))
         // The program outlives the killed Faceoff (a process group of its own); end it.
-        if let pid = Int32((try String(contentsOf: hung, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)) { kill(-pid, SIGKILL) }
+        if let pid = Int32((try String(contentsOf: hung, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)) {
+            kill(-pid, SIGKILL)
+        }
 
         let second = try await cli.run(["watch", "2025020100", "--format", "jsonl"], environment: ["FACEOFF_API_BASE": base])
         #expect(second.status == 0, "\(second.stderr)")
         let goals = second.stdout.split(separator: "\n").compactMap { line -> String? in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], object["kind"] as? String == "goal" else { return nil }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                object["kind"] as? String == "goal"
+            else { return nil }
             return object["id"] as? String
         }
         let log = Self.lines(cli.home.appendingPathComponent("light.log"))
@@ -188,7 +201,8 @@ import Testing
         try horn(#"command = ["~/bin/horn", "{{team}}"]"# + "\ntimeout = \"3s\"\n")
         let api = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"]
         let absent = try await cli.run(["doctor"], environment: api)
-        #expect(absent.stdout.contains("exec horn") && absent.stdout.contains("\(cli.home.path)/bin/horn was not found"), "\(absent.stdout)")
+        #expect(
+            absent.stdout.contains("exec horn") && absent.stdout.contains("\(cli.home.path)/bin/horn was not found"), "\(absent.stdout)")
         try Self.script(cli, "horn", "echo \"$1 $FACEOFF_KIND\" >> \"$HOME/horn.log\"")
         let doctor = try await cli.run(["doctor", "--send"], environment: api)
         #expect(doctor.stdout.contains("\(cli.home.path)/bin/horn: test alert delivered (exit 0)"), "\(doctor.stdout)")
@@ -210,7 +224,9 @@ import Testing
         try Data("RIFF".utf8).write(to: sound)
         // A stand-in for PipeWire's player, first on PATH.
         try Self.script(cli, "pw-play", "echo \"pw-play $*\" >> \"$HOME/played\"")
-        try AlertCommandTests().writeConfig(cli, """
+        try AlertCommandTests().writeConfig(
+            cli,
+            """
             teams = ["TOR"]
             [[sink]]
             type = "exec"
@@ -238,28 +254,35 @@ import Testing
         defer { cli.cleanUp() }
         let log = cli.home.appendingPathComponent("requests.jsonl")
         // Home Assistant's REST API as far as the script sees it: a POST, answered 200.
-        let server = try Background("/usr/bin/python3", ["-c", """
-            import http.server, json, sys
-            class Handler(http.server.BaseHTTPRequestHandler):
-                def do_POST(self):
-                    body = self.rfile.read(int(self.headers["Content-Length"]))
-                    with open(sys.argv[1], "a") as log:
-                        log.write(json.dumps({"path": self.path, "auth": self.headers["Authorization"], "body": json.loads(body)}) + "\\n")
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.end_headers()
-                    self.wfile.write(b"[]")
-                def log_message(self, *args):
-                    pass
-            server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
-            print(server.server_address[1], flush=True)
-            server.serve_forever()
-            """, log.path], environment: ["PATH": "/usr/bin:/bin"])
+        let server = try Background(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import http.server, json, sys
+                class Handler(http.server.BaseHTTPRequestHandler):
+                    def do_POST(self):
+                        body = self.rfile.read(int(self.headers["Content-Length"]))
+                        with open(sys.argv[1], "a") as log:
+                            log.write(json.dumps({"path": self.path, "auth": self.headers["Authorization"], "body": json.loads(body)}) + "\\n")
+                        self.send_response(200)
+                        self.send_header("Content-Type", "application/json")
+                        self.end_headers()
+                        self.wfile.write(b"[]")
+                    def log_message(self, *args):
+                        pass
+                server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+                print(server.server_address[1], flush=True)
+                server.serve_forever()
+                """, log.path,
+            ], environment: ["PATH": "/usr/bin:/bin"])
         defer { server.kill() }
         try #require(await server.wait(timeout: 30) { !$0.isEmpty })
         let port = server.output[0]
         let settings = cli.home.appendingPathComponent(".config/faceoff/ha-light-flash.env")
-        try AlertCommandTests().writeConfig(cli, """
+        try AlertCommandTests().writeConfig(
+            cli,
+            """
             teams = ["TOR"]
             [[sink]]
             type = "exec"
@@ -287,7 +310,9 @@ import Testing
     @Test func theDelayCommand() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        try AlertCommandTests().writeConfig(cli, """
+        try AlertCommandTests().writeConfig(
+            cli,
+            """
             teams = ["TOR"]
             [watch]
             delay = "10s"
@@ -310,7 +335,9 @@ import Testing
         let document = try JSONDecoder().decode(JSONValue.self, from: Data(json.stdout.utf8))
         #expect(validator.problems(in: document).isEmpty, "\(validator.problems(in: document))")
         let status = try await cli.run(["status", "--json"])
-        #expect(status.stdout.contains(#"{"changedAt":"#) && status.stdout.contains(#""configuredSeconds":60,"delaySeconds":135,"sink":"discord""#), "\(status.stdout)")
+        #expect(
+            status.stdout.contains(#"{"changedAt":"#)
+                && status.stdout.contains(#""configuredSeconds":60,"delaySeconds":135,"sink":"discord""#), "\(status.stdout)")
 
         let sync = try await cli.run(["delay", "sync"])
         #expect(sync.status == 1)
@@ -322,7 +349,9 @@ import Testing
         #expect(try await cli.run(["delay", "reset"]).stdout == "stdout   10s\nnotify   10s\ndiscord  1m\n")
         // A changed config delay ends a change made against the old one.
         #expect(try await cli.run(["delay", "20s", "--sink", "discord"]).status == 0)
-        try AlertCommandTests().writeConfig(cli, """
+        try AlertCommandTests().writeConfig(
+            cli,
+            """
             teams = ["TOR"]
             [[sink]]
             type = "webhook"
@@ -341,8 +370,11 @@ import Testing
         let manual = try String(contentsOf: CLI.root.appendingPathComponent("contrib/man/faceoff.1"), encoding: .utf8)
         let help = try await cli.run(["--help"])
         // The list under SUBCOMMANDS:, up to the blank line after it.
-        let commands = help.stdout.split(separator: "\n", omittingEmptySubsequences: false).drop { !$0.hasPrefix("SUBCOMMANDS:") }.dropFirst()
-            .prefix { !$0.isEmpty }.filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }.compactMap { $0.split(separator: " ").first.map(String.init) }
+        let commands = help.stdout.split(separator: "\n", omittingEmptySubsequences: false).drop { !$0.hasPrefix("SUBCOMMANDS:") }
+            .dropFirst()
+            .prefix { !$0.isEmpty }.filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }.compactMap {
+                $0.split(separator: " ").first.map(String.init)
+            }
         #expect(commands.contains("delay"), "\(help.stdout)")
         for command in commands {
             #expect(manual.contains(".It Em \(command)\n"), "the man page lacks \(command): regenerate it (contrib/README.md)")

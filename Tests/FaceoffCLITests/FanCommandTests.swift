@@ -120,7 +120,8 @@ import Testing
         let line = try #require(result.stdout.split(separator: "\n").first { $0.contains("Nov 4") })
         #expect(line.contains("POSTPONED"))
         let json = try await run(cli, ["schedule", "MTL", "--json"])
-        let game = try #require(try JSONDecoder().decode(ScheduleReport.self, from: Data(json.stdout.utf8)).games.first { $0.id == 2025020170 })
+        let game = try #require(
+            try JSONDecoder().decode(ScheduleReport.self, from: Data(json.stdout.utf8)).games.first { $0.id == 2025020170 })
         #expect(game.status == "postponed")
         #expect(game.scheduleState == "PPD")
     }
@@ -167,7 +168,9 @@ import Testing
         let text = try await run(cli, ["playoffs", "MTL", "--season", "20242025"], extra: environment)
         #expect(text.status == 0, "\(text.stderr)")
         let golden = CLI.root.appendingPathComponent("Tests/Fixtures/golden/playoffs-MTL-20242025.txt")
-        if ProcessInfo.processInfo.environment["FACEOFF_UPDATE_GOLDEN"] == "1" { try text.stdout.write(to: golden, atomically: true, encoding: .utf8) }
+        if ProcessInfo.processInfo.environment["FACEOFF_UPDATE_GOLDEN"] == "1" {
+            try text.stdout.write(to: golden, atomically: true, encoding: .utf8)
+        }
         #expect(text.stdout == (try String(contentsOf: golden, encoding: .utf8)))
         let json = try await run(cli, ["playoffs", "MTL", "--season", "20242025", "--json"], extra: environment)
         #expect(json.status == 0)
@@ -181,7 +184,10 @@ import Testing
         // one here saying game 1 took two.
         let feed = mirror.appendingPathComponent("gamecenter/2024030131/play-by-play")
         try FileManager.default.createDirectory(at: feed.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(#"{"id": 2024030131, "gameType": 3, "gameState": "OFF", "periodDescriptor": {"number": 5, "periodType": "OT"}, "plays": []}"#.utf8).write(to: feed)
+        try Data(
+            #"{"id": 2024030131, "gameType": 3, "gameState": "OFF", "periodDescriptor": {"number": 5, "periodType": "OT"}, "plays": []}"#
+                .utf8
+        ).write(to: feed)
         let overtime = try await run(cli, ["playoffs", "MTL", "--season", "20242025", "--json"], extra: environment)
         let told = try JSONDecoder().decode(PlayoffsReport.self, from: Data(overtime.stdout.utf8))
         #expect(told.run?.series.first?.games.first?.endedIn == "2OT")
@@ -328,7 +334,10 @@ import Testing
         #expect(result.stdout.split(separator: "\n").dropFirst().allSatisfy { DisplayWidth.of(String($0)) <= 60 })
         #expect(result.stdout.contains("…"))
         // Every table fits a narrow terminal, dropping the least important columns if it must.
-        for arguments in [["schedule"], ["recent"], ["standings"], ["standings", "--by", "wildcard"], ["roster"], ["player", "8479318"], ["player", "8478470"], ["teams"]] {
+        for arguments in [
+            ["schedule"], ["recent"], ["standings"], ["standings", "--by", "wildcard"], ["roster"], ["player", "8479318"],
+            ["player", "8478470"], ["teams"],
+        ] {
             let narrow = try await run(cli, arguments, extra: ["COLUMNS": "50"])
             #expect(narrow.status == 0)
             let lines = narrow.stdout.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("TOR 2025-26") }
@@ -346,7 +355,8 @@ import Testing
         #expect(impossible.status == 2)
         #expect(impossible.stderr.contains("real date"))
         // From Tokyo, the 23:00 UTC game of Oct 8 is on Oct 9.
-        let tokyo = try await run(cli, ["schedule", "TOR", "--from", "2025-10-09", "--to", "2025-10-09", "--json"], extra: ["TZ": "Asia/Tokyo"])
+        let tokyo = try await run(
+            cli, ["schedule", "TOR", "--from", "2025-10-09", "--to", "2025-10-09", "--json"], extra: ["TZ": "Asia/Tokyo"])
         let games = try JSONDecoder().decode(ScheduleReport.self, from: Data(tokyo.stdout.utf8)).games
         #expect(games.map(\.id) == [2025020004])
         #expect(games.first?.date == "2025-10-09")

@@ -35,12 +35,17 @@ extension CLI {
 
     /// Makes every cached response two days old, so the next command asks the server again.
     func ageCache() async throws {
-        let aged = try await CLI.execute("/usr/bin/python3", ["-c", """
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            db.execute("UPDATE response_cache SET fetched_at = fetched_at - 2 * 86400")
-            db.commit()
-            """, storeFile.path])
+        let aged = try await CLI.execute(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                db.execute("UPDATE response_cache SET fetched_at = fetched_at - 2 * 86400")
+                db.commit()
+                """, storeFile.path,
+            ])
         try #require(aged.status == 0, "\(aged.stderr)")
     }
 }
@@ -49,7 +54,10 @@ extension CLI {
 /// edits, mistakes. Nothing good is replaced by worse, and every error is a plain sentence.
 @Suite("trust nothing", .serialized, .timeLimit(.minutes(10))) struct HostileTests {
     /// Words that mean a raw Foundation, NIO or Swift error reached the user.
-    static let raw = ["Error Domain", "NSCocoaErrorDomain", "NSPOSIXErrorDomain", "errno:", "SocketAddressError", "IOError", "Dictionary<String", "DecodingError"]
+    static let raw = [
+        "Error Domain", "NSCocoaErrorDomain", "NSPOSIXErrorDomain", "errno:", "SocketAddressError", "IOError", "Dictionary<String",
+        "DecodingError",
+    ]
 
     static func plain(_ text: String) -> Bool { !raw.contains { text.contains($0) } }
 
@@ -229,7 +237,8 @@ extension CLI {
         // A template that is a device.
         let templates = cli.home.appendingPathComponent(".config/faceoff/templates")
         try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: templates.appendingPathComponent("webhook-generic.mustache").path, withDestinationPath: "/dev/zero")
+        try FileManager.default.createSymbolicLink(
+            atPath: templates.appendingPathComponent("webhook-generic.mustache").path, withDestinationPath: "/dev/zero")
         let doctor = try await cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
         #expect(doctor.stdout.contains("it is a device, not a regular file"), "\(doctor.stdout)")
     }
@@ -242,22 +251,28 @@ extension CLI {
         defer { cli.cleanUp() }
         let environment = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"]
         #expect(try await cli.run(["calendar", "TOR"], environment: environment).status == 0)
-        let damaged = try await CLI.execute("/usr/bin/python3", ["-c", """
-            import os, sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            db.close()
-            with open(sys.argv[1], "r+b") as f:
-                f.seek(int(sys.argv[2]))
-                f.write(os.urandom(16384))
-            """, cli.storeFile.path, "\(offset)"])
+        let damaged = try await CLI.execute(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import os, sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                db.close()
+                with open(sys.argv[1], "r+b") as f:
+                    f.seek(int(sys.argv[2]))
+                    f.write(os.urandom(16384))
+                """, cli.storeFile.path, "\(offset)",
+            ])
         try #require(damaged.status == 0, "\(damaged.stderr)")
         let schedule = try await cli.run(["calendar", "TOR"], environment: environment)
         #expect(schedule.stderr.contains("the file is damaged"), "\(schedule.stderr)")
         #expect(schedule.stderr.contains("move the file aside"), "\(schedule.stderr)")
         #expect(!schedule.stderr.contains("disk is full"))
         let doctor = try await cli.run(["doctor"], environment: environment)
-        #expect(doctor.stdout.contains("✗ store: cannot use the store at") && doctor.stdout.contains("the file is damaged"), "\(doctor.stdout)")
+        #expect(
+            doctor.stdout.contains("✗ store: cannot use the store at") && doctor.stdout.contains("the file is damaged"), "\(doctor.stdout)")
         #expect(doctor.status == 1)
     }
 
@@ -267,7 +282,8 @@ extension CLI {
         let cli = try CLI()
         defer { cli.cleanUp() }
         let cases = [
-            (":America/Toronto", "America/Toronto"), ("/usr/share/zoneinfo/Asia/Tokyo", "Asia/Tokyo"), (":/usr/share/zoneinfo/Europe/Paris", "Europe/Paris"),
+            (":America/Toronto", "America/Toronto"), ("/usr/share/zoneinfo/Asia/Tokyo", "Asia/Tokyo"),
+            (":/usr/share/zoneinfo/Europe/Paris", "Europe/Paris"),
             ("UTC+5", "GMT-0500"), ("<+0530>-5:30", "GMT+0530"), ("Europe/Helsinki", "Europe/Helsinki"), ("Mars/Olympus", "GMT"),
         ]
         for (tz, zone) in cases {
@@ -290,13 +306,18 @@ extension CLI {
         let cli = try CLI()
         defer { cli.cleanUp() }
         let doctored = cli.home.appendingPathComponent("evil-play-by-play.json")
-        let made = try await CLI.execute("/usr/bin/python3", ["-c", """
-            import json, sys
-            game = json.load(open(sys.argv[1]))
-            for spot in game.get("rosterSpots", []):
-                spot["lastName"] = {"default": "\\u001b]0;pwned\\u0007\\u001b[2J\\u001b]52;c;cHduZWQ=\\u0007Evil\\u009b31m"}
-            json.dump(game, open(sys.argv[2], "w"))
-            """, DelayAndExecTests.game, doctored.path])
+        let made = try await CLI.execute(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import json, sys
+                game = json.load(open(sys.argv[1]))
+                for spot in game.get("rosterSpots", []):
+                    spot["lastName"] = {"default": "\\u001b]0;pwned\\u0007\\u001b[2J\\u001b]52;c;cHduZWQ=\\u0007Evil\\u009b31m"}
+                json.dump(game, open(sys.argv[2], "w"))
+                """, DelayAndExecTests.game, doctored.path,
+            ])
         try #require(made.status == 0, "\(made.stderr)")
         let replay = try await cli.run(["replay", doctored.path, "--speed", "0"], environment: ["NO_COLOR": "1"])
         #expect(replay.status == 0, "\(replay.stderr)")
@@ -352,7 +373,9 @@ extension CLI {
         try api.answer(["*": "404"])
         let search = try await cli.run(["player", "Crosby"], environment: api.environment)
         #expect(search.status == 1)
-        #expect(search.stderr.contains("the rosters could not be fetched") && search.stderr.contains("roster/") && search.stderr.contains("404"), "\(search.stderr)")
+        #expect(
+            search.stderr.contains("the rosters could not be fetched") && search.stderr.contains("roster/")
+                && search.stderr.contains("404"), "\(search.stderr)")
         #expect(search.stderr.contains("api_base"), "\(search.stderr)")
         #expect(!search.stderr.contains("check the spelling"))
         let verbose = try await cli.run(["player", "Crosby", "-v"], environment: api.environment)
@@ -406,7 +429,8 @@ extension CLI {
         let url = try #require(URL(string: serve.output[0]))
         // Tests/tools/slow_clients.py, as bench/feedserver.sh runs it, with fewer timed requests.
         let probe = try await CLI.execute(
-            "/usr/bin/python3", [CLI.root.appendingPathComponent("Tests/tools/slow_clients.py").path, String(url.port ?? 0), "500", "100", "5"])
+            "/usr/bin/python3",
+            [CLI.root.appendingPathComponent("Tests/tools/slow_clients.py").path, String(url.port ?? 0), "500", "100", "5"])
         #expect(probe.status == 0, "\(probe.stdout) \(probe.stderr) \(serve.stderr)")
         let attacked = probe.stdout.split(separator: "\n").last { $0.hasPrefix("with 500 slow") } ?? ""
         let slowest = attacked.firstMatch(of: /slowest ([0-9.]+) s/).flatMap { Double($0.1) }
@@ -486,7 +510,9 @@ extension CLI {
         #expect(proc.stderr.contains("/proc/nope.ics"), "\(proc.stderr)")
 
         // A port in use, an address that is not one.
-        let holder = try Background(CLI.binary.path, ["serve", "--listen", "127.0.0.1:0"], environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"].merging(mirror) { $1 })
+        let holder = try Background(
+            CLI.binary.path, ["serve", "--listen", "127.0.0.1:0"],
+            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"].merging(mirror) { $1 })
         defer { holder.kill() }
         try #require(await holder.wait(timeout: 30) { !$0.isEmpty })
         let port = URL(string: holder.output[0])?.port ?? 0
@@ -565,7 +591,8 @@ extension CLI {
         try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n[calendar]\ndir = \"feeds\"\n")
         let written = try await cli.run(["calendar"], environment: mirror)
         #expect(written.status == 0, "\(written.stderr)")
-        #expect(FileManager.default.fileExists(atPath: cli.configFile.deletingLastPathComponent().appendingPathComponent("feeds/TOR.ics").path))
+        #expect(
+            FileManager.default.fileExists(atPath: cli.configFile.deletingLastPathComponent().appendingPathComponent("feeds/TOR.ics").path))
     }
 
     @Test func smallerThings() async throws {

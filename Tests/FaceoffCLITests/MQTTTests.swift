@@ -12,14 +12,17 @@ struct MQTTTests {
     /// poll is before puck drop: a pregame); at 60x a period lasts 20 s, an intermission 10 s.
     static func serve(_ cli: CLI) async throws -> (Background, String) {
         let replay = try Background(
-            CLI.binary.path, ["replay", "--serve", "127.0.0.1:0", DelayAndExecTests.game, "--speed", "60", "--intermission", "600", "--start-in", "6"],
+            CLI.binary.path,
+            ["replay", "--serve", "127.0.0.1:0", DelayAndExecTests.game, "--speed", "60", "--intermission", "600", "--start-in", "6"],
             environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
         try #require(await replay.wait(timeout: 30) { !$0.isEmpty })
         return (replay, replay.output[0])
     }
 
     static func writeConfig(_ cli: CLI, teams: [String] = ["TOR"], sink: String) throws {
-        try AlertCommandTests().writeConfig(cli, """
+        try AlertCommandTests().writeConfig(
+            cli,
+            """
             teams = [\(teams.map { "\"\($0)\"" }.joined(separator: ", "))]
             [watch]
             poll = "2s"
@@ -61,16 +64,19 @@ struct MQTTTests {
 
         // Discovery: one device, its three sensors and a trigger per type, field by field.
         let discovery = "homeassistant/"
-        #expect(await eventually(within: .seconds(10)) {
-            subscriber.messages.filter { $0.topic.hasPrefix(discovery) }.count == 3 + MQTTTrigger.allCases.count
-        })
+        #expect(
+            await eventually(within: .seconds(10)) {
+                subscriber.messages.filter { $0.topic.hasPrefix(discovery) }.count == 3 + MQTTTrigger.allCases.count
+            })
         func config(_ topic: String) -> [String: Any] { subscriber.on(topic).last?.json ?? [:] }
         let device: (Any?) -> Bool = { value in
             guard let device = value as? [String: Any] else { return false }
             return device["identifiers"] as? [String] == ["faceoff_TOR"] && device["name"] as? String == "Toronto Maple Leafs"
                 && device["model"] as? String == "NHL team" && device["manufacturer"] as? String == "Faceoff"
         }
-        for (object, topic) in [("state", "faceoff/team/TOR/state"), ("score", "faceoff/team/TOR/state"), ("next_game", "faceoff/team/TOR/next")] {
+        for (object, topic) in [
+            ("state", "faceoff/team/TOR/state"), ("score", "faceoff/team/TOR/state"), ("next_game", "faceoff/team/TOR/next"),
+        ] {
             let sensor = config("homeassistant/sensor/faceoff_TOR/\(object)/config")
             #expect(sensor["state_topic"] as? String == topic, "\(object)")
             #expect(sensor["json_attributes_topic"] as? String == topic, "\(object)")
@@ -91,9 +97,12 @@ struct MQTTTests {
             #expect(device(entry["device"]), "\(trigger)")
         }
         // The next game, from the schedule the daemon read (by its pregame at the latest).
-        #expect(await eventually(within: .seconds(20)) {
-            subscriber.on("faceoff/team/TOR/next").contains { $0.json["gameId"] as? Int == Self.gameID && $0.json["start"] as? String != nil }
-        }, "\(subscriber.on("faceoff/team/TOR/next"))")
+        #expect(
+            await eventually(within: .seconds(20)) {
+                subscriber.on("faceoff/team/TOR/next").contains {
+                    $0.json["gameId"] as? Int == Self.gameID && $0.json["start"] as? String != nil
+                }
+            }, "\(subscriber.on("faceoff/team/TOR/next"))")
 
         // Killed mid-game: the broker publishes the last will.
         try #require(await eventually(within: .seconds(90)) { subscriber.ids().count >= 8 }, "\(first.stderr.suffix(800))")
@@ -102,7 +111,8 @@ struct MQTTTests {
         let again = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: base))
         defer { again.kill() }
         #expect(await eventually(within: .seconds(20)) { status() == "online" })
-        try #require(await eventually(within: .seconds(150)) { subscriber.ids().contains("\(Self.gameID):final") }, "\(again.stderr.suffix(800))")
+        try #require(
+            await eventually(within: .seconds(150)) { subscriber.ids().contains("\(Self.gameID):final") }, "\(again.stderr.suffix(800))")
         again.signal(SIGTERM)
         #expect(await again.exit(within: 10) != nil)
         #expect(await eventually(within: .seconds(5)) { status() == "offline" })
@@ -136,13 +146,15 @@ struct MQTTTests {
         for state in states.compactMap({ $0["state"] as? String }) where walk.last != state { walk.append(state) }
         #expect(walk == ["idle", "pregame", "live", "intermission", "live", "intermission", "live", "final"], "\(walk)")
         for state in states {
-            guard let goal = state["lastEvent"] as? String, goal.contains(":goal:"), let score = events[goal]?["score"] as? [String: Int] else { continue }
+            guard let goal = state["lastEvent"] as? String, goal.contains(":goal:"), let score = events[goal]?["score"] as? [String: Int]
+            else { continue }
             #expect(state["teamScore"] as? Int == score["home"] && state["opponentScore"] as? Int == score["away"], "\(state)")
         }
         // Once it is over, it is no longer the next game (the replay has no other).
         #expect(try await broker.retained("faceoff/team/TOR/next").first?.json["gameId"] == nil)
         let final = try #require(try await broker.retained("faceoff/team/TOR/state").first?.json)
-        #expect(final["state"] as? String == "final" && final["score"] as? String == "3–1" && final["opponent"] as? String == "BOS", "\(final)")
+        #expect(
+            final["state"] as? String == "final" && final["score"] as? String == "3–1" && final["opponent"] as? String == "BOS", "\(final)")
     }
 
     /// For the tests that run an `MQTTSink` in this process: a folder, a broker in it and a
@@ -170,11 +182,15 @@ struct MQTTTests {
             let store = try Store(path: directory.appendingPathComponent("faceoff-\(round).sqlite").path)
             let sink = MQTTSink(
                 config: config, renderer: renderer, alerts: SinkFilter(teams: [team]), owner: true, store: store, finalHold: .seconds(3600))
-            let pregame = GameEvent(kind: .pregame, key: "\(round)", gameId: 2025020100 + round, away: "BOS", home: team, period: 0, score: .init(away: 0, home: 0))
+            let pregame = GameEvent(
+                kind: .pregame, key: "\(round)", gameId: 2025020100 + round, away: "BOS", home: team, period: 0,
+                score: .init(away: 0, home: 0))
             #expect(try await sink.enqueue(pregame, at: Date()) == .queued)
             await withDiscardingTaskGroup { group in
                 group.addTask { await sink.run() }
-                _ = await eventually(within: .seconds(20)) { subscriber.on("faceoff/team/\(team)/state").contains { $0.json["state"] as? String == "pregame" } }
+                _ = await eventually(within: .seconds(20)) {
+                    subscriber.on("faceoff/team/\(team)/state").contains { $0.json["state"] as? String == "pregame" }
+                }
                 // What is said on connect has had time to go out too.
                 try? await Task.sleep(for: .seconds(1))
                 group.cancelAll()
@@ -196,7 +212,8 @@ struct MQTTTests {
         let sink = MQTTSink(
             // Goals only as alerts: a game start publishes nothing but the state, so the state is
             // the message that was in flight.
-            config: config, renderer: Renderer(templates: try TemplateSet(overrides: nil), followed: ["TOR"]), alerts: SinkFilter(kinds: [.goal], teams: ["TOR"]),
+            config: config, renderer: Renderer(templates: try TemplateSet(overrides: nil), followed: ["TOR"]),
+            alerts: SinkFilter(kinds: [.goal], teams: ["TOR"]),
             owner: true, store: store, finalHold: .seconds(3600))
         func event(_ kind: GameEvent.Kind, period: Int) -> GameEvent {
             GameEvent(kind: kind, key: nil, gameId: 2025020100, away: "BOS", home: "TOR", period: period, score: .init(away: 0, home: 0))
@@ -254,7 +271,8 @@ struct MQTTTests {
         let down = subscriber.ids().count
         try await Task.sleep(for: .seconds(30))
         try broker.start()
-        try #require(await eventually(within: .seconds(120)) { subscriber.ids().contains("\(Self.gameID):final") }, "\(run.stderr.suffix(1200))")
+        try #require(
+            await eventually(within: .seconds(120)) { subscriber.ids().contains("\(Self.gameID):final") }, "\(run.stderr.suffix(1200))")
         #expect(run.stderr.contains("MQTT broker not connected; alerts wait in the outbox"))
         let reference = try #require(try RunCommandTests.reference()[Self.gameID])
         let (ids, repeats) = Self.once(subscriber.ids())
@@ -281,14 +299,20 @@ struct MQTTTests {
         try Self.writeConfig(cli, sink: "url = \"\(broker.url)\"\ndiscovery = false")
         let run = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: base))
         defer { run.kill() }
-        try #require(await eventually(within: .seconds(30)) { run.stderr.contains("MQTT broker not connected") }, "\(run.stderr.suffix(800))")
+        try #require(
+            await eventually(within: .seconds(30)) { run.stderr.contains("MQTT broker not connected") }, "\(run.stderr.suffix(800))")
         let down = try await cli.run(["doctor"], environment: Self.environment(cli, base: base))
-        #expect(down.stdout.contains("✗ mqtt mqtt, run's connection: not connected: nothing answers at 127.0.0.1:\(broker.port)"), "\(down.stdout)")
+        #expect(
+            down.stdout.contains("✗ mqtt mqtt, run's connection: not connected: nothing answers at 127.0.0.1:\(broker.port)"),
+            "\(down.stdout)")
         try await Task.sleep(for: .seconds(20))
         try broker.start()
         // libmosquitto's backoff is 30 s at most.
-        #expect(await eventually(within: .seconds(45)) { subscriber.on("faceoff/status").contains { $0.payload == "online" } }, "\(run.stderr.suffix(1200))")
-        try #require(await eventually(within: .seconds(120)) { subscriber.ids().contains("\(Self.gameID):final") }, "\(run.stderr.suffix(1200))")
+        #expect(
+            await eventually(within: .seconds(45)) { subscriber.on("faceoff/status").contains { $0.payload == "online" } },
+            "\(run.stderr.suffix(1200))")
+        try #require(
+            await eventually(within: .seconds(120)) { subscriber.ids().contains("\(Self.gameID):final") }, "\(run.stderr.suffix(1200))")
         let reference = try #require(try RunCommandTests.reference()[Self.gameID])
         #expect(Self.once(subscriber.ids()).ids.filter { !$0.contains(":pregame:") } == reference)
         let up = try await cli.run(["doctor"], environment: Self.environment(cli, base: base))
@@ -307,7 +331,9 @@ struct MQTTTests {
         let environment = Self.environment(cli, base: "file://\(CLI.mirror.path)/")
         let run = try Background(CLI.binary.path, ["run"], environment: environment)
         defer { run.kill() }
-        try #require(await eventually(within: .seconds(30)) { subscriber.on("faceoff/status").last?.payload == "online" }, "\(run.stderr.suffix(800))")
+        try #require(
+            await eventually(within: .seconds(30)) { subscriber.on("faceoff/status").last?.payload == "online" },
+            "\(run.stderr.suffix(800))")
         #expect(try await cli.run(["test-alert"], environment: environment).status == 0)
         #expect(try await cli.run(["doctor", "--send"], environment: environment).stdout.contains("✓ mqtt mqtt:"))
         try await Task.sleep(for: .seconds(3))
@@ -329,25 +355,37 @@ struct MQTTTests {
             try #require(result.status == 0, "\(result.stderr)")
         }
         let path = { (name: String) in folder.appendingPathComponent(name).path }
-        try await openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out", path("ca.pem"), "-days", "2", "-subj", "/CN=Faceoff test CA"])
-        try await openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("other.key"), "-out", path("other.pem"), "-days", "2", "-subj", "/CN=Another CA"])
-        try await openssl(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("server.key"), "-out", path("server.csr"), "-subj", "/CN=localhost"])
+        try await openssl([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out", path("ca.pem"), "-days", "2", "-subj",
+            "/CN=Faceoff test CA",
+        ])
+        try await openssl([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("other.key"), "-out", path("other.pem"), "-days", "2", "-subj",
+            "/CN=Another CA",
+        ])
+        try await openssl([
+            "req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("server.key"), "-out", path("server.csr"), "-subj", "/CN=localhost",
+        ])
         try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(toFile: path("san"), atomically: true, encoding: .utf8)
-        try await openssl(["x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"), "-CAcreateserial",
-                           "-out", path("server.pem"), "-days", "2", "-extfile", path("san")])
+        try await openssl([
+            "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"), "-CAcreateserial",
+            "-out", path("server.pem"), "-days", "2", "-extfile", path("san"),
+        ])
         let passwords = path("passwords")
         _ = FileManager.default.createFile(atPath: passwords, contents: nil, attributes: [.posixPermissions: 0o600])
         let added = try await CLI.execute("/usr/bin/mosquitto_passwd", ["-b", passwords, "fan", "goal-horn"])
         try #require(added.status == 0, "\(added.stderr)")
         let tlsPort = try Mosquitto.freePort()
-        let broker = try Mosquitto(directory: cli.home, extra: """
-            password_file \(passwords)
-            listener \(tlsPort) 127.0.0.1
-            allow_anonymous true
-            cafile \(path("ca.pem"))
-            certfile \(path("server.pem"))
-            keyfile \(path("server.key"))
-            """, anonymous: false)
+        let broker = try Mosquitto(
+            directory: cli.home,
+            extra: """
+                password_file \(passwords)
+                listener \(tlsPort) 127.0.0.1
+                allow_anonymous true
+                cafile \(path("ca.pem"))
+                certfile \(path("server.pem"))
+                keyfile \(path("server.key"))
+                """, anonymous: false)
         broker.login = ("fan", "goal-horn")
         let subscriber = try await broker.subscribe()
 
@@ -357,7 +395,9 @@ struct MQTTTests {
             return result.stdout.split(separator: "\n").first { $0.contains("mqtt") }.map(String.init) ?? result.stdout
         }
         let wrong = try await doctor("url = \"\(broker.url)\"\nusername = \"fan\"\npassword = \"wrong\"")
-        #expect(wrong.hasPrefix("✗") && wrong.contains("refused the login as 'fan'") && wrong.contains("check the sink's username and password"), "\(wrong)")
+        #expect(
+            wrong.hasPrefix("✗") && wrong.contains("refused the login as 'fan'")
+                && wrong.contains("check the sink's username and password"), "\(wrong)")
         let right = try await doctor("url = \"\(broker.url)\"\nusername = \"fan\"\npassword = \"goal-horn\"")
         #expect(right.hasPrefix("✓") && right.contains("accepted the login as 'fan'"), "\(right)")
         let otherCA = try await doctor("url = \"mqtts://localhost:\(tlsPort)\"\nca_file = \"\(path("other.pem"))\"")
@@ -375,11 +415,14 @@ struct MQTTTests {
         let mirror = "file://\(CLI.mirror.path)/"
         try Self.writeConfig(cli, sink: "url = \"\(broker.url)\"\nusername = \"fan\"\npassword = \"wrong\"")
         let refused = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: mirror))
-        #expect(await refused.wait(timeout: 20) { _ in refused.stderr.contains("refused the login as 'fan'") }, "\(refused.stderr.suffix(600))")
+        #expect(
+            await refused.wait(timeout: 20) { _ in refused.stderr.contains("refused the login as 'fan'") }, "\(refused.stderr.suffix(600))")
         refused.kill()
         try Self.writeConfig(cli, sink: "url = \"mqtts://localhost:\(tlsPort)\"\nca_file = \"\(path("other.pem"))\"")
         let untrusted = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: mirror))
-        #expect(await untrusted.wait(timeout: 20) { _ in untrusted.stderr.contains("certificate verify failed") }, "\(untrusted.stderr.suffix(600))")
+        #expect(
+            await untrusted.wait(timeout: 20) { _ in untrusted.stderr.contains("certificate verify failed") },
+            "\(untrusted.stderr.suffix(600))")
         untrusted.kill()
 
         // test-alert: the sample on the test and event topics.
@@ -395,9 +438,10 @@ struct MQTTTests {
             let before = subscriber.on("faceoff/status").count
             let run = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: mirror))
             defer { run.kill() }
-            #expect(await eventually(within: .seconds(20)) {
-                subscriber.on("faceoff/status").dropFirst(before).contains { $0.payload == "online" }
-            }, "\(run.stderr.suffix(600))")
+            #expect(
+                await eventually(within: .seconds(20)) {
+                    subscriber.on("faceoff/status").dropFirst(before).contains { $0.payload == "online" }
+                }, "\(run.stderr.suffix(600))")
             try await Task.sleep(for: .milliseconds(500))
             run.signal(SIGTERM)
             #expect(await run.exit(within: 10) != nil)
@@ -412,6 +456,7 @@ struct MQTTTests {
         #expect(left.filter { $0.topic.contains("faceoff_TOR") }.count == 3 + MQTTTrigger.allCases.count)
         #expect(try await broker.retained("faceoff/team/MTL/#").isEmpty)
         // Each clearing was an empty retained payload.
-        #expect(subscriber.messages.filter { $0.topic.contains("faceoff_MTL") && $0.payload.isEmpty }.count == 3 + MQTTTrigger.allCases.count)
+        #expect(
+            subscriber.messages.filter { $0.topic.contains("faceoff_MTL") && $0.payload.isEmpty }.count == 3 + MQTTTrigger.allCases.count)
     }
 }

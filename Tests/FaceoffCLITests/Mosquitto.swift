@@ -29,17 +29,17 @@ final class Mosquitto: @unchecked Sendable {
         // Run as root (CI's container), mosquitto drops to its own user unless told to stay.
         let user = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "root"
         try """
-            per_listener_settings true
-            user \(user)
-            persistence true
-            persistence_location \(self.directory.path)/
-            autosave_interval 1
-            log_dest stderr
-            listener \(port) 127.0.0.1
-            allow_anonymous \(anonymous)
-            \(extra)
+        per_listener_settings true
+        user \(user)
+        persistence true
+        persistence_location \(self.directory.path)/
+        autosave_interval 1
+        log_dest stderr
+        listener \(port) 127.0.0.1
+        allow_anonymous \(anonymous)
+        \(extra)
 
-            """.write(to: config, atomically: true, encoding: .utf8)
+        """.write(to: config, atomically: true, encoding: .utf8)
         try start()
     }
 
@@ -77,7 +77,8 @@ final class Mosquitto: @unchecked Sendable {
     /// What the broker holds retained under `topic` (a filter), read by a fresh client.
     func retained(_ topic: String) async throws -> [Subscriber.Message] {
         let result = try await CLI.execute(
-            Self.subscriber, loginArguments + ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "--retained-only", "-W", "2", "-F", "%r\t%t\t%p"])
+            Self.subscriber,
+            loginArguments + ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "--retained-only", "-W", "2", "-F", "%r\t%t\t%p"])
         return result.stdout.split(separator: "\n").compactMap(Subscriber.Message.init)
     }
 

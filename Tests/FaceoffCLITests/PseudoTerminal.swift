@@ -41,7 +41,13 @@ final class PseudoTerminal: @unchecked Sendable {
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, 4096) }
-                if count > 0 { drawn.data.withLock { $0.append(contentsOf: buffer[0..<count]) } } else if count < 0, errno == EINTR { continue } else { break }
+                if count > 0 {
+                    drawn.data.withLock { $0.append(contentsOf: buffer[0..<count]) }
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
             }
         }
         reader.start()

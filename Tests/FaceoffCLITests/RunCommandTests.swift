@@ -26,7 +26,8 @@ import Testing
     /// is the API base.
     static func serveBothGames(_ cli: CLI, speed: Int) async throws -> Background {
         let replay = try Background(
-            CLI.binary.path, ["replay", "--serve", "127.0.0.1:0"] + games + ["--speed", "\(speed)", "--intermission", "60", "--start-in", "10"],
+            CLI.binary.path,
+            ["replay", "--serve", "127.0.0.1:0"] + games + ["--speed", "\(speed)", "--intermission", "60", "--start-in", "10"],
             environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
         guard await replay.wait(timeout: 30, until: { !$0.isEmpty }) else {
             replay.kill()
@@ -39,7 +40,9 @@ import Testing
     /// replays) with a 2 s poll that posts to it and prints JSON lines.
     static func followBothWithAReceiver(_ cli: CLI) async throws -> AlertCommandTests.Receiver {
         let receiver = try await AlertCommandTests.Receiver(directory: cli.home, secret: AlertCommandTests.secret)
-        try AlertCommandTests().writeConfig(cli, """
+        try AlertCommandTests().writeConfig(
+            cli,
+            """
             teams = ["TOR", "MTL"]
             [watch]
             poll = "2s"
@@ -92,10 +95,11 @@ import Testing
         let finals = reference.keys.map { "\($0):final" }
         #expect(await again.wait(timeout: 240) { _ in finals.allSatisfy(receiver.accepted.contains) })
         // The calendar shows the finals within a poll.
-        #expect(await again.wait(timeout: 5) { _ in
-            let text = Self.calendar(cli, "TOR")
-            return text.contains("Maple Leafs 3–1 Bruins") && text.contains("Maple Leafs 5–3 Canadiens")
-        })
+        #expect(
+            await again.wait(timeout: 5) { _ in
+                let text = Self.calendar(cli, "TOR")
+                return text.contains("Maple Leafs 3–1 Bruins") && text.contains("Maple Leafs 5–3 Canadiens")
+            })
         // SIGTERM: gone within 5 s.
         let stopping = Date()
         again.signal(SIGTERM)
@@ -131,7 +135,9 @@ import Testing
         // a session bus exists.
         let sink = "[[sink]]\ntype = \"stdout\"\n"
         try AlertCommandTests().writeConfig(cli, "teams = []\n" + sink)
-        let run = try Background(CLI.binary.path, ["run"], environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        let run = try Background(
+            CLI.binary.path, ["run"],
+            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
         defer { run.kill() }
         #expect(await run.wait(timeout: 20) { _ in run.stderr.contains("waiting") })
         try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"\npoll = 1\n")
@@ -153,21 +159,29 @@ import Testing
         defer { cli.cleanUp() }
         let sink = "[[sink]]\ntype = \"stdout\"\n"
         try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n" + sink)
-        let run = try Background(CLI.binary.path, ["run"], environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        let run = try Background(
+            CLI.binary.path, ["run"],
+            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
         defer { run.kill() }
         #expect(await run.wait(timeout: 20) { _ in run.stderr.contains("waiting") })
         let file = cli.configFile.path
         let kept = try String(contentsOfFile: file, encoding: .utf8)
         let cases: [(String, () throws -> Void)] = [
             ("config.toml does not exist", {}),
-            ("is a link to /nowhere/faceoff.toml, which does not exist", { try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: "/nowhere/faceoff.toml") }),
+            (
+                "is a link to /nowhere/faceoff.toml, which does not exist",
+                { try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: "/nowhere/faceoff.toml") }
+            ),
             ("is a loop of symbolic links", { try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: file) }),
         ]
         for (index, (words, breakIt)) in cases.enumerated() {
             try? FileManager.default.removeItem(atPath: file)
             try breakIt()
             run.signal(SIGHUP)
-            #expect(await run.wait(timeout: 20) { _ in run.stderr.components(separatedBy: "config reload refused; keeping the running config").count == index + 2 }, "\(words)")
+            #expect(
+                await run.wait(timeout: 20) { _ in
+                    run.stderr.components(separatedBy: "config reload refused; keeping the running config").count == index + 2
+                }, "\(words)")
             #expect(run.stderr.contains(words), "\(run.stderr.suffix(600))")
         }
         #expect(!run.stderr.contains("config reloaded"))
@@ -187,25 +201,33 @@ import Testing
         let cli = try CLI()
         defer { cli.cleanUp() }
         // Python's http.server answers a method it has no handler for (HEAD here) with 501.
-        let receiver = try Background("/usr/bin/python3", ["-c", """
-            import http.server
-            class Hook(http.server.BaseHTTPRequestHandler):
-                def do_POST(self):
-                    self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                    self.send_response(204)
-                    self.end_headers()
-                def log_message(self, *args):
-                    pass
-            server = http.server.HTTPServer(("127.0.0.1", 0), Hook)
-            print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
-            server.serve_forever()
-            """], environment: ["PATH": "/usr/bin:/bin"])
+        let receiver = try Background(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import http.server
+                class Hook(http.server.BaseHTTPRequestHandler):
+                    def do_POST(self):
+                        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                        self.send_response(204)
+                        self.end_headers()
+                    def log_message(self, *args):
+                        pass
+                server = http.server.HTTPServer(("127.0.0.1", 0), Hook)
+                print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
+                server.serve_forever()
+                """,
+            ], environment: ["PATH": "/usr/bin:/bin"])
         defer { receiver.kill() }
         try #require(await receiver.wait(timeout: 30) { !$0.isEmpty })
         let environment = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"]
-        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n[[sink]]\ntype = \"webhook\"\nname = \"hook\"\nurl = \"\(receiver.output[0])/hook\"\n")
+        try AlertCommandTests().writeConfig(
+            cli, "teams = [\"TOR\"]\n[[sink]]\ntype = \"webhook\"\nname = \"hook\"\nurl = \"\(receiver.output[0])/hook\"\n")
         let doctor = try await cli.run(["doctor"], environment: environment)
-        #expect(doctor.stdout.contains("! webhook hook:") && doctor.stdout.contains("doesn't answer HEAD (501 Not Implemented)") && doctor.stdout.contains("--send"), "\(doctor.stdout)")
+        #expect(
+            doctor.stdout.contains("! webhook hook:") && doctor.stdout.contains("doesn't answer HEAD (501 Not Implemented)")
+                && doctor.stdout.contains("--send"), "\(doctor.stdout)")
         #expect(!doctor.stdout.contains("✗ webhook"))
         let sent = try await cli.run(["doctor", "--send"], environment: environment)
         #expect(sent.stdout.contains("✓ webhook hook:"), "\(sent.stdout)")
@@ -213,7 +235,8 @@ import Testing
         try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\npoll = 1\n")
         let broken = try await cli.run(["doctor"], environment: environment)
         #expect(broken.status == 1)
-        #expect((broken.stdout + broken.stderr).components(separatedBy: "unknown key 'poll'").count == 2, "\(broken.stdout)\(broken.stderr)")
+        #expect(
+            (broken.stdout + broken.stderr).components(separatedBy: "unknown key 'poll'").count == 2, "\(broken.stdout)\(broken.stderr)")
         #expect(broken.stdout.contains("✓ store:") && broken.stdout.contains("✓ NHL API:"), "\(broken.stdout)")
     }
 
@@ -227,12 +250,17 @@ import Testing
         let base = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/", "TZ": "America/Toronto"]
         #expect(try await cli.run(["schedule"], environment: base.merging(["FACEOFF_NOW": "2025-10-25T12:00:00Z"]) { $1 }).status == 0)
         // TOR's last game ended an hour before noon.
-        let seeded = try await CLI.execute("/usr/bin/python3", ["-c", """
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            db.execute("INSERT OR REPLACE INTO live_game (game_id, away, home, away_score, home_score, period_label, clock, intermission, situation, state, updated_at) VALUES (2025020100, 'BOS', 'TOR', 1, 3, '3rd', '00:00', 0, NULL, 'final', 1761390000)")
-            db.commit()
-            """, cli.storeFile.path])
+        let seeded = try await CLI.execute(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                db.execute("INSERT OR REPLACE INTO live_game (game_id, away, home, away_score, home_score, period_label, clock, intermission, situation, state, updated_at) VALUES (2025020100, 'BOS', 'TOR', 1, 3, '3rd', '00:00', 0, NULL, 'final', 1761390000)")
+                db.commit()
+                """, cli.storeFile.path,
+            ])
         try #require(seeded.status == 0, "\(seeded.stderr)")
         let noon = try await cli.run(["status"], environment: base.merging(["FACEOFF_NOW": "2025-10-25T12:00:00Z"]) { $1 })
         #expect(noon.stdout.hasPrefix("Final: BOS 1–3 TOR · Next: TOR @ BUF Sat Oct 25 19:00"), "\(noon.stdout)")
@@ -242,7 +270,8 @@ import Testing
         try Data("not a database at all, just bytes".utf8).write(to: cli.storeFile)
         for flags in [[], ["--tmux"]] {
             let unreadable = try await cli.run(["status"] + flags, environment: base)
-            #expect(unreadable.stdout == "faceoff: store unreadable\n" && unreadable.status != 0, "\(unreadable.stdout) \(unreadable.status)")
+            #expect(
+                unreadable.stdout == "faceoff: store unreadable\n" && unreadable.status != 0, "\(unreadable.stdout) \(unreadable.status)")
         }
         try "teams = [\"XXX\"]\n".write(to: cli.configFile, atomically: true, encoding: .utf8)
         for flags in [[], ["--tmux"], ["--offline"]] {
@@ -290,11 +319,14 @@ import Testing
         defer { cli.cleanUp() }
         let units = cli.home.appendingPathComponent("units")
         let script = CLI.root.appendingPathComponent("contrib/units.sh").path
-        let rendered = try await CLI.execute("/bin/sh", [script, units.path, "/opt/f/bin/faceoff", "/srv/me/state", "/srv/me/data", "/srv/me/cache"])
+        let rendered = try await CLI.execute(
+            "/bin/sh", [script, units.path, "/opt/f/bin/faceoff", "/srv/me/state", "/srv/me/data", "/srv/me/cache"])
         #expect(rendered.status == 0, "\(rendered.stderr)")
         for unit in ["faceoff.service", "faceoff-calendar.service"] {
             let text = try String(contentsOf: units.appendingPathComponent(unit), encoding: .utf8)
-            #expect(text.contains("Environment=XDG_STATE_HOME=/srv/me/state XDG_DATA_HOME=/srv/me/data XDG_CACHE_HOME=/srv/me/cache"), "\(text)")
+            #expect(
+                text.contains("Environment=XDG_STATE_HOME=/srv/me/state XDG_DATA_HOME=/srv/me/data XDG_CACHE_HOME=/srv/me/cache"), "\(text)"
+            )
             #expect(text.contains("mkdir -p /srv/me/state/faceoff /srv/me/data/faceoff /srv/me/cache/faceoff"))
             #expect(text.contains("ReadWritePaths=-/srv/me/state/faceoff -/srv/me/data/faceoff -/srv/me/cache/faceoff"))
             #expect(!text.contains("@") && !text.contains(".local/state"), "\(text)")
@@ -317,7 +349,8 @@ import Testing
         let configHome = cli.home.appendingPathComponent("elsewhere")
         try FileManager.default.createDirectory(at: configHome.appendingPathComponent("systemd/user"), withIntermediateDirectories: true)
         try Data("[Service]\nExecStart=/bin/true\n".utf8).write(to: configHome.appendingPathComponent("systemd/user/faceoff.service"))
-        let installed = try await cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/", "XDG_CONFIG_HOME": configHome.path])
+        let installed = try await cli.run(
+            ["doctor"], environment: ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/", "XDG_CONFIG_HOME": configHome.path])
         #expect(installed.stdout.contains("systemd unit: installed"), "\(installed.stdout)")
         let bad = try await cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "http://127.0.0.1:1/v1/"])
         #expect(bad.status == 1)
@@ -329,12 +362,16 @@ import Testing
     @Test func runServesTheFeedsWhenAskedTo() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n[serve]\nenabled = true\nlisten = \"127.0.0.1:0\"\n[[sink]]\ntype = \"stdout\"\n")
-        let run = try Background(CLI.binary.path, ["run"], environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        try AlertCommandTests().writeConfig(
+            cli, "teams = [\"TOR\"]\n[serve]\nenabled = true\nlisten = \"127.0.0.1:0\"\n[[sink]]\ntype = \"stdout\"\n")
+        let run = try Background(
+            CLI.binary.path, ["run"],
+            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
         defer { run.kill() }
         #expect(await run.wait(timeout: 30) { _ in run.stderr.contains("serving the feeds") })
-        let url = try #require(run.stderr.split(separator: "\n").first { $0.contains("serving the feeds") }?
-            .split(separator: " ").first { $0.hasPrefix("url=") }.map { String($0.dropFirst(4)) })
+        let url = try #require(
+            run.stderr.split(separator: "\n").first { $0.contains("serving the feeds") }?
+                .split(separator: " ").first { $0.hasPrefix("url=") }.map { String($0.dropFirst(4)) })
         let base = url.hasSuffix("/") ? url : url + "/"
         let feed = try await CurlHTTPClient().send(HTTPRequest(url: base + "calendars/TOR.ics", retry: nil))
         #expect(feed.status == 200)
@@ -345,7 +382,9 @@ import Testing
 
     /// A GET's status, 0 when nothing answered.
     static func status(_ url: String) async -> Int {
-        do { return try await CurlHTTPClient().send(HTTPRequest(url: url, retry: nil)).status } catch let error as HTTPError { return error.status ?? 0 } catch { return 0 }
+        do { return try await CurlHTTPClient().send(HTTPRequest(url: url, retry: nil)).status } catch let error as HTTPError {
+            return error.status ?? 0
+        } catch { return 0 }
     }
 
     /// `[serve]` edited and reloaded: a new token works and the old one never again, a new
@@ -353,13 +392,17 @@ import Testing
     @Test func aReloadAppliesServe() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let (first, second) = (try Mosquitto.freePort(), try Mosquitto.freePort())
+        let first = try Mosquitto.freePort()
         func config(token: String, teams: String, port: Int, enabled: Bool = true) throws {
             try AlertCommandTests().writeConfig(
-                cli, "teams = [\(teams)]\n[serve]\nenabled = \(enabled)\nlisten = \"127.0.0.1:\(port)\"\ntoken = \"\(token)\"\n[[sink]]\ntype = \"stdout\"\n")
+                cli,
+                "teams = [\(teams)]\n[serve]\nenabled = \(enabled)\nlisten = \"127.0.0.1:\(port)\"\ntoken = \"\(token)\"\n[[sink]]\ntype = \"stdout\"\n"
+            )
         }
         try config(token: "old-secret", teams: "\"TOR\"", port: first)
-        let run = try Background(CLI.binary.path, ["run"], environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+        let run = try Background(
+            CLI.binary.path, ["run"],
+            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
         defer { run.kill() }
         #expect(await run.wait(timeout: 30) { _ in run.stderr.contains("serving the feeds") })
         let base = "http://127.0.0.1:\(first)/calendars/"
@@ -373,9 +416,14 @@ import Testing
         #expect(await Self.status(base + "TOR.ics?token=new-secret") == 200)
         #expect(await Self.status(base + "MTL.ics?token=new-secret") == 200)
 
+        // Picked just before it is used: a port picked at the start could be taken meanwhile by
+        // another test's server.
+        let second = try Mosquitto.freePort()
         try config(token: "new-secret", teams: "\"TOR\"", port: second)
         run.signal(SIGHUP)
-        #expect(await run.wait(timeout: 20) { _ in run.stderr.components(separatedBy: "feed server started again").count == 3 })
+        #expect(
+            await run.wait(timeout: 20) { _ in run.stderr.components(separatedBy: "feed server started again").count == 3 },
+            "\(run.stderr.suffix(800))")
         #expect(await Self.status("http://127.0.0.1:\(second)/calendars/TOR.ics?token=new-secret") == 200)
         #expect(await Self.status(base + "TOR.ics?token=new-secret") == 0)
 
@@ -395,7 +443,8 @@ import Testing
         defer { cli.cleanUp() }
         try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n[serve]\ntoken = \"one\"\n")
         let serve = try Background(
-            CLI.binary.path, ["serve", "--listen", "127.0.0.1:0"], environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
+            CLI.binary.path, ["serve", "--listen", "127.0.0.1:0"],
+            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
         defer { serve.kill() }
         #expect(await serve.wait(timeout: 30) { !$0.isEmpty })
         let base = serve.output[0]

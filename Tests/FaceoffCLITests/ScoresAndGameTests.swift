@@ -148,7 +148,8 @@ import Testing
         #expect(game.status == 0, "\(game.stderr)")
         #expect(game.stdout.contains("Not shown: goals, penalties and three stars"), "\(game.stdout)")
         #expect(!game.stdout.contains("Goals: none"))
-        let report = try JSONDecoder().decode(BoxScoreReport.self, from: Data(try await run(cli, ["game", "2023020280", "--json"], environment).stdout.utf8))
+        let report = try JSONDecoder().decode(
+            BoxScoreReport.self, from: Data(try await run(cli, ["game", "2023020280", "--json"], environment).stdout.utf8))
         let goalies = try #require(report.goalies)
         #expect(!goalies.isEmpty && goalies.allSatisfy { $0.saves != nil && $0.shotsAgainst != nil })
         #expect(goalies.filter { $0.decision == "W" }.count == 1, "\(goalies)")
@@ -174,7 +175,9 @@ import Testing
     @Test func scoresWatchRedrawsUntilQ() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        var environment = FanCommandTests.environment.merging(["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TERM": "xterm-256color"]) { $1 }
+        var environment = FanCommandTests.environment.merging(["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TERM": "xterm-256color"]) {
+            $1
+        }
         environment["FACEOFF_NOW"] = nil
         let terminal = try PseudoTerminal(
             CLI.binary.path, ["scores", "--watch"], environment: environment, stderr: cli.home.appendingPathComponent("scores.err"))

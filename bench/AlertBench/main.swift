@@ -94,7 +94,7 @@ sinkConfig.name = "bench"
 sinkConfig.url = "http://\(receiverAddress.withLock { $0 }!)/hook"
 sinkConfig.secret = "whsec_" + Data("alert-bench-signing-key-0123456".utf8).base64EncodedString()
 let schedule = fixedRetries
-    ? WebhookSink.RetrySchedule(early: .zero, earlyFor: .zero, delays: [.seconds(5), .seconds(30), .seconds(120), .seconds(600)], jitter: 0.2, idleCheck: .seconds(30))
+    ? RetrySchedule(early: .zero, earlyFor: .zero, delays: [.seconds(5), .seconds(30), .seconds(120), .seconds(600)], jitter: 0.2, idleCheck: .seconds(30))
     : .standard
 let snapshot = GameSnapshot(game)
 let teams: Set<String> = [snapshot.away.abbrev, snapshot.home.abbrev]

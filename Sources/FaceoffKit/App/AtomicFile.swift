@@ -66,7 +66,8 @@ public struct FileError: ReportedError, Sendable, CustomStringConvertible {
         }
         let tooBig = FileError(
             "read", path: path, code: EFBIG,
-            detail: "it is larger than a config or template could be (\(limit / 1024) KB at most); check that the path names the right file")
+            detail: "it is larger than a config or template could be (\(limit / 1024) KB at most); check that the path names the right file"
+        )
         if info.st_size > limit { throw tooBig }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)

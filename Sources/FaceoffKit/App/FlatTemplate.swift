@@ -149,9 +149,11 @@ struct FlatTemplate: Sendable {
         let trimmed = tag.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
         var name = Substring(trimmed)
         while let last = name.last, last == " " || last == "\t" || last == "\n" || last == "\r" { name = name.dropLast() }
-        guard !name.isEmpty, name.unicodeScalars.allSatisfy({ scalar in
-            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-"
-        }) else { return nil }
+        guard !name.isEmpty,
+            name.unicodeScalars.allSatisfy({ scalar in
+                scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-"
+            })
+        else { return nil }
         return String(name)
     }
 }

@@ -15,8 +15,10 @@ public struct Session: Sendable {
         /// can when the config is broken).
         public var defaultsOnly = false
 
-        public init(configPath: String? = nil, apiBase: String? = nil, offline: Bool = false, noColor: Bool = false,
-                    environment: [String: String] = ProcessInfo.processInfo.environment) {
+        public init(
+            configPath: String? = nil, apiBase: String? = nil, offline: Bool = false, noColor: Bool = false,
+            environment: [String: String] = ProcessInfo.processInfo.environment
+        ) {
             self.configPath = configPath
             self.apiBase = apiBase
             self.offline = offline
@@ -44,7 +46,8 @@ public struct Session: Sendable {
         environment = options.environment
         (configPath, configNamed) = Self.configPath(flag: options.configPath, environment: options.environment, paths: paths)
         var config = options.defaultsOnly ? Config() : try ConfigLoader.load(path: configPath, mustExist: configNamed, paths: paths)
-        let override = options.apiBase.map { ("--api-base", $0) }
+        let override =
+            options.apiBase.map { ("--api-base", $0) }
             ?? options.environment["FACEOFF_API_BASE"].flatMap { $0.isEmpty ? nil : ("FACEOFF_API_BASE", $0) }
         if let (source, value) = override {
             switch APIBase.normalize(value) {
@@ -58,7 +61,9 @@ public struct Session: Sendable {
         noColor = options.noColor
         if let pinned = options.environment["FACEOFF_NOW"], !pinned.isEmpty {
             guard let date = try? Date(pinned, strategy: .iso8601) else {
-                throw ConfigErrors([ConfigError(file: "FACEOFF_NOW", line: nil, message: "'\(pinned)' is not an ISO 8601 time like 2025-10-25T18:00:00Z")])
+                throw ConfigErrors([
+                    ConfigError(file: "FACEOFF_NOW", line: nil, message: "'\(pinned)' is not an ISO 8601 time like 2025-10-25T18:00:00Z")
+                ])
             }
             now = date
             pinnedNow = true
@@ -146,4 +151,3 @@ public struct ReloadRefused: Error, Sendable, CustomStringConvertible {
     public let reason: String
     public var description: String { reason }
 }
-

@@ -66,7 +66,8 @@ public enum CalendarBuilder {
 
         let problem = faceoff_ical_errno()
         if problem != ICAL_NO_ERROR {
-            throw CalendarError("libical reported an error while building \(feed.name).ics: \(String(cString: icalerror_strerror(problem)))")
+            throw CalendarError(
+                "libical reported an error while building \(feed.name).ics: \(String(cString: icalerror_strerror(problem)))")
         }
         guard let text = icalcomponent_as_ical_string_r(calendar) else {
             throw CalendarError("libical could not serialise \(feed.name).ics")
@@ -81,10 +82,12 @@ public enum CalendarBuilder {
         // By bytes: in UTF-8 these characters are single bytes that never occur inside another
         // character's encoding.
         func isControl(_ byte: UInt8) -> Bool { byte < 0x20 && byte != 0x0A && byte != 0x09 || byte == 0x7F }
-        let found = text.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(where: isControl) }
+        let found =
+            text.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(where: isControl) }
             ?? text.utf8.contains(where: isControl)
         guard found else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.filter { !($0.value < 0x20 && $0 != "\n" && $0 != "\t") && $0.value != 0x7F }))
+        return String(
+            String.UnicodeScalarView(text.unicodeScalars.filter { !($0.value < 0x20 && $0 != "\n" && $0 != "\t") && $0.value != 0x7F }))
     }
 
     private static func add(_ component: OpaquePointer?, _ property: OpaquePointer?) {

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import Logging
+import Synchronization
 
 /// Builds feeds from the schedules (through the cache) and the stored calendar state, shaped
 /// by `[calendar]` in the config (`CalendarSettings`, with `faceoff calendar`'s flags applied).
@@ -16,7 +16,8 @@ public struct CalendarService: Sendable {
 
     public init(
         client: NHLClient, state: CalendarState?, templates: TemplateSet, options: CalendarSettings,
-        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.calendar"), overlay: ScheduleOverlay? = nil
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.calendar"),
+        overlay: ScheduleOverlay? = nil
     ) {
         self.overlay = overlay
         self.client = client
@@ -57,12 +58,15 @@ public struct CalendarService: Sendable {
 
     /// The feed from schedules already in hand (each team's, any order) and "W-L-OT" records
     /// by abbreviation: no network, so benchmarks and tests can time and drive it alone.
-    public func build(_ kind: FeedKind, schedules: [(team: String, schedule: ClubSchedule)], records: [String: String]) async throws -> CalendarFeed {
+    public func build(_ kind: FeedKind, schedules: [(team: String, schedule: ClubSchedule)], records: [String: String]) async throws
+        -> CalendarFeed
+    {
         let order = kind.teams
         let position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let schedules = schedules.sorted { (position[$0.team] ?? 0) < (position[$1.team] ?? 0) }
 
-        let season = schedules.compactMap(\.schedule.currentSeason).first.map(String.init)
+        let season =
+            schedules.compactMap(\.schedule.currentSeason).first.map(String.init)
             ?? (options.season == "current" ? CurrentSeason.id(at: now(), timeZone: .current) : options.season)
 
         // Each game once, seen from the first team of `order` that plays in it. Games are
@@ -87,7 +91,9 @@ public struct CalendarService: Sendable {
         let wanted = Set(options.gameTypes.map(\.code))
         var unplaced: Set<Int> = []
         let events: [(Int, CalendarEvent)] = games.compactMap { entry in
-            guard let id = lists[entry.list][entry.index].id, wanted.contains(lists[entry.list][entry.index].gameType?.rawValue ?? 0) else { return nil }
+            guard let id = lists[entry.list][entry.index].id, wanted.contains(lists[entry.list][entry.index].gameType?.rawValue ?? 0) else {
+                return nil
+            }
             var perspective = entry.perspective
             if perspective != nil, options.homeOnly || options.awayOnly {
                 // Seen from a followed team the filter keeps (for favourites, either side may be).
@@ -117,8 +123,11 @@ public struct CalendarService: Sendable {
     func stateKey(_ kind: FeedKind) -> String {
         let types = options.gameTypes.map(\.rawValue).sorted().joined(separator: ",")
         let reminders = options.reminders.map { String($0.components.seconds) }.joined(separator: ",")
-        let flags = [options.homeOnly ? "home" : "", options.awayOnly ? "away" : "", options.futureOnly ? "future" : "", options.scores ? "" : "noscores"]
-            .filter { !$0.isEmpty }.joined(separator: ",")
+        let flags = [
+            options.homeOnly ? "home" : "", options.awayOnly ? "away" : "", options.futureOnly ? "future" : "",
+            options.scores ? "" : "noscores",
+        ]
+        .filter { !$0.isEmpty }.joined(separator: ",")
         return "\(kind.name)|\(options.season)|\(types)|\(flags)|\(options.duration.components.seconds)|\(reminders)"
     }
 
@@ -162,9 +171,10 @@ public struct CalendarService: Sendable {
                     event.sequence = 0
                     event.lastModified = date
                 }
-                rows.append(CalendarState.Row(
-                    gameID: id, season: season, fingerprint: fingerprint, contentHash: hash, sequence: event.sequence,
-                    lastModified: event.lastModified, vanished: false, event: event))
+                rows.append(
+                    CalendarState.Row(
+                        gameID: id, season: season, fingerprint: fingerprint, contentHash: hash, sequence: event.sequence,
+                        lastModified: event.lastModified, vanished: false, event: event))
             }
             // A game still scheduled but without a start time: keep what the feed said, marked TBD.
             for id in unplaced {
@@ -189,7 +199,8 @@ public struct CalendarService: Sendable {
             let known = existing.values.filter { $0.season == season && !$0.vanished }.count
             let newlyGone = gone.values.filter { !$0.vanished }.count
             if AnswerChecks.implausible(newlyGone, of: known) {
-                throw CalendarError("\(newlyGone) of \(known) games are missing from the schedule; not trusting it, the last good feed stays")
+                throw CalendarError(
+                    "\(newlyGone) of \(known) games are missing from the schedule; not trusting it, the last good feed stays")
             }
             for (id, old) in gone {
                 if old.vanished {

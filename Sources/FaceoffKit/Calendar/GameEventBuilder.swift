@@ -120,7 +120,8 @@ struct GameEventBuilder {
         // necessary" until played.
         let series = self.series[summary.id]
         let notNeeded = scores && series?.notNeeded == true
-        let ifNecessary = scores
+        let ifNecessary =
+            scores
             ? series?.ifNecessary == true
             : series.map { $0.gameNumber > $0.neededToWin && !summary.isFinal && !summary.isLive } ?? false
         set(.status, summary.status)
@@ -151,12 +152,13 @@ struct GameEventBuilder {
         let title = Self.collapsingWhitespace(templates.renderCalendar("calendar-summary", context))
 
         let arena = summary.venue.flatMap(TeamFactsTable.arena(named:))
-        let gameType = switch summary.type {
-        case "preseason": "Preseason"
-        case "regular": "Regular season"
-        case "playoffs": "Playoffs"
-        default: "Special event"
-        }
+        let gameType =
+            switch summary.type {
+            case "preseason": "Preseason"
+            case "regular": "Regular season"
+            case "playoffs": "Playoffs"
+            default: "Special event"
+            }
         // Networks by market, in one pass: "TSN4, RDS".
         var tv: [String: String] = [:]
         for broadcast in summary.broadcasts {
@@ -164,7 +166,8 @@ struct GameEventBuilder {
             if let country = broadcast.country { name += " (\(country))" }
             if let earlier = tv[broadcast.market] { tv[broadcast.market] = earlier + ", " + name } else { tv[broadcast.market] = name }
         }
-        let link = game.gameCenterLink.map { $0.hasPrefix("http") ? $0 : "https://www.nhl.com" + $0 }
+        let link =
+            game.gameCenterLink.map { $0.hasPrefix("http") ? $0 : "https://www.nhl.com" + $0 }
             ?? "https://www.nhl.com/gamecenter/\(summary.id)"
         context = FlatContext(Self.keys)
         set(.awayFull, away?.fullName ?? summary.away.abbrev)
@@ -177,14 +180,19 @@ struct GameEventBuilder {
         set(.tvAway, tv["away"])
         set(.url, link)
         // The series score is a result: spoiler-free feeds leave it out.
-        set(.series, series.map { state in
-            ["\(state.abbrev) game \(state.gameNumber)", scores ? state.text : nil, ifNecessary ? "if necessary" : nil]
-                .compactMap { $0 }.joined(separator: " · ")
-        } ?? summary.series)
+        set(
+            .series,
+            series.map { state in
+                ["\(state.abbrev) game \(state.gameNumber)", scores ? state.text : nil, ifNecessary ? "if necessary" : nil]
+                    .compactMap { $0 }.joined(separator: " · ")
+            } ?? summary.series)
         set(.venue, summary.venue)
         set(.city, arena?.city)
         if showScore, summary.isFinal {
-            set(.finalLine, "Final: \(summary.away.abbrev) \(summary.away.score ?? 0)–\(summary.home.score ?? 0) \(summary.home.abbrev)\(endedIn.isEmpty ? "" : " (\(endedIn))")")
+            set(
+                .finalLine,
+                "Final: \(summary.away.abbrev) \(summary.away.score ?? 0)–\(summary.home.score ?? 0) \(summary.home.abbrev)\(endedIn.isEmpty ? "" : " (\(endedIn))")"
+            )
         }
         if scores, summary.status == "scheduled" {
             let known = [summary.away.abbrev, summary.home.abbrev].compactMap { abbrev in records[abbrev].map { "\(abbrev) \($0)" } }

@@ -29,7 +29,9 @@ public final class ScheduleOverlay: Sendable {
             games[index].gameState = .off
             games[index].awayTeam?.score = final.away
             games[index].homeTeam?.score = final.home
-            if games[index].gameOutcome == nil { games[index].gameOutcome = GameOutcome(lastPeriodType: final.lastPeriodType, otPeriods: nil) }
+            if games[index].gameOutcome == nil {
+                games[index].gameOutcome = GameOutcome(lastPeriodType: final.lastPeriodType, otPeriods: nil)
+            }
         }
         var copy = schedule
         copy.games = games

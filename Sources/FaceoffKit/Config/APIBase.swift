@@ -7,7 +7,8 @@ public enum APIBase {
     public static func normalize(_ text: String) -> Result<String, Problem> {
         var base = text.trimmingCharacters(in: .whitespaces)
         guard base.hasPrefix("https://") || base.hasPrefix("http://") || base.hasPrefix("file://") else {
-            return .failure(Problem(reason: "must be an https://, http:// or file:// URL ending in /v1/, like \"\(Config.defaultAPIBase)\""))
+            return .failure(
+                Problem(reason: "must be an https://, http:// or file:// URL ending in /v1/, like \"\(Config.defaultAPIBase)\""))
         }
         if base.hasSuffix("/v1") { base += "/" }
         guard base.hasSuffix("/v1/") else {

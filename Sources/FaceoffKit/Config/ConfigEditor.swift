@@ -102,7 +102,9 @@ public enum ConfigEditor {
             let lineEnd = result[end...].firstIndex(of: "\n") ?? result.endIndex
             let before = result[lineStart..<element.range.lowerBound]
             let after = result[end..<lineEnd]
-            if before.allSatisfy(\.isWhitespace), after.trimmingCharacters(in: .whitespaces).isEmpty || after.trimmingCharacters(in: .whitespaces).hasPrefix("#") {
+            if before.allSatisfy(\.isWhitespace),
+                after.trimmingCharacters(in: .whitespaces).isEmpty || after.trimmingCharacters(in: .whitespaces).hasPrefix("#")
+            {
                 // The item had its line to itself (perhaps with a comment about it): drop the line.
                 let removeEnd = lineEnd < result.endIndex ? result.index(after: lineEnd) : lineEnd
                 result.removeSubrange(lineStart..<removeEnd)

@@ -9,7 +9,9 @@ public enum ConfigLoader {
         let display = displayPath(path, paths: paths)
         guard FileManager.default.fileExists(atPath: path) else {
             if mustExist {
-                throw ConfigErrors([ConfigError(file: display, line: nil, message: "no such file; create it with `faceoff config init` or check the path")])
+                throw ConfigErrors([
+                    ConfigError(file: display, line: nil, message: "no such file; create it with `faceoff config init` or check the path")
+                ])
             }
             return Config()
         }
@@ -116,6 +118,7 @@ extension ConfigLoader {
         guard let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, mode & 0o077 != 0 else {
             return nil
         }
-        return "\(displayPath(path)) holds secrets (sink credentials, the [serve] token) and other users can read it (mode \(String(mode & 0o777, radix: 8))); run: chmod 600 \(displayPath(path))"
+        return
+            "\(displayPath(path)) holds secrets (sink credentials, the [serve] token) and other users can read it (mode \(String(mode & 0o777, radix: 8))); run: chmod 600 \(displayPath(path))"
     }
 }

@@ -203,7 +203,8 @@ extension ConfigRenderer {
             ] as [String: Any],
             "sink": sinks,
         ]
-        guard let data = try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
+        guard let data = try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        else {
             return "{}"
         }
         return String(decoding: data, as: UTF8.self)

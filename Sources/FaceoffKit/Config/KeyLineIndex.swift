@@ -11,7 +11,9 @@ struct KeyLineIndex {
         var arrayCounts: [String: Int] = [:]
         var multilineDelimiter: String?
         // "\r\n" is a single Character in Swift, so split on scalars to count CRLF lines too.
-        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String(String.UnicodeScalarView($0))
+        }
         for (offset, rawLine) in lines.enumerated() {
             let number = offset + 1
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)

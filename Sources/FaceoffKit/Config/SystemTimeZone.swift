@@ -22,7 +22,9 @@ public enum SystemTimeZone {
         let value = raw.hasPrefix(":") ? String(raw.dropFirst()) : raw
         if value.hasPrefix("/") {
             if let zone = zone(atPath: value) { return Reading(zone: zone, problem: nil) }
-            return Reading(zone: utc, problem: "TZ=\(raw) is not a time zone file under \(zoneinfo), so UTC is used; set TZ to a name such as America/Toronto")
+            return Reading(
+                zone: utc,
+                problem: "TZ=\(raw) is not a time zone file under \(zoneinfo), so UTC is used; set TZ to a name such as America/Toronto")
         }
         if !value.contains(".."), FileManager.default.fileExists(atPath: zoneinfo + value), let zone = TimeZone(identifier: value) {
             return Reading(zone: zone, problem: nil)
@@ -30,9 +32,15 @@ public enum SystemTimeZone {
         if let (offset, daylight) = posixOffset(value), let zone = TimeZone(secondsFromGMT: offset) {
             return Reading(
                 zone: zone,
-                problem: daylight ? "TZ=\(raw) has daylight-saving rules, which Faceoff does not follow (it uses the standard offset); set TZ to a name such as America/Toronto" : nil)
+                problem: daylight
+                    ? "TZ=\(raw) has daylight-saving rules, which Faceoff does not follow (it uses the standard offset); set TZ to a name such as America/Toronto"
+                    : nil)
         }
-        return Reading(zone: utc, problem: "TZ=\(raw) is not a time zone this system knows, so UTC is used (as the C library does); set TZ to a name such as America/Toronto, or timezone in the config")
+        return Reading(
+            zone: utc,
+            problem:
+                "TZ=\(raw) is not a time zone this system knows, so UTC is used (as the C library does); set TZ to a name such as America/Toronto, or timezone in the config"
+        )
     }
 
     /// The zone of a zone file (links followed), by its name under /usr/share/zoneinfo.

@@ -20,7 +20,11 @@ enum TOMLGuard {
             if byte == UInt8(ascii: "\n") { row += 1 }
             if (byte < 0x20 && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\n") && byte != UInt8(ascii: "\r")) || byte == 0x7F {
                 let code = String(byte, radix: 16, uppercase: true)
-                return Problem(line: row, message: "a control character (U+\(String(repeating: "0", count: 4 - code.count))\(code)); TOML allows none but tab, so write it as an escape inside a string")
+                return Problem(
+                    line: row,
+                    message:
+                        "a control character (U+\(String(repeating: "0", count: 4 - code.count))\(code)); TOML allows none but tab, so write it as an escape inside a string"
+                )
             }
         }
         var open: [UInt8] = []  // "[" and "{" not yet closed

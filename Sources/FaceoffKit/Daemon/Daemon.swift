@@ -16,7 +16,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         /// Reads the config (again on SIGHUP); throws its errors.
         public var loadSession: @Sendable () throws -> Session
         /// nil: each durable sink's own.
-        public var retrySchedule: WebhookSink.RetrySchedule?
+        public var retrySchedule: RetrySchedule?
 
         public init(
             store: Store, http: any HTTPClient, clock: C, now: @escaping @Sendable () -> Date, logger: Logger,
@@ -60,7 +60,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
     public let sessions: AsyncStream<Session>
     private let reloads: AsyncStream<Session>.Continuation
     /// Teams whose schedule could not be refreshed at the last try, and whether the log said so.
-    private let troubled = Mutex<[String: Bool]>([:])
+    let troubled = Mutex<[String: Bool]>([:])
     var logger: Logger { dependencies.logger }
 
     public init(_ dependencies: Dependencies) {
@@ -86,16 +86,22 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         // No [[sink]]: desktop notifications, and every alert in the log.
         var routes = setup.routes(fallback: [SinkConfig(type: .notify)])
         if session.config.sinks.isEmpty {
-            routes.append(SinkRoute(sink: LogSink(renderer: renderer), filter: SinkFilter(teams: Set(session.config.teams)), delay: session.config.watch.delay))
+            routes.append(
+                SinkRoute(
+                    sink: LogSink(renderer: renderer), filter: SinkFilter(teams: Set(session.config.teams)),
+                    delay: session.config.watch.delay))
         }
         let router = AlertRouter(
             routes: routes, ledger: Ledger(store: dependencies.store), clock: dependencies.clock, now: dependencies.now,
             delays: DelayBook(config: session.config, store: dependencies.store), scoreboard: DelayBook.scoreboardSink(of: session.config))
-        let client = NHLClient(base: session.config.apiBase, http: OutageWatchingHTTPClient(dependencies.http, outage: outage), cache: ResponseCache(store: dependencies.store), now: dependencies.now)
+        let client = NHLClient(
+            base: session.config.apiBase, http: OutageWatchingHTTPClient(dependencies.http, outage: outage),
+            cache: ResponseCache(store: dependencies.store), now: dependencies.now)
         let service = CalendarService(
             client: client, state: CalendarState(store: dependencies.store), templates: renderer.templates,
             options: session.config.calendar, now: dependencies.now, overlay: overlay)
-        let publisher = CalendarPublisher(service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
+        let publisher = CalendarPublisher(
+            service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
         let feeds = FeedPlan(teams: session.config.teams).refreshed(in: session.calendarDirectory)
         return Parts(session: session, client: client, router: router, publisher: publisher, feeds: feeds, teams: session.config.teams)
     }
@@ -108,10 +114,12 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         current.withLock { $0 = parts.session }
         routing.set(parts.router)
         await housekeeping()
-        logger.info("started", metadata: [
-            "teams": "\(parts.session.config.teams.joined(separator: ","))", "players": "\(parts.session.config.players.count)",
-            "sinks": "\(parts.router.routes.map(\.sink.name).joined(separator: ","))",
-        ])
+        logger.info(
+            "started",
+            metadata: [
+                "teams": "\(parts.session.config.teams.joined(separator: ","))", "players": "\(parts.session.config.players.count)",
+                "sinks": "\(parts.router.routes.map(\.sink.name).joined(separator: ","))",
+            ])
         await withDiscardingTaskGroup { group in
             group.addTask { [router = parts.router] in await router.run() }
             var timeline = Timeline(refreshAt: dependencies.clock.now)
@@ -141,7 +149,12 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
                 for game in timeline.due(at: date, pregame: pregame) {
                     timeline.watch(game.id)
                     // Logged here, when it is decided, not when the child task first runs.
-                    logger.info("watching game", metadata: ["game": "\(game.id)", "teams": "\(game.away) @ \(game.home)", "start": "\(game.start.map { $0.formatted(.iso8601) } ?? "?")"])
+                    logger.info(
+                        "watching game",
+                        metadata: [
+                            "game": "\(game.id)", "teams": "\(game.away) @ \(game.home)",
+                            "start": "\(game.start.map { $0.formatted(.iso8601) } ?? "?")",
+                        ])
                     group.addTask { [parts] in await self.watch(game, parts: parts) }
                 }
                 var wakeAt = timeline.nextRefresh
@@ -157,7 +170,11 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
                 let line = "\(reason) \(Int(until.timeIntervalSince1970))"
                 if line != lastWait {
                     lastWait = line
-                    logger.info("waiting", metadata: ["for": "\(reason)", "until": "\(until.formatted(.iso8601))", "watching": "\(timeline.watching.sorted())"])
+                    logger.info(
+                        "waiting",
+                        metadata: [
+                            "for": "\(reason)", "until": "\(until.formatted(.iso8601))", "watching": "\(timeline.watching.sorted())",
+                        ])
                 }
                 // Awake at least once a minute (no request, only a look at the clocks), so that
                 // a stepped wall clock is seen within a minute.
@@ -184,9 +201,11 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         let wall = dependencies.now().timeIntervalSince(slept.wall)
         let drift = wall - slept.instant.duration(to: dependencies.clock.now).inSeconds
         guard abs(drift) >= 60 else { return }
-        logger.notice("the wall clock jumped; planning again", metadata: [
-            "jump_seconds": "\(Int(drift))", "cause": "\(drift > 0 ? "a suspend or a clock set forward" : "a clock set back")",
-        ])
+        logger.notice(
+            "the wall clock jumped; planning again",
+            metadata: [
+                "jump_seconds": "\(Int(drift))", "cause": "\(drift > 0 ? "a suspend or a clock set forward" : "a clock set back")",
+            ])
         if drift > 0 { timeline.nextRefresh = timeline.nextRefresh.advanced(by: .seconds(-drift)) }
     }
 
@@ -204,104 +223,17 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
     private func reloaded(_ parts: Parts) -> Parts? {
         do {
             let next = try makeParts(try parts.session.reloaded(load: dependencies.loadSession).get())
-            logger.notice("config reloaded", metadata: ["teams": "\(next.session.config.teams.joined(separator: ","))", "sinks": "\(next.router.routes.map(\.sink.name).joined(separator: ","))"])
+            logger.notice(
+                "config reloaded",
+                metadata: [
+                    "teams": "\(next.session.config.teams.joined(separator: ","))",
+                    "sinks": "\(next.router.routes.map(\.sink.name).joined(separator: ","))",
+                ])
             reloads.yield(next.session)
             return next
         } catch {
             logger.error("config reload refused; keeping the running config", metadata: ["error": "\(error)"])
             return nil
-        }
-    }
-
-    /// Fetches the schedules (conditional GETs), rewrites the calendars, and puts the games to
-    /// plan for on the timeline with the time of the next refresh: the configured one when
-    /// every schedule was current, within minutes when one was not (a failure, or an answer
-    /// not trusted, so the last good copy was planned from).
-    private func refresh(_ parts: inout Parts, _ timeline: inout Timeline<C.Instant>) async {
-        let fetched = await fetchSchedules(&parts)
-        if Task.isCancelled { return }
-        if let fetched { timeline.games = fetched.games }
-        if fetched?.current == true {
-            timeline.nextRefresh = dependencies.clock.now.advanced(by: parts.session.config.calendar.refresh)
-        } else if outage.start != nil {
-            // Offline: the outage was logged once; look again soon, so that the
-            // schedule is back within a poll or two of the network.
-            timeline.nextRefresh = dependencies.clock.now.advanced(by: max(parts.session.config.watch.poll, .seconds(30)))
-        } else {
-            timeline.nextRefresh = dependencies.clock.now.advanced(by: Self.scheduleRetry)
-        }
-    }
-
-    /// How soon a schedule that could not be refreshed is asked for again (the API answering).
-    static var scheduleRetry: Duration { .seconds(300) }
-
-    /// The games to plan for, whether every schedule was current, and the calendars
-    /// rewritten; nil when no schedule could be had at all.
-    private func fetchSchedules(_ parts: inout Parts) async -> (games: [Int: Timeline<C.Instant>.Game], current: Bool)? {
-        let config = parts.session.config
-        var teams = config.teams
-        for player in config.players {
-            if let team = try? await parts.client.fetch(.player(player)).value.currentTeamAbbrev, !teams.contains(team) { teams.append(team) }
-        }
-        parts.teams = teams
-        var games: [Int: Timeline<C.Instant>.Game] = [:]
-        var fetched = 0
-        var current = true
-        let date = dependencies.now()
-        for team in teams {
-            do {
-                let schedule = try await parts.client.fetch(.clubSchedule(team), revalidate: true)
-                fetched += 1
-                if case .stale(let age, let reason) = schedule.origin {
-                    current = false
-                    scheduleTrouble(team, "the schedule answer was not usable; planning from the last good copy and asking again every 5 min", [
-                        "copy_age": "\(AgeText.describe(age))", "error": "\(reason)",
-                    ])
-                } else {
-                    scheduleTrouble(team, nil)
-                }
-                // Past games are done; the season's far future waits for later refreshes.
-                let series = SeriesState.states(schedule.value.games ?? [])
-                for game in schedule.value.games ?? [] where GameWindow.isPlanned(game, now: date) {
-                    guard let id = game.id, let away = game.awayTeam?.abbrev, let home = game.homeTeam?.abbrev else { continue }
-                    games[id] = .init(id: id, start: game.startTime, away: away, home: home, live: game.gameState?.isLive ?? false, series: series[id])
-                }
-            } catch is CancellationError {
-                // Stopping (SIGTERM): nothing failed, and there is no "again".
-                return nil
-            } catch {
-                current = false
-                scheduleTrouble(team, "schedule fetch failed; asking again every 5 min", ["error": "\(error)"])
-            }
-        }
-        guard fetched > 0 || teams.isEmpty else { return nil }
-        let reports = await parts.publisher.publish(parts.feeds)
-        for report in reports {
-            if let error = report.error {
-                logger.error("calendar not written; the last good file stays", metadata: ["feed": "\(report.feed)", "error": "\(error)"])
-            } else {
-                logger.info("calendar written", metadata: ["feed": "\(report.feed)", "events": "\(report.events)", "changed": "\(report.changed)", "path": "\(report.path)"])
-            }
-        }
-        return (games, current)
-    }
-
-    /// A team's schedule trouble is logged once when it begins and once when it ends; while
-    /// the API is unreachable the outage says it all.
-    private func scheduleTrouble(_ team: String, _ message: Logger.Message?, _ metadata: Logger.Metadata = [:]) {
-        let quiet = outage.start != nil
-        // Whether this changes what the log has said of the team.
-        let say = troubled.withLock { teams -> Bool in
-            guard message != nil else { return teams.removeValue(forKey: team) == true }
-            if teams[team] == true { return false }
-            teams[team] = !quiet
-            return !quiet
-        }
-        guard say else { return }
-        if let message {
-            logger.warning(message, metadata: metadata.merging(["team": "\(team)"]) { $1 })
-        } else {
-            logger.notice("the schedule answer is good again", metadata: ["team": "\(team)"])
         }
     }
 
@@ -317,10 +249,13 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
             outage: outage, series: game.series,
             onSnapshot: { snapshot, _ in
                 do { try await status.record(snapshot, at: now()) } catch {
-                    logger.warning("the status line's copy of the game was not saved", metadata: ["game": "\(snapshot.gameId)", "error": "\(error)"])
+                    logger.warning(
+                        "the status line's copy of the game was not saved", metadata: ["game": "\(snapshot.gameId)", "error": "\(error)"])
                 }
                 if snapshot.isFinal {
-                    overlay.set(snapshot.gameId, .init(away: snapshot.away.score, home: snapshot.home.score, lastPeriodType: snapshot.outcome?.lastPeriodType))
+                    overlay.set(
+                        snapshot.gameId,
+                        .init(away: snapshot.away.score, home: snapshot.home.score, lastPeriodType: snapshot.outcome?.lastPeriodType))
                 }
             })
         var final = true
@@ -331,7 +266,9 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
             return
         } catch {
             final = false
-            logger.notice("stopped watching; will watch it again if the schedule gives it a new start", metadata: ["game": "\(game.id)", "reason": "\(error)"])
+            logger.notice(
+                "stopped watching; will watch it again if the schedule gives it a new start",
+                metadata: ["game": "\(game.id)", "reason": "\(error)"])
         }
         if Task.isCancelled { return }
         flags.withLock {
@@ -354,19 +291,4 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         try? await Sightings(store: store).prune(before: cutoff)
         logger.debug("housekeeping done", metadata: ["cache_entries_pruned": "\(pruned)"])
     }
-}
-
-/// The router in effect: a reload swaps it without a watcher noticing.
-public final class RouterSwitch: EventRouting {
-    private let current = Mutex<(any EventRouting)?>(nil)
-    public init() {}
-    public func set(_ router: any EventRouting) { current.withLock { $0 = router } }
-    // Under the lock: an event is never handed to a router being swapped out (routing
-    // itself only queues, so it never blocks).
-    public func route(_ event: GameEvent) { current.withLock { $0?.route(event) } }
-    // Passing over writes the ledger, so it happens outside the lock, with the router current
-    // when it began (a swap in between leaves the new router's added sinks unmarked; they
-    // were never going to get those plays live).
-    public func passOver(_ events: [GameEvent]) async { await current.withLock { $0 }?.passOver(events) }
-    public var scoreboard: ScoreboardDelay? { current.withLock { $0?.scoreboard } }
 }

@@ -43,17 +43,27 @@ public final class Outage: Sendable {
             return true
         }
         if began {
-            logger.warning("the NHL API is unreachable; keeping the last good calendars and retrying every poll", metadata: ["error": "\(error)"])
-            do { try await DaemonState(store: store).set(.outageSince, date) } catch { logger.debug("outage not recorded", metadata: ["error": "\(error)"]) }
+            logger.warning(
+                "the NHL API is unreachable; keeping the last good calendars and retrying every poll", metadata: ["error": "\(error)"])
+            do { try await DaemonState(store: store).set(.outageSince, date) } catch {
+                logger.debug("outage not recorded", metadata: ["error": "\(error)"])
+            }
         }
         return true
     }
 
     /// A request got an answer.
     public func answered() async {
-        guard let began = since.withLock({ state -> Date? in defer { state = nil }; return state }) else { return }
+        guard
+            let began = since.withLock({ state -> Date? in
+                defer { state = nil }
+                return state
+            })
+        else { return }
         logger.notice("the NHL API is reachable again", metadata: ["after": "\(Int(now().timeIntervalSince(began).rounded())) s"])
-        do { try await DaemonState(store: store).set(.outageSince, nil) } catch { logger.debug("outage end not recorded", metadata: ["error": "\(error)"]) }
+        do { try await DaemonState(store: store).set(.outageSince, nil) } catch {
+            logger.debug("outage end not recorded", metadata: ["error": "\(error)"])
+        }
     }
 }
 
@@ -74,7 +84,9 @@ public struct OutageWatchingHTTPClient: HTTPClient {
             return response
         } catch {
             // A status (even 404 or 503) is an answer; TLS or URL trouble says nothing either way.
-            if await !outage.failed(error), let error = error as? HTTPError, error.status != nil || error.kind == .notFound { await outage.answered() }
+            if await !outage.failed(error), let error = error as? HTTPError, error.status != nil || error.kind == .notFound {
+                await outage.answered()
+            }
             throw error
         }
     }

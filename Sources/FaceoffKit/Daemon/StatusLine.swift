@@ -68,7 +68,9 @@ public struct StatusLine: Sendable {
         if let game = games.first(where: { $0.state == "live" && $0.updatedAt >= now.addingTimeInterval(-liveFor) }) {
             var parts = ["\(badge(game.away, style)) \(game.awayScore)–\(game.homeScore) \(badge(game.home, style))"]
             if let period = game.periodLabel {
-                parts.append(game.intermission ? "\(period) int" : [period, game.clock.map { "\($0) left" }].compactMap { $0 }.joined(separator: " "))
+                parts.append(
+                    game.intermission
+                        ? "\(period) int" : [period, game.clock.map { "\($0) left" }].compactMap { $0 }.joined(separator: " "))
             }
             if let situation = game.situation { parts.append(situation) }
             let series = seriesText(game.gameID)
@@ -85,7 +87,8 @@ public struct StatusLine: Sendable {
         let time = LocalTime(timeZone: config.timeZone)
         // The next game in its pregame window (or polled by a watcher) comes before a final.
         if let next, next.start.timeIntervalSince(now) <= config.watch.pregame.inSeconds || upcoming?.gameID == next.id {
-            let text = "\(badge(next.away, style)) @ \(badge(next.home, style)) \(time.time(next.start)) · starts \(Countdown.describe(from: now, to: next.start))"
+            let text =
+                "\(badge(next.away, style)) @ \(badge(next.home, style)) \(time.time(next.start)) · starts \(Countdown.describe(from: now, to: next.start))"
             return Report(
                 state: "next", game: next.id, away: next.away, home: next.home, series: nextSeries, start: next.start,
                 text: nextSeries.map { "\(text) · \($0)" } ?? text)
@@ -97,13 +100,15 @@ public struct StatusLine: Sendable {
         if let game = games.first(where: { $0.state == "final" && $0.updatedAt >= now.addingTimeInterval(-hold) }) {
             // Past regulation the final says so: Final/OT, Final/2OT, Final/SO.
             let endedIn = game.periodLabel.flatMap { $0.hasSuffix("OT") || $0 == "SO" ? $0 : nil }
-            let text = "\(finalLabel(game, teams: teams, style, endedIn: endedIn)): \(badge(game.away, style)) \(game.awayScore)–\(game.homeScore) \(badge(game.home, style))"
+            let text =
+                "\(finalLabel(game, teams: teams, style, endedIn: endedIn)): \(badge(game.away, style)) \(game.awayScore)–\(game.homeScore) \(badge(game.home, style))"
             return Report(
                 state: "final", game: game.gameID, away: game.away, home: game.home, awayScore: game.awayScore, homeScore: game.homeScore,
                 period: game.periodLabel, text: ([text] + [nextText].compactMap { $0 }).joined(separator: " · "))
         }
         if let next, let nextText {
-            return Report(state: "next", game: next.id, away: next.away, home: next.home, series: nextSeries, start: next.start, text: nextText)
+            return Report(
+                state: "next", game: next.id, away: next.away, home: next.home, series: nextSeries, start: next.start, text: nextText)
         }
         return Report(state: "none", text: config.teams.isEmpty ? "No team followed" : "No game scheduled")
     }

@@ -100,21 +100,23 @@ public struct BoxScoreReport: Codable, Sendable, Equatable {
         period = status == "live" ? schedule.periodDescriptor?.label : nil
         clock = status == "live" ? (landing?.clock ?? boxscore?.clock)?.timeRemaining : nil
 
-        goals = landing.map { ($0.summary?.scoring ?? []).flatMap { period in
-            (period.goals ?? []).map { goal in
-                let name = goal.name?.value ?? [goal.firstName?.value, goal.lastName?.value].compactMap(\.self).joined(separator: " ")
-                return Goal(
-                    period: period.periodDescriptor?.label ?? "?", time: goal.timeInPeriod, team: goal.teamAbbrev?.value,
-                    scorer: name.isEmpty ? "?" : name, scorerTotal: goal.goalsToDate,
-                    assists: (goal.assists ?? []).compactMap { assist in
-                        let name = assist.name?.value ?? assist.lastName?.value
-                        return name.map { assist.assistsToDate.map { total in "\(name!) (\(total))" } ?? $0 }
-                    },
-                    strength: goal.strength?.uppercased(), emptyNet: goal.goalModifier?.contains("empty-net") ?? false,
-                    penaltyShot: goal.goalModifier == "penalty-shot",
-                    score: goal.awayScore.flatMap { a in goal.homeScore.map { "\(a)–\($0)" } })
+        goals = landing.map {
+            ($0.summary?.scoring ?? []).flatMap { period in
+                (period.goals ?? []).map { goal in
+                    let name = goal.name?.value ?? [goal.firstName?.value, goal.lastName?.value].compactMap(\.self).joined(separator: " ")
+                    return Goal(
+                        period: period.periodDescriptor?.label ?? "?", time: goal.timeInPeriod, team: goal.teamAbbrev?.value,
+                        scorer: name.isEmpty ? "?" : name, scorerTotal: goal.goalsToDate,
+                        assists: (goal.assists ?? []).compactMap { assist in
+                            let name = assist.name?.value ?? assist.lastName?.value
+                            return name.map { assist.assistsToDate.map { total in "\(name!) (\(total))" } ?? $0 }
+                        },
+                        strength: goal.strength?.uppercased(), emptyNet: goal.goalModifier?.contains("empty-net") ?? false,
+                        penaltyShot: goal.goalModifier == "penalty-shot",
+                        score: goal.awayScore.flatMap { a in goal.homeScore.map { "\(a)–\($0)" } })
+                }
             }
-        } }
+        }
         shotsByPeriod = rightRail?.shotsByPeriod.map { lines in
             lines.compactMap { line in
                 guard let away = line.away, let home = line.home else { return nil }
@@ -132,27 +134,31 @@ public struct BoxScoreReport: Codable, Sendable, Equatable {
                 }
             }
         }
-        penalties = landing.map { ($0.summary?.penalties ?? []).flatMap { period in
-            (period.penalties ?? []).map { penalty in
-                Penalty(
-                    period: period.periodDescriptor?.label ?? "?", time: penalty.timeInPeriod, team: penalty.teamAbbrev?.value,
-                    player: penalty.committedByPlayer.map(\.description) ?? penalty.servedBy.map { "bench (\($0.description) served)" },
-                    infraction: penalty.descKey?.replacingOccurrences(of: "-", with: " "), minutes: penalty.duration)
+        penalties = landing.map {
+            ($0.summary?.penalties ?? []).flatMap { period in
+                (period.penalties ?? []).map { penalty in
+                    Penalty(
+                        period: period.periodDescriptor?.label ?? "?", time: penalty.timeInPeriod, team: penalty.teamAbbrev?.value,
+                        player: penalty.committedByPlayer.map(\.description) ?? penalty.servedBy.map { "bench (\($0.description) served)" },
+                        infraction: penalty.descKey?.replacingOccurrences(of: "-", with: " "), minutes: penalty.duration)
+                }
             }
-        } }
+        }
         if let stat = rightRail?.teamStat("powerPlay"), let away = stat.awayValue?.description, let home = stat.homeValue?.description {
             powerPlays = AwayHomeText(away: away, home: home)
         }
-        threeStars = landing.map { ($0.summary?.threeStars ?? []).compactMap { star in
-            guard let number = star.star, let name = star.name?.value else { return nil }
-            var line: String?
-            if let save = star.savePctg {
-                line = String(format: "%.3f SV%%", save).replacingOccurrences(of: "0.", with: ".")
-            } else if let goals = star.goals, let assists = star.assists {
-                line = "\(goals) G, \(assists) A"
+        threeStars = landing.map {
+            ($0.summary?.threeStars ?? []).compactMap { star in
+                guard let number = star.star, let name = star.name?.value else { return nil }
+                var line: String?
+                if let save = star.savePctg {
+                    line = String(format: "%.3f SV%%", save).replacingOccurrences(of: "0.", with: ".")
+                } else if let goals = star.goals, let assists = star.assists {
+                    line = "\(goals) G, \(assists) A"
+                }
+                return Star(star: number, name: name, team: star.teamAbbrev?.value, line: line)
             }
-            return Star(star: number, name: name, team: star.teamAbbrev?.value, line: line)
-        } }
+        }
         self.unavailable = unavailable
     }
 }

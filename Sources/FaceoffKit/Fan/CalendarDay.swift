@@ -39,7 +39,8 @@ public struct CalendarDay: Sendable, Equatable, Comparable, CustomStringConverti
 
     /// The day before or after, `days` away.
     public func adding(days: Int) -> CalendarDay {
-        let noon = Self.utc.date(from: DateComponents(year: year, month: month, day: day + days, hour: 12)) ?? Date(timeIntervalSince1970: 0)
+        let noon =
+            Self.utc.date(from: DateComponents(year: year, month: month, day: day + days, hour: 12)) ?? Date(timeIntervalSince1970: 0)
         return CalendarDay(noon, in: Self.utc.timeZone)
     }
 

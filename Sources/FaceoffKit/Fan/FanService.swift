@@ -34,7 +34,8 @@ public struct FanService: Sendable {
         let fetched = try await schedule(team, season: season ?? "now")
         let report = ScheduleReport(schedule: fetched.value, team: team, time: time, from: from, to: to)
         if (fetched.value.games ?? []).isEmpty {
-            throw FanError("no games scheduled for \(team) in \(season ?? fetched.value.currentSeason.map(String.init) ?? "the current season")")
+            throw FanError(
+                "no games scheduled for \(team) in \(season ?? fetched.value.currentSeason.map(String.init) ?? "the current season")")
         }
         return Output(report: report, notes: notes([fetched]))
     }
@@ -46,7 +47,8 @@ public struct FanService: Sendable {
         fetchedNotes.add(current)
         if NextReport.pick(from: games, now: now)?.kind != "live",
             !games.contains(where: { $0.isUpcoming && ($0.startDate ?? .distantFuture) > now }),
-            let nextSeason = current.value.nextSeason {
+            let nextSeason = current.value.nextSeason
+        {
             // Near a season's end, /now may still point at the old season.
             if let upcoming = try? await client.fetch(.clubSchedule(team, season: String(nextSeason))) {
                 games += (upcoming.value.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
@@ -74,7 +76,8 @@ public struct FanService: Sendable {
             fetchedNotes.add(playByPlay)
         }
         return Output(
-            report: NextReport(team: team, timezone: time.timeZone.identifier, kind: kind, game: shown, now: now, records: records, live: live),
+            report: NextReport(
+                team: team, timezone: time.timeZone.identifier, kind: kind, game: shown, now: now, records: records, live: live),
             notes: fetchedNotes.lines)
     }
 
@@ -84,7 +87,8 @@ public struct FanService: Sendable {
         var fetchedNotes = StaleNotes()
         fetchedNotes.add(current)
         if games.filter(\.isFinal).count < count, let previous = current.value.previousSeason,
-            let older = try? await client.fetch(.clubSchedule(team, season: String(previous))) {
+            let older = try? await client.fetch(.clubSchedule(team, season: String(previous)))
+        {
             games += (older.value.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
             fetchedNotes.add(older)
         }
@@ -130,7 +134,9 @@ public struct FanService: Sendable {
         let games = (schedule.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
         if let live = games.first(where: \.isLive) { return live.id }
         guard let last = games.filter(\.isFinal).max(by: { ($0.startDate ?? .distantPast) < ($1.startDate ?? .distantPast) }) else {
-            throw FanError("\(team) has not played yet in \(schedule.currentSeason.map(String.init) ?? "the current season"); `faceoff next \(team)` says when it does")
+            throw FanError(
+                "\(team) has not played yet in \(schedule.currentSeason.map(String.init) ?? "the current season"); `faceoff next \(team)` says when it does"
+            )
         }
         return last.id
     }
@@ -187,7 +193,7 @@ public struct FanService: Sendable {
         var overtimes: [Int: String] = [:]
         for game in schedule?.games ?? [] where game.gameType == .playoffs && game.gameState?.isFinal == true {
             guard let id = game.id, (game.gameOutcome?.lastPeriodType ?? game.periodDescriptor?.periodType) == .ot,
-                  let feed = try? await client.fetch(.playByPlay(id)), let number = feed.value.periodDescriptor?.number, number > 4
+                let feed = try? await client.fetch(.playByPlay(id)), let number = feed.value.periodDescriptor?.number, number > 4
             else { continue }
             overtimes[id] = "\(number - 3)OT"
         }

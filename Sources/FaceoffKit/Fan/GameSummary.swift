@@ -102,17 +102,28 @@ public struct GameSummary: Codable, Sendable, Equatable {
             .sorted { ($0.sequenceNumber ?? 0) < ($1.sequenceNumber ?? 0) }
             .compactMap { broadcast in
                 guard let network = broadcast.network else { return nil }
-                let market = switch broadcast.market { case "N": "national"; case "H": "home"; case "A": "away"; default: broadcast.market ?? "other" }
+                let market =
+                    switch broadcast.market {
+                    case "N": "national"
+                    case "H": "home"
+                    case "A": "away"
+                    default: broadcast.market ?? "other"
+                    }
                 return Broadcast(market: market, country: broadcast.countryCode, network: network)
             }
         if let status = game.seriesStatus {
             var parts: [String] = []
             if let abbrev = status.seriesAbbrev, let number = status.gameNumberOfSeries { parts.append("\(abbrev) game \(number)") }
             if let top = status.topSeedTeamAbbrev?.value, let bottom = status.bottomSeedTeamAbbrev?.value,
-                let topWins = status.topSeedWins, let bottomWins = status.bottomSeedWins {
-                if topWins == bottomWins { parts.append("series tied \(topWins)-\(bottomWins)") }
-                else if topWins > bottomWins { parts.append("\(top) leads \(topWins)-\(bottomWins)") }
-                else { parts.append("\(bottom) leads \(bottomWins)-\(topWins)") }
+                let topWins = status.topSeedWins, let bottomWins = status.bottomSeedWins
+            {
+                if topWins == bottomWins {
+                    parts.append("series tied \(topWins)-\(bottomWins)")
+                } else if topWins > bottomWins {
+                    parts.append("\(top) leads \(topWins)-\(bottomWins)")
+                } else {
+                    parts.append("\(bottom) leads \(bottomWins)-\(topWins)")
+                }
             }
             series = parts.isEmpty ? nil : parts.joined(separator: ", ")
         }
@@ -123,8 +134,9 @@ public struct GameSummary: Codable, Sendable, Equatable {
             homeOrAway = isHome ? "home" : "away"
             opponent = isHome ? away.abbrev : home.abbrev
             if status == "final", let ours = (isHome ? home : away).score, let theirs = (isHome ? away : home).score {
-                if ours > theirs { result = "W" }
-                else if type == "playoffs" {
+                if ours > theirs {
+                    result = "W"
+                } else if type == "playoffs" {
                     // Playoff games have no loser point: an overtime loss is a loss.
                     result = "L"
                 } else {
@@ -148,9 +160,13 @@ public struct GameSummary: Codable, Sendable, Equatable {
     public var scoreText: String? {
         guard let awayScore = away.score, let homeScore = home.score else { return nil }
         var text: String
-        if homeOrAway == "home" { text = "\(homeScore)–\(awayScore)" }
-        else if homeOrAway == "away" { text = "\(awayScore)–\(homeScore)" }
-        else { text = "\(away.abbrev) \(awayScore)–\(homeScore) \(home.abbrev)" }
+        if homeOrAway == "home" {
+            text = "\(homeScore)–\(awayScore)"
+        } else if homeOrAway == "away" {
+            text = "\(awayScore)–\(homeScore)"
+        } else {
+            text = "\(away.abbrev) \(awayScore)–\(homeScore) \(home.abbrev)"
+        }
         if isFinal, let endedIn, endedIn != "REG" { text += " \(endedIn)" }
         return text
     }

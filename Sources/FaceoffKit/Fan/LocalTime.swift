@@ -64,8 +64,11 @@ public struct LocalTime: Sendable {
         let parts = parts(date)
         let offset = timeZone.secondsFromGMT(for: date)
         let sign = offset < 0 ? "-" : "+"
-        let zone = offset == 0 && timeZone.identifier == "UTC" ? "Z" : "\(sign)\(Self.two(abs(offset) / 3600)):\(Self.two(abs(offset) % 3600 / 60))"
-        return "\(parts.year ?? 0)-\(Self.two(parts.month))-\(Self.two(parts.day))T\(Self.two(parts.hour)):\(Self.two(parts.minute)):\(Self.two(parts.second))\(zone)"
+        let zone =
+            offset == 0 && timeZone.identifier == "UTC"
+            ? "Z" : "\(sign)\(Self.two(abs(offset) / 3600)):\(Self.two(abs(offset) % 3600 / 60))"
+        return
+            "\(parts.year ?? 0)-\(Self.two(parts.month))-\(Self.two(parts.day))T\(Self.two(parts.hour)):\(Self.two(parts.minute)):\(Self.two(parts.second))\(zone)"
     }
 
     /// "EDT" (a formatter is worth it here: this is printed once per command).

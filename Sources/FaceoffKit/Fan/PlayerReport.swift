@@ -111,7 +111,9 @@ public struct PlayerReport: Codable, Sendable, Equatable {
         let rows = landing.nhlSeasons(gameType: .regularSeason).filter { String($0.season ?? 0) == season }
         let featured = landing.featuredStats
         if String(featured?.season ?? 0) == season, let line = featured?.regularSeason?.subSeason, (line.gamesPlayed ?? 0) > 0 {
-            seasonStats = Stats(line, timeOnIce: rows.last?.stats.avgToi, gamesStarted: rows.compactMap(\.stats.gamesStarted).reduce(nil) { ($0 ?? 0) + $1 })
+            seasonStats = Stats(
+                line, timeOnIce: rows.last?.stats.avgToi, gamesStarted: rows.compactMap(\.stats.gamesStarted).reduce(nil) { ($0 ?? 0) + $1 }
+            )
         } else if let row = rows.last, (row.stats.gamesPlayed ?? 0) > 0 {
             seasonStats = Stats(row.stats)
         }
@@ -169,21 +171,28 @@ public struct TeamsReport: Codable, Sendable, Equatable {
             for row in rows {
                 guard let abbrev = row.teamAbbrev?.value else { continue }
                 let known = Teams.info(abbrev)
-                teams.append(Self.team(
-                    abbrev, name: row.teamName?.value ?? known?.fullName ?? abbrev,
-                    conference: row.conferenceName ?? known?.conference ?? "Other",
-                    division: row.divisionName ?? known?.division ?? "Other"))
+                teams.append(
+                    Self.team(
+                        abbrev, name: row.teamName?.value ?? known?.fullName ?? abbrev,
+                        conference: row.conferenceName ?? known?.conference ?? "Other",
+                        division: row.divisionName ?? known?.division ?? "Other"))
             }
         }
         let conferenceOrder = ["Eastern", "Western"]
         let divisionOrder = ["Atlantic", "Metropolitan", "Central", "Pacific"]
-        let conferenceNames = Set(teams.map(\.conference)).sorted { (conferenceOrder.firstIndex(of: $0) ?? 9, $0) < (conferenceOrder.firstIndex(of: $1) ?? 9, $1) }
+        let conferenceNames = Set(teams.map(\.conference)).sorted {
+            (conferenceOrder.firstIndex(of: $0) ?? 9, $0) < (conferenceOrder.firstIndex(of: $1) ?? 9, $1)
+        }
         conferences = conferenceNames.map { conference in
             let members = teams.filter { $0.conference == conference }
-            let divisions = Set(members.map(\.division)).sorted { (divisionOrder.firstIndex(of: $0) ?? 9, $0) < (divisionOrder.firstIndex(of: $1) ?? 9, $1) }
-            return Conference(name: conference, divisions: divisions.map { division in
-                Division(name: division, teams: members.filter { $0.division == division }.sorted { $0.name < $1.name })
-            })
+            let divisions = Set(members.map(\.division)).sorted {
+                (divisionOrder.firstIndex(of: $0) ?? 9, $0) < (divisionOrder.firstIndex(of: $1) ?? 9, $1)
+            }
+            return Conference(
+                name: conference,
+                divisions: divisions.map { division in
+                    Division(name: division, teams: members.filter { $0.division == division }.sorted { $0.name < $1.name })
+                })
         }
     }
 

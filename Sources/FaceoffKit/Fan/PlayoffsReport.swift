@@ -160,9 +160,10 @@ extension PlayoffsReport {
                 }
             }
             let title = source.seriesTitle ?? Self.roundTitles[number] ?? "Round \(number)"
-            rounds[number, default: []].append(Series(
-                letter: source.seriesLetter, round: number, title: title, top: top, bottom: bottom, neededToWin: needed, state: state,
-                winner: winner, text: text))
+            rounds[number, default: []].append(
+                Series(
+                    letter: source.seriesLetter, round: number, title: title, top: top, bottom: bottom, neededToWin: needed, state: state,
+                    winner: winner, text: text))
         }
         self.rounds = rounds.keys.sorted().map { number in
             let series = rounds[number]!.sorted { ($0.letter ?? "~") < ($1.letter ?? "~") }
@@ -191,7 +192,9 @@ extension PlayoffsReport {
 
     /// The team's series, from its playoff games in the club schedule (`seriesStatus` on each),
     /// with seeds from the bracket.
-    static func run(team: String, schedule: ClubSchedule?, rounds: [Round], hasBracket: Bool, time: LocalTime, overtimes: [Int: String] = [:]) -> Run {
+    static func run(
+        team: String, schedule: ClubSchedule?, rounds: [Round], hasBracket: Bool, time: LocalTime, overtimes: [Int: String] = [:]
+    ) -> Run {
         let name = TeamFactsTable.facts(for: team)?.fullName ?? team
         let playoffGames = (schedule?.games ?? []).filter { $0.gameType == .playoffs && $0.seriesStatus != nil }
         let states = SeriesState.states(playoffGames)
@@ -211,12 +214,14 @@ extension PlayoffsReport {
                 if summary.result == "W" { wins += 1 } else if summary.result == "L" { losses += 1 }
                 let state = states[summary.id]
                 let status = state?.notNeeded == true ? "not needed" : state?.ifNecessary == true ? "if necessary" : summary.status
-                shown.append(RunGame(
-                    number: game.seriesStatus?.gameNumberOfSeries ?? shown.count + 1, id: summary.id, date: summary.date,
-                    start: summary.start, homeOrAway: summary.homeOrAway,
-                    score: summary.isFinal || summary.isLive ? Self.score(summary) : nil,
-                    endedIn: summary.isFinal ? (summary.endedIn == "REG" ? "REG" : overtimes[summary.id] ?? "OT") : nil, result: summary.result,
-                    status: status))
+                shown.append(
+                    RunGame(
+                        number: game.seriesStatus?.gameNumberOfSeries ?? shown.count + 1, id: summary.id, date: summary.date,
+                        start: summary.start, homeOrAway: summary.homeOrAway,
+                        score: summary.isFinal || summary.isLive ? Self.score(summary) : nil,
+                        endedIn: summary.isFinal ? (summary.endedIn == "REG" ? "REG" : overtimes[summary.id] ?? "OT") : nil,
+                        result: summary.result,
+                        status: status))
             }
             // The games the series may still need that have no date yet, up to the last possible one.
             let known = shown.map(\.number).max() ?? 0
@@ -231,16 +236,19 @@ extension PlayoffsReport {
             let text = "\(state) \(wins)–\(losses)"
             let seed = rounds.flatMap(\.series).first { $0.letter != nil && $0.letter == status.seriesLetter }
                 .flatMap { $0.top?.abbrev == opponent ? $0.top?.seed : $0.bottom?.abbrev == opponent ? $0.bottom?.seed : nil }
-            series.append(RunSeries(
-                round: number, title: status.seriesTitle ?? roundTitles[number] ?? "Round \(number)", letter: status.seriesLetter,
-                opponent: opponent, opponentSeed: seed, wins: wins, losses: losses, neededToWin: needed, state: state, text: text, games: shown))
+            series.append(
+                RunSeries(
+                    round: number, title: status.seriesTitle ?? roundTitles[number] ?? "Round \(number)", letter: status.seriesLetter,
+                    opponent: opponent, opponentSeed: seed, wins: wins, losses: losses, neededToWin: needed, state: state, text: text,
+                    games: shown))
         }
         let inBracket = rounds.flatMap(\.series).contains { $0.top?.abbrev == team || $0.bottom?.abbrev == team }
         let made: Bool? = !series.isEmpty || inBracket ? true : hasBracket ? false : nil
         var text: String
         if let last = series.last {
             switch last.state {
-            case "won" where last.round == 4: text = "Stanley Cup champions, \(last.wins)–\(last.losses) against \(last.opponent) in the final"
+            case "won" where last.round == 4:
+                text = "Stanley Cup champions, \(last.wins)–\(last.losses) against \(last.opponent) in the final"
             case "won": text = "won the \(last.title) \(last.wins)–\(last.losses) against \(last.opponent)"
             case "lost": text = "out in the \(last.title), \(last.wins)–\(last.losses) against \(last.opponent)"
             default: text = "in the \(last.title) against \(last.opponent): \(last.text)"

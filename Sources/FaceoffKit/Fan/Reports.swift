@@ -93,7 +93,8 @@ public struct NextReport: Codable, Sendable, Equatable {
     }
 
     public static func live(from playByPlay: PlayByPlay) -> Live {
-        let code = playByPlay.situation?.situationCode
+        let code =
+            playByPlay.situation?.situationCode
             ?? playByPlay.playsInOrder.last(where: { $0.typeDescKey != .periodEnd && $0.typeDescKey != .gameEnd })?.situationCode
         let situation = playByPlay.periodDescriptor?.periodType == .so ? nil : SituationCode(code).flatMap { $0.isPenaltyShot ? nil : $0 }
         let away = playByPlay.awayTeam?.abbrev ?? "away"

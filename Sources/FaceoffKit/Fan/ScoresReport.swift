@@ -46,17 +46,20 @@ public struct ScoresReport: Codable, Sendable, Equatable {
             var emptyNet: [String] = []
             if descriptions(situation?.awayTeam).contains("EN") { emptyNet.append(summary.away.abbrev) }
             if descriptions(situation?.homeTeam).contains("EN") { emptyNet.append(summary.home.abbrev) }
-            let powerPlay = descriptions(situation?.awayTeam).contains("PP") ? summary.away.abbrev
+            let powerPlay =
+                descriptions(situation?.awayTeam).contains("PP")
+                ? summary.away.abbrev
                 : descriptions(situation?.homeTeam).contains("PP") ? summary.home.abbrev : nil
-            games.append(Game(
-                id: summary.id, status: summary.status, start: summary.timeTBD ? nil : summary.start,
-                startLocal: summary.timeTBD ? nil : summary.startLocal, timeTBD: summary.timeTBD,
-                away: summary.away, home: summary.home,
-                period: live ? source.periodDescriptor?.label.nilIfEmpty : nil,
-                clock: live ? clock?.timeRemaining : nil, intermission: live && clock?.inIntermission == true,
-                powerPlay: powerPlay, emptyNet: emptyNet, endedIn: summary.endedIn,
-                networks: summary.networksText.isEmpty ? [] : summary.networksText.components(separatedBy: ", "),
-                followed: ours != nil))
+            games.append(
+                Game(
+                    id: summary.id, status: summary.status, start: summary.timeTBD ? nil : summary.start,
+                    startLocal: summary.timeTBD ? nil : summary.startLocal, timeTBD: summary.timeTBD,
+                    away: summary.away, home: summary.home,
+                    period: live ? source.periodDescriptor?.label.nilIfEmpty : nil,
+                    clock: live ? clock?.timeRemaining : nil, intermission: live && clock?.inIntermission == true,
+                    powerPlay: powerPlay, emptyNet: emptyNet, endedIn: summary.endedIn,
+                    networks: summary.networksText.isEmpty ? [] : summary.networksText.components(separatedBy: ", "),
+                    followed: ours != nil))
         }
         // Followed teams' games first; otherwise the NHL's order (by start time).
         self.games = games.filter(\.followed) + games.filter { !$0.followed }

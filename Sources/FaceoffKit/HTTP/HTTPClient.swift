@@ -2,7 +2,11 @@ import Foundation
 
 /// One HTTP exchange, described completely up front so a client can run it on any thread.
 public struct HTTPRequest: Sendable {
-    public enum Method: String, Sendable { case get = "GET", post = "POST", head = "HEAD" }
+    public enum Method: String, Sendable {
+        case get = "GET"
+        case post = "POST"
+        case head = "HEAD"
+    }
 
     public var url: String
     /// The URL as errors and logs may show it. A webhook URL is often its own credential

@@ -56,8 +56,10 @@ public struct EventDetector: Sendable {
         // removed) and its game clock is at or past that goal: that poll still counts towards
         // confirming the removal. A cached copy from before the goal has an earlier clock.
         let stale = maxSort < state.maxSortOrder
-        if stale, vanishedGoals.count != 1 || snapshot.plays.count != state.playCount - 1
-            || !Self.clock(of: snapshot, isPast: state.goals[vanishedGoals[0]]) {
+        if stale,
+            vanishedGoals.count != 1 || snapshot.plays.count != state.playCount - 1
+                || !Self.clock(of: snapshot, isPast: state.goals[vanishedGoals[0]])
+        {
             return ([], .stale(maxSortOrder: maxSort))
         }
         let score = GameEvent.Score(away: snapshot.away.score, home: snapshot.home.score)
@@ -134,7 +136,8 @@ public struct EventDetector: Sendable {
         if snapshot.clock?.inIntermission == true { details["intermission"] = "true" }
         return GameEvent(
             kind: .gameJoined, key: key, gameId: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
-            period: period?.number, periodType: period?.periodType?.rawValue, score: GameEvent.Score(away: snapshot.away.score, home: snapshot.home.score),
+            period: period?.number, periodType: period?.periodType?.rawValue,
+            score: GameEvent.Score(away: snapshot.away.score, home: snapshot.home.score),
             shots: shots(snapshot), details: details)
     }
 
@@ -146,7 +149,7 @@ public struct EventDetector: Sendable {
     /// Whether the feed's game clock reads at or after the goal's time. Unknown reads as no.
     static func clock(of snapshot: GameSnapshot, isPast goal: GoalRecord?) -> Bool {
         guard let goal, let goalTime = GameClockTime.seconds(period: goal.period, clock: goal.clock),
-              let period = snapshot.period?.number, let left = snapshot.clock?.secondsRemaining
+            let period = snapshot.period?.number, let left = snapshot.clock?.secondsRemaining
         else { return false }
         // A regular-season overtime lasts 5 minutes; every other period 20.
         let length = snapshot.period?.periodType == .ot && snapshot.gameType?.isPlayoffs != true ? 300 : 1200
@@ -162,8 +165,10 @@ public struct EventDetector: Sendable {
     /// announced overturned): a reinstatement of the old one, not a new goal.
     private mutating func reinstatedUnderANewId(_ event: GameEvent, score: GameEvent.Score) -> GameEvent? {
         guard event.kind == .goal,
-              let (oldID, record) = state.overturned.first(where: { $0.value.team == event.team && $0.value.period == event.period && $0.value.clock == event.clock }),
-              let newID = event.id.split(separator: ":").last.flatMap({ Int($0) })
+            let (oldID, record) = state.overturned.first(where: {
+                $0.value.team == event.team && $0.value.period == event.period && $0.value.clock == event.clock
+            }),
+            let newID = event.id.split(separator: ":").last.flatMap({ Int($0) })
         else { return nil }
         state.emitted.insert(event.id)
         state.overturned[oldID] = nil
@@ -198,11 +203,14 @@ public struct EventDetector: Sendable {
             let teamScore = snapshot.isHome(record.team) ? score.home : score.away
             let reported = state.goals.values.filter { $0.team == record.team }.count
             guard polls >= Self.overturnPolls, teamScore < reported else { continue }
-            events.append(GameEvent(
-                kind: .goalOverturned, key: String(eventID), gameId: snapshot.gameId, away: snapshot.away.abbrev,
-                home: snapshot.home.abbrev, team: record.team, period: record.period ?? snapshot.period?.number,
-                periodType: record.periodType ?? snapshot.period?.periodType?.rawValue, clock: record.clock, score: score,
-                players: record.scorer.map { [GameEvent.Player(role: "scorer", id: $0, name: snapshot.names[$0] ?? "#\($0)", team: record.team)] } ?? []))
+            events.append(
+                GameEvent(
+                    kind: .goalOverturned, key: String(eventID), gameId: snapshot.gameId, away: snapshot.away.abbrev,
+                    home: snapshot.home.abbrev, team: record.team, period: record.period ?? snapshot.period?.number,
+                    periodType: record.periodType ?? snapshot.period?.periodType?.rawValue, clock: record.clock, score: score,
+                    players: record.scorer.map {
+                        [GameEvent.Player(role: "scorer", id: $0, name: snapshot.names[$0] ?? "#\($0)", team: record.team)]
+                    } ?? []))
             state.goals[eventID] = nil
             state.missing[eventID] = nil
             state.overturned[eventID] = record
@@ -237,7 +245,11 @@ public struct EventDetector: Sendable {
         var before: [Int: [GameEvent]] = [:]
         var after: [Int: [GameEvent]] = [:]
         for placed in PowerPlays.events(snapshot, scores: scores) + GoaliePulls.events(snapshot, scores: scores) {
-            if placed.afterPlay { after[placed.index, default: []].append(placed.event) } else { before[placed.index, default: []].append(placed.event) }
+            if placed.afterPlay {
+                after[placed.index, default: []].append(placed.event)
+            } else {
+                before[placed.index, default: []].append(placed.event)
+            }
         }
 
         func base(_ kind: GameEvent.Kind, _ key: String?, _ play: Play, _ index: Int) -> GameEvent {

@@ -42,7 +42,9 @@ public struct GameSnapshot: Sendable {
         period = feed.periodDescriptor
         clock = feed.clock
         func side(_ team: GameTeam?, fallback: String) -> Side {
-            Side(id: team?.id, abbrev: team?.abbrev ?? fallback, name: team?.displayName ?? fallback, score: team?.score ?? 0, shots: team?.sog)
+            Side(
+                id: team?.id, abbrev: team?.abbrev ?? fallback, name: team?.displayName ?? fallback, score: team?.score ?? 0,
+                shots: team?.sog)
         }
         away = side(feed.awayTeam, fallback: "AWAY")
         home = side(feed.homeTeam, fallback: "HOME")
@@ -156,4 +158,3 @@ public enum FinalLabel {
         return "Final/\(endedIn)"
     }
 }
-

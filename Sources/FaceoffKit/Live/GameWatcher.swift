@@ -238,16 +238,21 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     private func catchUp(
         _ found: [GameEvent], _ snapshot: GameSnapshot, _ detector: inout EventDetector, gap: TimeInterval, metadata: Logger.Metadata
     ) async -> [GameEvent] {
-        guard let newest = snapshot.plays.compactMap({ GameClockTime.seconds(period: $0.periodDescriptor?.number, clock: $0.timeInPeriod) }).max() else {
+        guard
+            let newest = snapshot.plays.compactMap({ GameClockTime.seconds(period: $0.periodDescriptor?.number, clock: $0.timeInPeriod) })
+                .max()
+        else {
             return found
         }
         let old = found.filter { event in
             guard event.kind != .final, let at = GameClockTime.seconds(period: event.period, clock: event.clock) else { return false }
             return at < newest - Self.recentPlay
         }
-        logger.notice("caught up after a gap", metadata: metadata.merging([
-            "gap_seconds": "\(Int(gap))", "folded": "\(old.count)", "alerted": "\(found.count - old.count)",
-        ]) { $1 })
+        logger.notice(
+            "caught up after a gap",
+            metadata: metadata.merging([
+                "gap_seconds": "\(Int(gap))", "folded": "\(old.count)", "alerted": "\(found.count - old.count)",
+            ]) { $1 })
         guard !old.isEmpty else { return found }
         // What another process on this store already delivered (or passed over) is no news.
         let known = (try? ledger?.knownIDs(gameID: gameID)) ?? []

@@ -12,7 +12,9 @@ struct PlacedEvent {
 /// after it, itself included: a stoppage's plays (the whistle, its calls, the faceoff).
 func playsInSameSecond(_ plays: [Play], _ index: Int) -> ArraySlice<Play> {
     let play = plays[index]
-    func same(_ other: Play) -> Bool { other.periodDescriptor?.number == play.periodDescriptor?.number && other.timeInPeriod == play.timeInPeriod }
+    func same(_ other: Play) -> Bool {
+        other.periodDescriptor?.number == play.periodDescriptor?.number && other.timeInPeriod == play.timeInPeriod
+    }
     let first = plays[..<index].lastIndex { !same($0) }.map { $0 + 1 } ?? 0
     let end = plays[index...].firstIndex { !same($0) } ?? plays.endIndex
     return plays[first..<end]
@@ -58,17 +60,21 @@ enum PowerPlays {
             if let current = open {
                 if team == current.team {
                     open?.changes += 1
-                    place(event(.powerPlayChange, key: "\(current.key)-\(current.changes + 1)", team: current.team, strength: change.to.text,
-                                details: ["from": change.from.text, "reason": change.cause.rawValue]))
+                    place(
+                        event(
+                            .powerPlayChange, key: "\(current.key)-\(current.changes + 1)", team: current.team, strength: change.to.text,
+                            details: ["from": change.from.text, "reason": change.cause.rawValue]))
                     continue
                 }
-                let reason = switch change.cause {
-                case .goal: "goal"
-                // Both teams called at that stoppage: offsetting; only the team on the power
-                // play (a later penalty evening it up): penalty.
-                case .penalty: penalisedAtStoppage(plays, change.source ?? index, snapshot: snapshot).count > 1 ? "offsetting" : "penalty"
-                case .expired, .overtime: "expired"
-                }
+                let reason =
+                    switch change.cause {
+                    case .goal: "goal"
+                    // Both teams called at that stoppage: offsetting; only the team on the power
+                    // play (a later penalty evening it up): penalty.
+                    case .penalty:
+                        penalisedAtStoppage(plays, change.source ?? index, snapshot: snapshot).count > 1 ? "offsetting" : "penalty"
+                    case .expired, .overtime: "expired"
+                    }
                 place(event(.powerPlayEnd, key: current.key, team: current.team, strength: change.from.text, details: ["reason": reason]))
                 open = nil
             }
@@ -155,11 +161,17 @@ enum GoaliePulls {
         var periodUnderway = false
 
         func opponent(_ team: String) -> String { team == snapshot.home.abbrev ? snapshot.away.abbrev : snapshot.home.abbrev }
-        func time(_ index: Int) -> Int? { GameClockTime.seconds(period: plays[index].periodDescriptor?.number, clock: plays[index].timeInPeriod) }
-        func anyCall(at index: Int) -> Bool { playsInSameSecond(plays, index).contains { $0.typeDescKey == .penalty || $0.typeDescKey == .delayedPenalty } }
+        func time(_ index: Int) -> Int? {
+            GameClockTime.seconds(period: plays[index].periodDescriptor?.number, clock: plays[index].timeInPeriod)
+        }
+        func anyCall(at index: Int) -> Bool {
+            playsInSameSecond(plays, index).contains { $0.typeDescKey == .penalty || $0.typeDescKey == .delayedPenalty }
+        }
         /// A call that gives `team` the puck: the other team's penalty, or a delayed-penalty play.
         func callFor(_ team: String, at index: Int) -> Bool {
-            playsInSameSecond(plays, index).contains { $0.typeDescKey == .delayedPenalty || ($0.typeDescKey == .penalty && snapshot.team(of: $0) == opponent(team)) }
+            playsInSameSecond(plays, index).contains {
+                $0.typeDescKey == .delayedPenalty || ($0.typeDescKey == .penalty && snapshot.team(of: $0) == opponent(team))
+            }
         }
         func pulled(_ team: String, _ out: Out) -> PlacedEvent? {
             let play = plays[out.start]
@@ -185,7 +197,9 @@ enum GoaliePulls {
         }
         /// Rule 3: an unconfirmed goalie-out ending at play `index` (or with its period).
         func lasted(_ out: Out, team: String, endingAt index: Int) -> Bool {
-            guard !out.confirmed, !out.explained, !callFor(team, at: index), let start = out.startTime, let end = time(index) else { return false }
+            guard !out.confirmed, !out.explained, !callFor(team, at: index), let start = out.startTime, let end = time(index) else {
+                return false
+            }
             return end - start >= confirmAfter
         }
 

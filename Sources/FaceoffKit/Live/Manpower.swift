@@ -129,7 +129,8 @@ struct PenaltyBox: Sendable {
     mutating func assess(_ calls: [PenaltyCall], at time: Int) {
         var away = calls.filter { $0.side == .away }
         var home = calls.filter { $0.side == .home }
-        let fourOnFour = serving.isEmpty && waiting.isEmpty
+        let fourOnFour =
+            serving.isEmpty && waiting.isEmpty
             && away.count == 1 && home.count == 1
             && [away[0], home[0]].allSatisfy { !$0.isMajor && $0.parts == 1 }
         if !fourOnFour {
@@ -239,14 +240,17 @@ struct StrengthTimeline: Sendable {
             let now = box.manpower(base: base)
             guard now != current else { return }
             let left = now.advantage.flatMap { side in box.timeUntilBack(side == .away ? .home : .away, at: time) }
-            changes.append(Change(index: index, afterPlay: after, time: time, source: source, from: current, to: now, cause: cause, advantageLeft: left))
+            changes.append(
+                Change(
+                    index: index, afterPlay: after, time: time, source: source, from: current, to: now, cause: cause, advantageLeft: left))
             current = now
         }
 
         for (index, play) in snapshot.plays.enumerated() {
             // A shootout is not played with penalties: what was still running ended with overtime.
             guard play.periodDescriptor?.periodType != .so,
-                  let time = GameClockTime.seconds(period: play.periodDescriptor?.number, clock: play.timeInPeriod) else {
+                let time = GameClockTime.seconds(period: play.periodDescriptor?.number, clock: play.timeInPeriod)
+            else {
                 atPlay.append(nil)
                 continue
             }
@@ -274,12 +278,15 @@ struct StrengthTimeline: Sendable {
             atPlay.append(current)
             if isPenalty {
                 var calls = pending?.calls ?? []
-                if let side, let call = PenaltyCall(play.details, side: side) { PenaltyCall.add(call, player: play.details?.committedByPlayerId, to: &calls) }
+                if let side, let call = PenaltyCall(play.details, side: side) {
+                    PenaltyCall.add(call, player: play.details?.committedByPlayerId, to: &calls)
+                }
                 pending = (time, pending?.source ?? index, calls)
             }
             let penaltyShot = SituationCode(play.situationCode)?.isPenaltyShot ?? false
             if isGoal, let side, play.periodDescriptor?.periodType != .so, !penaltyShot,
-               box.goal(by: side, at: time, base: base) {
+                box.goal(by: side, at: time, base: base)
+            {
                 record(index, after: true, at: time, source: index, .goal)
             }
         }
@@ -297,7 +304,8 @@ enum GameClockTime {
     /// "MM:SS" in seconds.
     static func seconds(_ clock: String?) -> Int? {
         guard let parts = clock?.split(separator: ":"), parts.count == 2, let minutes = Int(parts[0]), let seconds = Int(parts[1]),
-              minutes >= 0, (0..<60).contains(seconds) else { return nil }
+            minutes >= 0, (0..<60).contains(seconds)
+        else { return nil }
         return minutes * 60 + seconds
     }
 

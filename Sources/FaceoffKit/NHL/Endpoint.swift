@@ -186,7 +186,9 @@ extension Endpoint where Response == GameRightRail {
 extension Endpoint where Response == Standings {
     public static func standings(_ date: DateSelector = .now) -> Self {
         // Before a season the NHL answers an empty list, so only a missing one is wrong.
-        Self("standings/\(date.segment)", problem: { $0.standings == nil ? "it has no standings list" : nil }) { _, _ in FreshnessRules.daily }
+        Self("standings/\(date.segment)", problem: { $0.standings == nil ? "it has no standings list" : nil }) { _, _ in
+            FreshnessRules.daily
+        }
     }
 }
 

@@ -75,7 +75,8 @@ public struct NHLClient: Sendable {
 
         if mode == .offline {
             guard let cached else { throw NHLError(.notCached, url: url) }
-            return Fetched(value: try decode(endpoint, cached.body, url: url), origin: .stale(age: cached.age(at: date), reason: "offline"), url: url)
+            return Fetched(
+                value: try decode(endpoint, cached.body, url: url), origin: .stale(age: cached.age(at: date), reason: "offline"), url: url)
         }
         if !revalidate, let cached, cached.isFresh(at: date), let value = try? decode(endpoint, cached.body, url: url) {
             return Fetched(value: value, origin: .cache(age: cached.age(at: date)), url: url)

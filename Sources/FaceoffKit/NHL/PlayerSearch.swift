@@ -15,7 +15,8 @@ public struct PlayerSearch: Sendable {
 
     public init(client: NHLClient) {
         // 32 rosters: one quick retry each, so a dead API fails in seconds, not minutes.
-        self.client = client.retrying(RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(300), maxDelay: .seconds(1), maxTotal: .seconds(10)))
+        self.client = client.retrying(
+            RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(300), maxDelay: .seconds(1), maxTotal: .seconds(10)))
     }
 
     /// Every rostered player whose name contains all the words of `query`, ignoring case and accents.
@@ -57,7 +58,8 @@ public struct PlayerSearch: Sendable {
         if let first = absent.first, absent.count + failures.count == teams.count {
             throw PlayerSearchError(unreadable: teams.count, total: teams.count, example: "\(first)")
         }
-        let matches = candidates
+        let matches =
+            candidates
             .filter { candidate in
                 let name = fold(candidate.name)
                 return words.allSatisfy(name.contains)
@@ -93,6 +95,7 @@ public struct PlayerSearchError: ReportedError, Sendable, CustomStringConvertibl
 
     public var description: String {
         if unreadable == total { return "the rosters could not be fetched, so no player can be looked up by name (\(example))" }
-        return "no match in the rosters that could be read, but \(unreadable) of \(total) rosters could not be read (\(example)); try again, or use the player's id"
+        return
+            "no match in the rosters that could be read, but \(unreadable) of \(total) rosters could not be read (\(example)); try again, or use the player's id"
     }
 }

@@ -81,7 +81,10 @@ public enum Teams {
             }
         }
         let near = Suggest.closest(to: upper, in: abbreviations, limit: 1)
-        let hint = near.isEmpty ? "teams are written as abbreviations like TOR or MTL; `faceoff teams` lists them" : "did you mean \(near.joined(separator: " or "))?"
+        let hint =
+            near.isEmpty
+            ? "teams are written as abbreviations like TOR or MTL; `faceoff teams` lists them"
+            : "did you mean \(near.joined(separator: " or "))?"
         throw UnknownTeamError(input: trimmed, hint: hint)
     }
 

@@ -16,7 +16,9 @@ public struct DaemonState: Sendable {
         guard let store else { return }
         try await store.write { db in
             if let date {
-                try db.execute(sql: "INSERT OR REPLACE INTO daemon_state (key, value) VALUES (?, ?)", arguments: [key.rawValue, date.timeIntervalSince1970])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO daemon_state (key, value) VALUES (?, ?)",
+                    arguments: [key.rawValue, date.timeIntervalSince1970])
             } else {
                 try db.execute(sql: "DELETE FROM daemon_state WHERE key = ?", arguments: [key.rawValue])
             }
@@ -53,7 +55,9 @@ public struct DaemonState: Sendable {
     public func note(_ key: String) -> (text: String, since: Date)? {
         guard let store else { return nil }
         let found = try? store.read { db -> (String, Double)? in
-            guard let row = try Row.fetchOne(db, sql: "SELECT text, since FROM daemon_note WHERE key = ?", arguments: [key]) else { return nil }
+            guard let row = try Row.fetchOne(db, sql: "SELECT text, since FROM daemon_note WHERE key = ?", arguments: [key]) else {
+                return nil
+            }
             return (row["text"], row["since"])
         }
         guard let (text, since) = found ?? nil else { return nil }

@@ -24,7 +24,9 @@ public struct Ledger: Sendable {
                 sql: "INSERT OR IGNORE INTO ledger (event_id, sink, game_id, kind, claimed_at, sending) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [event.id, sink, event.gameId, event.kind.rawValue, date.timeIntervalSince1970, final ? nil : owner])
             if db.changesCount == 1 { return true }
-            let holder = try String?.fetchOne(db, sql: "SELECT sending FROM ledger WHERE event_id = ? AND sink = ?", arguments: [event.id, sink]) ?? nil
+            let holder =
+                try String?.fetchOne(db, sql: "SELECT sending FROM ledger WHERE event_id = ? AND sink = ?", arguments: [event.id, sink])
+                ?? nil
             guard let holder, holder != owner, !ProcessOwner.isAlive(holder) else { return false }
             try db.execute(
                 sql: "UPDATE ledger SET sending = ?, claimed_at = ? WHERE event_id = ? AND sink = ? AND sending = ?",
@@ -37,7 +39,8 @@ public struct Ledger: Sendable {
     public func sent(_ event: GameEvent, sink: String) async throws(StoreError) {
         let owner = owner
         try await store.write { db in
-            try db.execute(sql: "UPDATE ledger SET sending = NULL WHERE event_id = ? AND sink = ? AND sending = ?", arguments: [event.id, sink, owner])
+            try db.execute(
+                sql: "UPDATE ledger SET sending = NULL WHERE event_id = ? AND sink = ? AND sending = ?", arguments: [event.id, sink, owner])
         }
     }
 
@@ -82,7 +85,8 @@ public struct Ledger: Sendable {
 
     public func claimedIDs(gameID: Int, sink: String) throws(StoreError) -> [String] {
         try store.read { db in
-            try String.fetchAll(db, sql: "SELECT event_id FROM ledger WHERE game_id = ? AND sink = ? ORDER BY rowid", arguments: [gameID, sink])
+            try String.fetchAll(
+                db, sql: "SELECT event_id FROM ledger WHERE game_id = ? AND sink = ? ORDER BY rowid", arguments: [gameID, sink])
         }
     }
 

@@ -32,8 +32,10 @@ public struct LiveStatus: Sendable {
                     (game_id, away, home, away_score, home_score, period_label, clock, intermission, situation, state, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [game.gameID, game.away, game.home, game.awayScore, game.homeScore, game.periodLabel, game.clock,
-                            game.intermission, game.situation, game.state, date.timeIntervalSince1970])
+                arguments: [
+                    game.gameID, game.away, game.home, game.awayScore, game.homeScore, game.periodLabel, game.clock,
+                    game.intermission, game.situation, game.state, date.timeIntervalSince1970,
+                ])
         }
     }
 
@@ -56,9 +58,12 @@ public struct LiveStatus: Sendable {
     /// Games updated since `date`, newest first.
     public func games(since date: Date) throws(StoreError) -> [Game] {
         try store.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM live_game WHERE updated_at >= ? ORDER BY updated_at DESC", arguments: [date.timeIntervalSince1970]).map { row in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM live_game WHERE updated_at >= ? ORDER BY updated_at DESC", arguments: [date.timeIntervalSince1970]
+            ).map { row in
                 Game(
-                    gameID: row["game_id"], away: row["away"], home: row["home"], awayScore: row["away_score"], homeScore: row["home_score"],
+                    gameID: row["game_id"], away: row["away"], home: row["home"], awayScore: row["away_score"],
+                    homeScore: row["home_score"],
                     periodLabel: row["period_label"], clock: row["clock"], intermission: row["intermission"], situation: row["situation"],
                     state: row["state"], updatedAt: Date(timeIntervalSince1970: row["updated_at"]))
             }
@@ -66,6 +71,8 @@ public struct LiveStatus: Sendable {
     }
 
     public func prune(before date: Date) async throws(StoreError) {
-        try await store.write { db in try db.execute(sql: "DELETE FROM live_game WHERE updated_at < ?", arguments: [date.timeIntervalSince1970]) }
+        try await store.write { db in
+            try db.execute(sql: "DELETE FROM live_game WHERE updated_at < ?", arguments: [date.timeIntervalSince1970])
+        }
     }
 }

@@ -41,8 +41,10 @@ public struct Outbox: Sendable {
                     INSERT INTO outbox (sink, event_id, game_id, kind, body, created_at, expires_at, next_attempt_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [sink, event.id, event.gameId, event.kind.rawValue, Data(body), date.timeIntervalSince1970,
-                            expiresAt.timeIntervalSince1970, date.timeIntervalSince1970])
+                arguments: [
+                    sink, event.id, event.gameId, event.kind.rawValue, Data(body), date.timeIntervalSince1970,
+                    expiresAt.timeIntervalSince1970, date.timeIntervalSince1970,
+                ])
             return true
         }
     }
@@ -68,7 +70,8 @@ public struct Outbox: Sendable {
     public func lease(_ item: Item, until: Date, now: Date) async throws(StoreError) -> Bool {
         let owner = owner
         return try await store.write { db in
-            guard let current = try Row.fetchOne(db, sql: "SELECT lease_owner, lease_until FROM outbox WHERE id = ?", arguments: [item.id]) else {
+            guard let current = try Row.fetchOne(db, sql: "SELECT lease_owner, lease_until FROM outbox WHERE id = ?", arguments: [item.id])
+            else {
                 return false
             }
             let holder: String? = current["lease_owner"]
@@ -76,7 +79,9 @@ public struct Outbox: Sendable {
             if let holder, holder != owner, let heldUntil, heldUntil > now.timeIntervalSince1970, ProcessOwner.isAlive(holder) {
                 return false
             }
-            try db.execute(sql: "UPDATE outbox SET lease_owner = ?, lease_until = ? WHERE id = ?", arguments: [owner, until.timeIntervalSince1970, item.id])
+            try db.execute(
+                sql: "UPDATE outbox SET lease_owner = ?, lease_until = ? WHERE id = ?",
+                arguments: [owner, until.timeIntervalSince1970, item.id])
             return true
         }
     }
@@ -90,7 +95,9 @@ public struct Outbox: Sendable {
     public func release(_ item: Item) async throws(StoreError) {
         let owner = owner
         try await store.write { db in
-            try db.execute(sql: "UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?", arguments: [item.id, owner])
+            try db.execute(
+                sql: "UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?",
+                arguments: [item.id, owner])
         }
     }
 
@@ -103,7 +110,8 @@ public struct Outbox: Sendable {
     public func retry(_ item: Item, at date: Date, error: String) async throws(StoreError) {
         try await store.write { db in
             try db.execute(
-                sql: "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?",
+                sql:
+                    "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?",
                 arguments: [date.timeIntervalSince1970, error, item.id])
         }
     }
@@ -128,7 +136,8 @@ public struct Outbox: Sendable {
     /// Why the sink is disabled for this URL, if it is. A new URL in the config enables it again.
     public func disabledReason(sink: String, url: String) throws(StoreError) -> String? {
         try store.read { db in
-            try String.fetchOne(db, sql: "SELECT reason FROM sink_disabled WHERE sink = ? AND url_hash = ?", arguments: [sink, StableHash.hex(url)])
+            try String.fetchOne(
+                db, sql: "SELECT reason FROM sink_disabled WHERE sink = ? AND url_hash = ?", arguments: [sink, StableHash.hex(url)])
         }
     }
 

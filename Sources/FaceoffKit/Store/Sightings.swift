@@ -29,7 +29,9 @@ public struct Sightings: Sendable {
     }
 
     /// The events of `kind` first seen at or after `date`, newest first.
-    public func recent(_ kind: GameEvent.Kind, since date: Date) throws(StoreError) -> [(id: String, game: Int, seenAt: Date, label: String?)] {
+    public func recent(_ kind: GameEvent.Kind, since date: Date) throws(StoreError) -> [(
+        id: String, game: Int, seenAt: Date, label: String?
+    )] {
         try store.read { db in
             try Row.fetchAll(
                 db, sql: "SELECT event_id, game_id, seen_at, label FROM event_seen WHERE kind = ? AND seen_at >= ? ORDER BY seen_at DESC",
@@ -41,7 +43,9 @@ public struct Sightings: Sendable {
     /// A goal in words, as a fan names it: "S. Crosby (PIT) at 12:34 of the 2nd, PIT 1–0 MIN".
     static func label(_ event: GameEvent) -> String? {
         guard event.kind == .goal else { return nil }
-        let who = event.players.first { $0.role == "scorer" }.map { "\($0.name) (\(event.team ?? $0.team ?? "?"))" } ?? "\(event.team ?? "a") goal"
+        let who =
+            event.players.first { $0.role == "scorer" }.map { "\($0.name) (\(event.team ?? $0.team ?? "?"))" }
+            ?? "\(event.team ?? "a") goal"
         let when = event.periodLabel.map { period in event.clock.map { " at \($0) of the \(period)" } ?? " in the \(period)" } ?? ""
         return "\(who)\(when), \(event.away) \(event.score.away)–\(event.score.home) \(event.home)"
     }

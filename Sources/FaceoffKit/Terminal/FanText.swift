@@ -15,7 +15,7 @@ public struct FanText: Sendable {
     private func dash(_ value: Int?) -> String { value.map(String.init) ?? "-" }
 
     /// Joins short items into lines no wider than the terminal.
-    private func wrap(_ items: [String], separator: String) -> [String] {
+    func wrap(_ items: [String], separator: String) -> [String] {
         var lines: [String] = []
         var current = ""
         for item in items {
@@ -62,9 +62,11 @@ public struct FanText: Sendable {
             var detail = ""
             switch game.status {
             case "final":
-                resultCell = TextTable.Cell(game.result ?? "", style: { [style] text in
-                    text.hasPrefix("W") ? style.good(text) : style.bad(text)
-                })
+                resultCell = TextTable.Cell(
+                    game.result ?? "",
+                    style: { [style] text in
+                        text.hasPrefix("W") ? style.good(text) : style.bad(text)
+                    })
                 detail = game.scoreText ?? ""
             case "live":
                 resultCell = TextTable.Cell("LIVE", style: { [style] text in style.bold(text) })
@@ -98,7 +100,9 @@ public struct FanText: Sendable {
             lines.append(style.bold("LIVE  \(game.away.abbrev) \(game.away.score ?? 0) – \(game.home.score ?? 0) \(game.home.abbrev)"))
             if let live = report.live {
                 var state = [live.period, live.inIntermission ? "intermission" : nil, live.clock].compactMap { $0 }.joined(separator: " ")
-                if live.inIntermission, let period = live.period, let clock = live.clock { state = "end of \(period) · intermission \(clock)" }
+                if live.inIntermission, let period = live.period, let clock = live.clock {
+                    state = "end of \(period) · intermission \(clock)"
+                }
                 lines.append(state)
                 if let awayShots = live.awayShots, let homeShots = live.homeShots {
                     lines.append("Shots  \(game.away.abbrev) \(awayShots) – \(homeShots) \(game.home.abbrev)")
@@ -118,12 +122,15 @@ public struct FanText: Sendable {
             lines.append(whenLine)
         default:
             lines.append(style.bold("No upcoming games. Last: \(away) @ \(home)"))
-            lines.append("\(day) · final \(game.away.abbrev) \(game.away.score ?? 0) – \(game.home.score ?? 0) \(game.home.abbrev)\(game.endedIn.flatMap { $0 == "REG" ? nil : " (\($0))" } ?? "")\(game.result.map { " · \($0)" } ?? "")")
+            lines.append(
+                "\(day) · final \(game.away.abbrev) \(game.away.score ?? 0) – \(game.home.score ?? 0) \(game.home.abbrev)\(game.endedIn.flatMap { $0 == "REG" ? nil : " (\($0))" } ?? "")\(game.result.map { " · \($0)" } ?? "")"
+            )
         }
         if let venue = game.venue { lines.append(venue) }
         if let series = game.series { lines.append(series) }
         if report.kind != "last", !game.broadcasts.isEmpty {
-            lines.append("TV: " + game.broadcasts.map { "\($0.network) (\($0.market)\($0.country.map { " \($0)" } ?? ""))" }.joined(separator: ", "))
+            lines.append(
+                "TV: " + game.broadcasts.map { "\($0.network) (\($0.market)\($0.country.map { " \($0)" } ?? ""))" }.joined(separator: ", "))
         }
         if report.kind != "next" { lines.append(style.dim("Box score: faceoff game \(game.id)")) }
         return lines.joined(separator: "\n")
@@ -146,125 +153,6 @@ public struct FanText: Sendable {
         return table.render(width: width, style: style) + last
     }
 
-    /// A day's games: the time (in the user's zone) and networks of those to come, period,
-    /// time left and power play or empty net of those on, the final with OT/SO.
-    public func scores(_ report: ScoresReport) -> String {
-        let day = report.date.flatMap { CalendarDay(iso: $0) }?.text ?? report.date ?? "that day"
-        guard !report.games.isEmpty else { return "No NHL games on \(day)." }
-        var table = TextTable(columns: [
-            .init(""), .init("Game"), .init("Score"), .init("State", shrinkable: true, minimumWidth: 5),
-            .init("TV", shrinkable: true, minimumWidth: 4, dropRank: 1),
-        ])
-        for game in report.games {
-            let score = game.away.score.flatMap { away in game.home.score.map { "\(away)–\($0)" } } ?? ""
-            let state: String
-            switch game.status {
-            case "final": state = FinalLabel.text(game.endedIn)
-            case "postponed": state = "Postponed"
-            case "cancelled": state = "Cancelled"
-            case "live":
-                var parts = [[game.period, game.intermission ? "intermission" : nil].compactMap(\.self).joined(separator: " ")]
-                if let clock = game.clock { parts[0] += " \(clock) left" }
-                if let team = game.powerPlay { parts.append("\(team) PP") }
-                for team in game.emptyNet { parts.append("\(team) net empty") }
-                state = parts.filter { !$0.isEmpty }.joined(separator: " · ")
-            default:
-                state = game.timeTBD ? "time TBD" : game.start.flatMap { try? Date($0, strategy: .iso8601) }.map(time.time) ?? "?"
-            }
-            let highlight: ((String) -> String)? = game.followed ? { [style] text in style.paint(text, bold: true) } : nil
-            table.add(
-                [game.followed ? "*" : "", "\(game.away.abbrev) @ \(game.home.abbrev)", score, state,
-                 game.status == "scheduled" || game.status == "live" ? game.networks.joined(separator: ", ") : ""]
-                    .map { TextTable.Cell($0) }, style: highlight)
-        }
-        return "NHL games on \(day)\n" + table.render(width: width, style: style)
-    }
-
-    /// A box score: the score line, goals by period, shots, goalies, power plays, penalties,
-    /// three stars, and what could not be shown.
-    public func boxScore(_ report: BoxScoreReport) -> String {
-        let (a, h) = (report.away.abbrev, report.home.abbrev)
-        var head = "\(a) @ \(h)"
-        if let away = report.away.score, let home = report.home.score { head = "\(a) \(away)–\(home) \(h)" }
-        switch report.status {
-        case "final": head += " · \(FinalLabel.text(report.endedIn))"
-        case "live": head += " · " + [report.period, report.clock.map { "\($0) left" }].compactMap(\.self).joined(separator: " ")
-        default:
-            if let start = report.start.flatMap({ try? Date($0, strategy: .iso8601) }) { head += " · \(time.day(start)) \(time.time(start))" }
-            if report.status != "scheduled" { head += " · \(report.status)" }
-        }
-        var blocks = [style.paint(head, bold: true)]
-
-        if let goals = report.goals, !goals.isEmpty {
-            var table = TextTable(columns: [
-                .init(""), .init("Time"), .init("Team"), .init("Goal", shrinkable: true, minimumWidth: 8), .init(""), .init("Score", .right),
-            ])
-            for goal in goals {
-                let scorer = goal.scorerTotal.map { "\(goal.scorer) (\($0))" } ?? goal.scorer
-                // The shootout's deciding goal: no time, no assists.
-                let shootout = goal.period == "SO"
-                let text = shootout ? "\(goal.scorer), the shootout winner"
-                    : goal.assists.isEmpty ? "\(scorer), unassisted" : "\(scorer) from \(goal.assists.joined(separator: ", "))"
-                var flags = goal.strength.flatMap { $0 == "EV" || shootout ? nil : $0 }.map { [$0] } ?? []
-                if goal.emptyNet { flags.append("EN") }
-                if goal.penaltyShot { flags.append("PS") }
-                table.add([goal.period, shootout ? "" : goal.time ?? "", goal.team ?? "", text, flags.joined(separator: " "), goal.score ?? ""]
-                    .map { TextTable.Cell($0) })
-            }
-            blocks.append("Goals\n" + table.render(width: width, style: style))
-        } else if report.goals != nil, report.status == "final" || report.status == "live" {
-            blocks.append("Goals: none")
-        }
-
-        if let shots = report.shotsByPeriod, !shots.isEmpty {
-            var table = TextTable(columns: [.init("Shots")] + shots.map { .init($0.period, .right) } + [.init("Total", .right)])
-            table.add([a] + shots.map { String($0.away) } + [String(shots.map(\.away).reduce(0, +))])
-            table.add([h] + shots.map { String($0.home) } + [String(shots.map(\.home).reduce(0, +))])
-            blocks.append(table.render(width: width, style: style))
-        } else if let away = report.away.shots, let home = report.home.shots {
-            blocks.append("Shots: \(a) \(away), \(h) \(home)")
-        }
-
-        if let goalies = report.goalies, !goalies.isEmpty {
-            var table = TextTable(columns: [
-                .init("Goalie", shrinkable: true, minimumWidth: 6), .init("Team"), .init("SA", .right), .init("SV", .right),
-                .init("SV%", .right), .init("TOI", .right, dropRank: 1), .init("Dec"),
-            ])
-            for goalie in goalies {
-                let save = goalie.savePercentage.map { String(format: "%.3f", $0).replacingOccurrences(of: "0.", with: ".") } ?? ""
-                table.add([goalie.name, goalie.team, goalie.shotsAgainst.map(String.init) ?? "", goalie.saves.map(String.init) ?? "", save,
-                           goalie.timeOnIce ?? "", goalie.decision ?? ""].map { TextTable.Cell($0) })
-            }
-            blocks.append(table.render(width: width, style: style))
-        }
-
-        if let powerPlays = report.powerPlays {
-            blocks.append("Power plays: \(a) \(powerPlays.away), \(h) \(powerPlays.home)")
-        }
-
-        if let penalties = report.penalties, !penalties.isEmpty {
-            var table = TextTable(columns: [
-                .init("Penalties"), .init("Time"), .init("Team"), .init("Player", shrinkable: true, minimumWidth: 6),
-                .init("Infraction", shrinkable: true, minimumWidth: 6), .init("Min", .right),
-            ])
-            for penalty in penalties {
-                table.add([penalty.period, penalty.time ?? "", penalty.team ?? "", penalty.player ?? "", penalty.infraction ?? "",
-                           penalty.minutes.map(String.init) ?? ""].map { TextTable.Cell($0) })
-            }
-            blocks.append(table.render(width: width, style: style))
-        }
-
-        if let stars = report.threeStars, !stars.isEmpty {
-            blocks.append("Three stars\n" + stars.map { star in
-                "  \(star.star). \(star.name)" + (star.team.map { " (\($0))" } ?? "") + (star.line.map { " · \($0)" } ?? "")
-            }.joined(separator: "\n"))
-        }
-        for missing in report.unavailable {
-            blocks.append(wrap("Not shown: \(missing)".split(separator: " ").map(String.init), separator: " ").joined(separator: "\n"))
-        }
-        return blocks.joined(separator: "\n\n")
-    }
-
     public func standings(_ report: StandingsReport) -> String {
         // The NHL's date of the table: its own day, whatever the user's zone.
         let asOf = report.date.flatMap { CalendarDay(iso: $0) }.map { "Standings as of \($0.text)" }
@@ -281,9 +169,12 @@ public struct FanText: Sendable {
                 let diff = row.goalDifferential > 0 ? "+\(row.goalDifferential)" : String(row.goalDifferential)
                 let highlight: ((String) -> String)? = row.followed ? { [style] text in style.paint(text, bold: true) } : nil
                 table.add(
-                    [row.followed ? "*" : "", String(row.rank), name, String(row.gamesPlayed), String(row.wins), String(row.losses),
-                     String(row.otLosses), String(row.points), String(format: "%.3f", row.pointPct), diff, row.streak ?? "", row.lastTen ?? ""]
-                        .map { TextTable.Cell($0) }, style: highlight)
+                    [
+                        row.followed ? "*" : "", String(row.rank), name, String(row.gamesPlayed), String(row.wins), String(row.losses),
+                        String(row.otLosses), String(row.points), String(format: "%.3f", row.pointPct), diff, row.streak ?? "",
+                        row.lastTen ?? "",
+                    ]
+                    .map { TextTable.Cell($0) }, style: highlight)
                 if let cutoff = group.cutoff, index + 1 == cutoff, group.rows.count > cutoff {
                     table.add(Array(repeating: "", count: 12).enumerated().map { $0.offset == 2 ? "────────" : $0.element })
                 }
@@ -335,24 +226,31 @@ public struct FanText: Sendable {
         let seasonLabel = Season(report.season).map(\.description) ?? report.season
         var table: TextTable
         if report.isGoalie {
-            table = TextTable(columns: ["", "GP", "GS", "W", "L", "OT", "GAA", "SV%", "SO"].enumerated().map {
-                .init($0.element, $0.offset == 0 ? .left : .right, dropRank: ["GS": 1, "SO": 2, "OT": 3][$0.element])
-            })
+            table = TextTable(
+                columns: ["", "GP", "GS", "W", "L", "OT", "GAA", "SV%", "SO"].enumerated().map {
+                    .init($0.element, $0.offset == 0 ? .left : .right, dropRank: ["GS": 1, "SO": 2, "OT": 3][$0.element])
+                })
             for (label, stats) in [(seasonLabel, report.seasonStats), ("Career", report.careerStats)] {
-                table.add([label, dash(stats?.gamesPlayed), dash(stats?.gamesStarted), dash(stats?.wins), dash(stats?.losses),
-                           dash(stats?.otLosses), pct(stats?.goalsAgainstAverage, digits: 2), pct(stats?.savePct, digits: 3), dash(stats?.shutouts)])
+                table.add([
+                    label, dash(stats?.gamesPlayed), dash(stats?.gamesStarted), dash(stats?.wins), dash(stats?.losses),
+                    dash(stats?.otLosses), pct(stats?.goalsAgainstAverage, digits: 2), pct(stats?.savePct, digits: 3),
+                    dash(stats?.shutouts),
+                ])
             }
         } else {
             // When the terminal is narrow, the rarer numbers go first.
             let dropRanks = ["SHG": 1, "GWG": 2, "PPG": 3, "PIM": 4, "S%": 5, "S": 6, "TOI/GP": 7, "+/-": 8]
-            table = TextTable(columns: ["", "GP", "G", "A", "P", "+/-", "PIM", "PPG", "SHG", "GWG", "S", "S%", "TOI/GP"].enumerated().map {
-                .init($0.element, $0.offset == 0 ? .left : .right, dropRank: dropRanks[$0.element])
-            })
+            table = TextTable(
+                columns: ["", "GP", "G", "A", "P", "+/-", "PIM", "PPG", "SHG", "GWG", "S", "S%", "TOI/GP"].enumerated().map {
+                    .init($0.element, $0.offset == 0 ? .left : .right, dropRank: dropRanks[$0.element])
+                })
             for (label, stats) in [(seasonLabel, report.seasonStats), ("Career", report.careerStats)] {
                 let plusMinus = stats?.plusMinus.map { $0 > 0 ? "+\($0)" : String($0) } ?? "-"
-                table.add([label, dash(stats?.gamesPlayed), dash(stats?.goals), dash(stats?.assists), dash(stats?.points), plusMinus,
-                           dash(stats?.penaltyMinutes), dash(stats?.powerPlayGoals), dash(stats?.shorthandedGoals), dash(stats?.gameWinningGoals),
-                           dash(stats?.shots), pct(stats?.shootingPct, digits: 1, scale: 100), stats?.timeOnIcePerGame ?? "-"])
+                table.add([
+                    label, dash(stats?.gamesPlayed), dash(stats?.goals), dash(stats?.assists), dash(stats?.points), plusMinus,
+                    dash(stats?.penaltyMinutes), dash(stats?.powerPlayGoals), dash(stats?.shorthandedGoals), dash(stats?.gameWinningGoals),
+                    dash(stats?.shots), pct(stats?.shootingPct, digits: 1, scale: 100), stats?.timeOnIcePerGame ?? "-",
+                ])
             }
         }
         lines.append(table.render(width: width, style: style))
@@ -360,9 +258,14 @@ public struct FanText: Sendable {
             lines.append("")
             var games: TextTable
             if report.isGoalie {
-                games = TextTable(columns: [.init("Last 5"), .init("Game"), .init("Dec"), .init("GA", .right), .init("SV%", .right), .init("TOI", .right)])
+                games = TextTable(columns: [
+                    .init("Last 5"), .init("Game"), .init("Dec"), .init("GA", .right), .init("SV%", .right), .init("TOI", .right),
+                ])
                 for game in report.lastGames {
-                    games.add([game.date ?? "", game.opponent, game.decision ?? "-", dash(game.goalsAgainst), pct(game.savePct, digits: 3), game.timeOnIce ?? "-"])
+                    games.add([
+                        game.date ?? "", game.opponent, game.decision ?? "-", dash(game.goalsAgainst), pct(game.savePct, digits: 3),
+                        game.timeOnIce ?? "-",
+                    ])
                 }
             } else {
                 games = TextTable(columns: [
@@ -370,8 +273,10 @@ public struct FanText: Sendable {
                     .init("+/-", .right, dropRank: 3), .init("S", .right, dropRank: 2), .init("TOI", .right, dropRank: 1),
                 ])
                 for game in report.lastGames {
-                    games.add([game.date ?? "", game.opponent, dash(game.goals), dash(game.assists), dash(game.points),
-                               game.plusMinus.map { $0 > 0 ? "+\($0)" : String($0) } ?? "-", dash(game.shots), game.timeOnIce ?? "-"])
+                    games.add([
+                        game.date ?? "", game.opponent, dash(game.goals), dash(game.assists), dash(game.points),
+                        game.plusMinus.map { $0 > 0 ? "+\($0)" : String($0) } ?? "-", dash(game.shots), game.timeOnIce ?? "-",
+                    ])
                 }
             }
             lines.append(games.render(width: width, style: style))
@@ -395,11 +300,15 @@ public struct FanText: Sendable {
                 lines.append("")
                 lines.append(style.bold(round.title))
                 var table = TextTable(columns: [
-                    .init(""), .init("Top seed"), .init("", .right), .init("Bottom seed"), .init("Series", shrinkable: true, minimumWidth: 8),
+                    .init(""), .init("Top seed"), .init("", .right), .init("Bottom seed"),
+                    .init("Series", shrinkable: true, minimumWidth: 8),
                 ])
                 for series in round.series {
                     let wins = series.top != nil && series.bottom != nil ? "\(series.top?.wins ?? 0)–\(series.bottom?.wins ?? 0)" : ""
-                    table.add([TextTable.Cell(series.letter ?? ""), name(series.top), TextTable.Cell(wins), name(series.bottom), TextTable.Cell(series.text)])
+                    table.add([
+                        TextTable.Cell(series.letter ?? ""), name(series.top), TextTable.Cell(wins), name(series.bottom),
+                        TextTable.Cell(series.text),
+                    ])
                 }
                 lines += table.render(width: width.map { $0 - 2 }, style: style, header: false).split(separator: "\n").map { "  \($0)" }
             }
@@ -417,14 +326,15 @@ public struct FanText: Sendable {
         }
         if let race = report.race {
             lines.append("")
-            let clinch = switch race.clinch {
-            case "x": " (clinched a playoff spot)"
-            case "y": " (clinched the division)"
-            case "z": " (clinched the conference)"
-            case "p": " (clinched the Presidents' Trophy)"
-            case "e": " (eliminated)"
-            default: ""
-            }
+            let clinch =
+                switch race.clinch {
+                case "x": " (clinched a playoff spot)"
+                case "y": " (clinched the division)"
+                case "z": " (clinched the conference)"
+                case "p": " (clinched the Presidents' Trophy)"
+                case "e": " (eliminated)"
+                default: ""
+                }
             lines.append("\(style.bold(race.team)): \(race.position)\(clinch)")
         }
         if let run = report.run, report.hasBracket || !run.series.isEmpty {
@@ -433,16 +343,18 @@ public struct FanText: Sendable {
             for series in run.series {
                 lines.append("  \(series.title) vs \(series.opponent)\(series.opponentSeed.map { " (\($0))" } ?? ""): \(series.text)")
                 var table = TextTable(columns: [
-                    .init("Game"), .init("Date"), .init(""), .init("Score", .right), .init(""), .init("Result", shrinkable: true, minimumWidth: 4),
+                    .init("Game"), .init("Date"), .init(""), .init("Score", .right), .init(""),
+                    .init("Result", shrinkable: true, minimumWidth: 4),
                 ])
                 for game in series.games {
                     let day = game.start.flatMap { try? Date($0, strategy: .iso8601) }.map(time.day) ?? game.date ?? ""
                     let place = game.homeOrAway.map { $0 == "home" ? "vs \(series.opponent)" : "@ \(series.opponent)" } ?? ""
-                    let result: TextTable.Cell = switch game.result {
-                    case "W"?: TextTable.Cell("W", style: { [style] in style.good($0) })
-                    case "L"?: TextTable.Cell("L", style: { [style] in style.bad($0) })
-                    default: TextTable.Cell(game.status == "final" ? "" : game.status)
-                    }
+                    let result: TextTable.Cell =
+                        switch game.result {
+                        case "W"?: TextTable.Cell("W", style: { [style] in style.good($0) })
+                        case "L"?: TextTable.Cell("L", style: { [style] in style.bad($0) })
+                        default: TextTable.Cell(game.status == "final" ? "" : game.status)
+                        }
                     table.add([
                         TextTable.Cell("G\(game.number)"), TextTable.Cell(day), TextTable.Cell(place), TextTable.Cell(game.score ?? ""),
                         TextTable.Cell(game.endedIn.flatMap { $0 == "REG" ? nil : $0 } ?? ""), result,
@@ -475,7 +387,10 @@ public struct FanText: Sendable {
                 lines += rendered.split(separator: "\n").map { "  \($0)" }
             }
         }
-        if report.source == "built-in" { lines.append(""); lines.append(style.dim("(built-in team list: the API could not be reached and nothing is cached)")) }
+        if report.source == "built-in" {
+            lines.append("")
+            lines.append(style.dim("(built-in team list: the API could not be reached and nothing is cached)"))
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -21,10 +21,12 @@ public struct LiveScoreboard: Sendable {
         if snapshot.isFinal {
             state.append(snapshot.finalLabel ?? "Final")
         } else if snapshot.clock?.inIntermission == true {
-            state.append("End of \(snapshot.period?.label ?? "period")" + (snapshot.clock?.timeRemaining.map { " · intermission \($0)" } ?? ""))
+            state.append(
+                "End of \(snapshot.period?.label ?? "period")" + (snapshot.clock?.timeRemaining.map { " · intermission \($0)" } ?? ""))
         } else if snapshot.isLive {
             // The game clock counts down: its time is what is left.
-            state.append([snapshot.period?.label, snapshot.clock?.timeRemaining.map { "\($0) left" }].compactMap { $0 }.joined(separator: " "))
+            state.append(
+                [snapshot.period?.label, snapshot.clock?.timeRemaining.map { "\($0) left" }].compactMap { $0 }.joined(separator: " "))
         } else {
             state.append("Not started")
         }

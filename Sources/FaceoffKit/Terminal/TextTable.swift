@@ -89,7 +89,8 @@ public struct TextTable {
         /// When shrinking isn't enough, columns with a drop rank go, lowest rank first.
         public var dropRank: Int?
 
-        public init(_ header: String, _ alignment: Alignment = .left, shrinkable: Bool = false, minimumWidth: Int = 4, dropRank: Int? = nil) {
+        public init(_ header: String, _ alignment: Alignment = .left, shrinkable: Bool = false, minimumWidth: Int = 4, dropRank: Int? = nil)
+        {
             self.header = header
             self.alignment = alignment
             self.shrinkable = shrinkable
@@ -145,9 +146,10 @@ public struct TextTable {
         }
         // First cut shrinkable columns, widest first, down to their minimum.
         while total() > limit {
-            guard let index = widths.indices
-                .filter({ columns[$0].shrinkable && (widths[$0] ?? 0) > columns[$0].minimumWidth })
-                .max(by: { (widths[$0] ?? 0) < (widths[$1] ?? 0) })
+            guard
+                let index = widths.indices
+                    .filter({ columns[$0].shrinkable && (widths[$0] ?? 0) > columns[$0].minimumWidth })
+                    .max(by: { (widths[$0] ?? 0) < (widths[$1] ?? 0) })
             else { break }
             widths[index]! -= 1
         }

@@ -6,7 +6,9 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct CalendarBuilderTests {
     static let start = Date(timeIntervalSince1970: 1_760_000_000)
 
-    static func event(summary: String = "Maple Leafs vs Canadiens", description: String = "Montréal Canadiens @ Toronto Maple Leafs") -> CalendarEvent {
+    static func event(summary: String = "Maple Leafs vs Canadiens", description: String = "Montréal Canadiens @ Toronto Maple Leafs")
+        -> CalendarEvent
+    {
         CalendarEvent(
             uid: "nhl-game-2025020004@faceoff", start: start, end: start.addingTimeInterval(3 * 3600), summary: summary,
             description: description, location: "Scotiabank Arena, Toronto, ON", latitude: 43.6435, longitude: -79.3791,
@@ -80,7 +82,8 @@ import Testing
         // Unfolded and unescaped, the text is what went in.
         let unfolded = try #require(Self.unfold(text).first { $0.hasPrefix("DESCRIPTION:Montr") })
         let value = unfolded.dropFirst("DESCRIPTION:".count)
-            .replacingOccurrences(of: "\\n", with: "\n").replacingOccurrences(of: "\\,", with: ",").replacingOccurrences(of: "\\;", with: ";")
+            .replacingOccurrences(of: "\\n", with: "\n").replacingOccurrences(of: "\\,", with: ",").replacingOccurrences(
+                of: "\\;", with: ";")
         #expect(value == description.trimmingCharacters(in: .newlines) || value == description)
     }
 
@@ -115,7 +118,9 @@ import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct TimestampTests {
     @Test func theFastParserAgreesWithFoundation() throws {
-        for text in ["2025-10-12T00:00:00Z", "2024-02-29T23:59:59Z", "2000-03-01T12:34:56Z", "1999-12-31T00:00:01Z", "2026-01-01T05:00:00Z"] {
+        for text in [
+            "2025-10-12T00:00:00Z", "2024-02-29T23:59:59Z", "2000-03-01T12:34:56Z", "1999-12-31T00:00:01Z", "2026-01-01T05:00:00Z",
+        ] {
             #expect(NHLTimestamp.fastUTC(text) == (try Date(text, strategy: .iso8601)), "\(text)")
         }
         for text in ["2025-10-12T00:00:00", "2025-13-12T00:00:00Z", "2025-10-12 00:00:00Z", "2025-10-12T00:00:00.5Z", "x"] {
@@ -152,4 +157,3 @@ import Testing
         #expect(tokyo.time(try Date("2025-11-02T05:30:00Z", strategy: .iso8601)) == "14:30")
     }
 }
-

@@ -25,7 +25,9 @@ final class CalendarHarness: @unchecked Sendable {
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
-    func publisher(_ configure: (inout CalendarSettings) -> Void = { _ in }, allowEmpty: Bool = false, cache: Bool = true) throws -> CalendarPublisher {
+    func publisher(_ configure: (inout CalendarSettings) -> Void = { _ in }, allowEmpty: Bool = false, cache: Bool = true) throws
+        -> CalendarPublisher
+    {
         var options = CalendarSettings()
         configure(&options)
         let client = NHLClient(
@@ -56,11 +58,15 @@ final class CalendarHarness: @unchecked Sendable {
         var result: [String: [String]] = [:]
         var current: [String]?
         for line in CalendarBuilderTests.unfold(try text(feed)) {
-            if line == "BEGIN:VEVENT" { current = [] } else if line == "END:VEVENT", let lines = current {
+            if line == "BEGIN:VEVENT" {
+                current = []
+            } else if line == "END:VEVENT", let lines = current {
                 let uid = lines.first { $0.hasPrefix("UID:") }!.dropFirst(4)
                 result[String(uid)] = lines
                 current = nil
-            } else if current != nil { current!.append(line) }
+            } else if current != nil {
+                current!.append(line)
+            }
         }
         return result
     }
@@ -227,7 +233,9 @@ func value(_ lines: [String]?, _ name: String) -> String? {
         try FileManager.default.copyItem(
             at: TestPaths.mirror.appendingPathComponent("club-schedule-season/TOR/now"),
             to: harness.mirror.appendingPathComponent("club-schedule-season/TOR/now"))
-        try harness.editSchedule("TOR") { games in games.removeAll { ($0["gameType"] as? Int) == 2 && ($0["id"] as? Int ?? 0) != 2025020004 } }
+        try harness.editSchedule("TOR") { games in
+            games.removeAll { ($0["gameType"] as? Int) == 2 && ($0["id"] as? Int ?? 0) != 2025020004 }
+        }
         harness.advance(7 * 3600)
         let gutted = try await harness.publisher(cache: cached).publish([.team("TOR")])
         if cached {
@@ -345,7 +353,8 @@ func value(_ lines: [String]?, _ name: String) -> String? {
         let harness = try CalendarHarness()
         _ = try await harness.publisher(cache: false).publish([.team("TOR")])
         let good = try harness.text("TOR")
-        try "<html>oops</html>".write(to: harness.mirror.appendingPathComponent("club-schedule-season/TOR/now"), atomically: true, encoding: .utf8)
+        try "<html>oops</html>".write(
+            to: harness.mirror.appendingPathComponent("club-schedule-season/TOR/now"), atomically: true, encoding: .utf8)
         let reports = try await harness.publisher(cache: false).publish([.team("TOR")])
         #expect(reports.first?.error?.contains("not JSON") == true)
         #expect(try harness.text("TOR") == good)
@@ -386,7 +395,9 @@ func value(_ lines: [String]?, _ name: String) -> String? {
     }
 }
 
-@Suite("feeds from every recorded club schedule", .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"), .timeLimit(.minutes(10)))
+@Suite(
+    "feeds from every recorded club schedule", .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"),
+    .timeLimit(.minutes(10)))
 struct RecordedScheduleFeedTests {
     @Test(arguments: [
         ("club-schedule-season_MTL_20242025_full-season-final.json", "MTL"),

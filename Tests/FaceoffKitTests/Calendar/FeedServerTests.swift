@@ -17,18 +17,23 @@ import Testing
 
     /// A generous wait for the first feed, built on demand (slow on a loaded machine);
     /// `aSlowAPINeverHoldsARequestLong` tests the limit itself.
-    func server(_ harness: CalendarHarness, token: String = "", publicURL: String = "", staleAfter: Duration = .seconds(300), waitLimit: Duration = .seconds(30)) throws -> FeedServer {
+    func server(
+        _ harness: CalendarHarness, token: String = "", publicURL: String = "", staleAfter: Duration = .seconds(300),
+        waitLimit: Duration = .seconds(30)
+    ) throws -> FeedServer {
         var settings = FeedServer.Settings(host: "127.0.0.1", port: 0, token: token, publicURL: publicURL)
         settings.staleAfter = staleAfter
         settings.waitLimit = waitLimit
-        return FeedServer(publisher: try harness.publisher(), feeds: [.team("TOR"), .team("MTL"), .favourites(["TOR", "MTL"])], settings: settings)
+        return FeedServer(
+            publisher: try harness.publisher(), feeds: [.team("TOR"), .team("MTL"), .favourites(["TOR", "MTL"])], settings: settings)
     }
 
     let http = CurlHTTPClient(clock: TestClock())
 
     func get(_ url: String, headers: [(String, String)] = [], method: HTTPRequest.Method = .get) async throws -> HTTPResponse {
         do {
-            return try await http.send(HTTPRequest(url: url, method: method, headers: headers.map { (name: $0.0, value: $0.1) }, retry: nil))
+            return try await http.send(
+                HTTPRequest(url: url, method: method, headers: headers.map { (name: $0.0, value: $0.1) }, retry: nil))
         } catch let error as HTTPError {
             if case .status(let code) = error.kind { return HTTPResponse(status: code, effectiveURL: url) }
             throw error
@@ -112,7 +117,9 @@ import Testing
         let (base, task) = try await Self.start(try server(harness, token: "s3cr+t&x=1"))
         defer { task.cancel() }
         let index = String(decoding: try await get(base + "?token=s3cr%2Bt%26x%3D1").body, as: UTF8.self)
-        let links = index.matches(of: /<li><a href="(webcal:[^"]+)"/).map { String($0.output.1).replacingOccurrences(of: "&amp;", with: "&") }
+        let links = index.matches(of: /<li><a href="(webcal:[^"]+)"/).map {
+            String($0.output.1).replacingOccurrences(of: "&amp;", with: "&")
+        }
         let codes = index.matches(of: /<svg[^>]*>.*?<\/svg>/).map { String($0.output) }
         #expect(!links.isEmpty && codes.count == links.count, "\(links.count) links, \(codes.count) codes")
         for (link, code) in zip(links, codes) {
@@ -132,8 +139,11 @@ import Testing
         let hanging = try LoopbackHTTPServer { _ in .hang }
         defer { hanging.stop() }
         let client = NHLClient(base: hanging.baseURL + "/v1/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
-        let service = CalendarService(client: client, state: CalendarState(store: harness.store), templates: try TemplateSet(overrides: nil), options: CalendarSettings())
-        let publisher = CalendarPublisher(service: service, directory: harness.directory.appendingPathComponent("calendars").path, allowEmpty: false)
+        let service = CalendarService(
+            client: client, state: CalendarState(store: harness.store), templates: try TemplateSet(overrides: nil),
+            options: CalendarSettings())
+        let publisher = CalendarPublisher(
+            service: service, directory: harness.directory.appendingPathComponent("calendars").path, allowEmpty: false)
         var settings = FeedServer.Settings(host: "127.0.0.1", port: 0, token: "", publicURL: "")
         settings.staleAfter = .seconds(60)
         settings.waitLimit = .milliseconds(500)
@@ -158,35 +168,41 @@ import Testing
         let (base, task) = try await Self.start(FeedServer(publisher: try harness.publisher(), feeds: [.team("TOR")], settings: settings))
         defer { task.cancel() }
         let port = try #require(URL(string: base)?.port)
-        let probe = try await ProcessRunner.run("python3", ["-c", #"""
-            import socket, sys, time
-            port = int(sys.argv[1])
-            def closed_after(s):
-                start = time.monotonic()
-                while s.recv(65536):
-                    pass
-                return round(time.monotonic() - start, 2)
-            silent = socket.create_connection(("127.0.0.1", port), timeout=10)
-            silent.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
-            print("silent", closed_after(silent))
-            idle = socket.create_connection(("127.0.0.1", port), timeout=10)
-            idle.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-            print("idle", closed_after(idle))
-            piped = socket.create_connection(("127.0.0.1", port), timeout=10)
-            piped.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n" * 2)
-            answers = b""
-            while answers.count(b"HTTP/1.1 200") < 2:
-                chunk = piped.recv(65536)
-                if not chunk:
-                    break
-                answers += chunk
-            print("pipelined", answers.count(b"HTTP/1.1 200"))
-            """#, String(port)], environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(60))
+        let probe = try await ProcessRunner.run(
+            "python3",
+            [
+                "-c",
+                #"""
+                import socket, sys, time
+                port = int(sys.argv[1])
+                def closed_after(s):
+                    start = time.monotonic()
+                    while s.recv(65536):
+                        pass
+                    return round(time.monotonic() - start, 2)
+                silent = socket.create_connection(("127.0.0.1", port), timeout=10)
+                silent.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+                print("silent", closed_after(silent))
+                idle = socket.create_connection(("127.0.0.1", port), timeout=10)
+                idle.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                print("idle", closed_after(idle))
+                piped = socket.create_connection(("127.0.0.1", port), timeout=10)
+                piped.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n" * 2)
+                answers = b""
+                while answers.count(b"HTTP/1.1 200") < 2:
+                    chunk = piped.recv(65536)
+                    if not chunk:
+                        break
+                    answers += chunk
+                print("pipelined", answers.count(b"HTTP/1.1 200"))
+                """#, String(port),
+            ], environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(60))
         #expect(probe.status == 0, "\(probe.stderr)")
-        let seconds = Dictionary(probe.stdout.split(separator: "\n").compactMap { line -> (String, Double)? in
-            let words = line.split(separator: " ")
-            return words.count == 2 ? (String(words[0]), Double(words[1]) ?? -1) : nil
-        }, uniquingKeysWith: { first, _ in first })
+        let seconds = Dictionary(
+            probe.stdout.split(separator: "\n").compactMap { line -> (String, Double)? in
+                let words = line.split(separator: " ")
+                return words.count == 2 ? (String(words[0]), Double(words[1]) ?? -1) : nil
+            }, uniquingKeysWith: { first, _ in first })
         // Closed by the server (not by the client's own 10 s timeout), about a second in.
         #expect((0.5..<5).contains(seconds["silent"] ?? -1), "\(probe.stdout)")
         #expect((0.5..<5).contains(seconds["idle"] ?? -1), "\(probe.stdout)")
@@ -204,36 +220,41 @@ import Testing
         let (base, task) = try await Self.start(FeedServer(publisher: try harness.publisher(), feeds: [.team("TOR")], settings: settings))
         defer { task.cancel() }
         let port = try #require(URL(string: base)?.port)
-        let probe = try await ProcessRunner.run("python3", ["-c", #"""
-            import socket, sys, threading, collections
-            port = int(sys.argv[1])
-            outcomes = collections.Counter()
-            lock = threading.Lock()
-            start = threading.Barrier(50)
-            def client():
-                try:
-                    s = socket.create_connection(("127.0.0.1", port), timeout=20)
-                    start.wait()
-                    s.sendall(b"GET /calendars/TOR.ics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                    answer = b""
-                    while True:
-                        chunk = s.recv(65536)
-                        if not chunk:
-                            break
-                        answer += chunk
-                    line = answer.split(b"\r\n", 1)[0].decode()
-                    if line.startswith("HTTP/1.1 503") and b"retry-after: 2" not in answer.lower():
-                        line += " without Retry-After"
-                    outcome = line or "closed without an answer"
-                except ConnectionResetError:
-                    outcome = "reset"
-                with lock:
-                    outcomes[outcome] += 1
-            threads = [threading.Thread(target=client) for _ in range(50)]
-            for t in threads: t.start()
-            for t in threads: t.join()
-            for outcome, count in outcomes.items(): print(count, outcome)
-            """#, String(port)], environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(60))
+        let probe = try await ProcessRunner.run(
+            "python3",
+            [
+                "-c",
+                #"""
+                import socket, sys, threading, collections
+                port = int(sys.argv[1])
+                outcomes = collections.Counter()
+                lock = threading.Lock()
+                start = threading.Barrier(50)
+                def client():
+                    try:
+                        s = socket.create_connection(("127.0.0.1", port), timeout=20)
+                        start.wait()
+                        s.sendall(b"GET /calendars/TOR.ics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                        answer = b""
+                        while True:
+                            chunk = s.recv(65536)
+                            if not chunk:
+                                break
+                            answer += chunk
+                        line = answer.split(b"\r\n", 1)[0].decode()
+                        if line.startswith("HTTP/1.1 503") and b"retry-after: 2" not in answer.lower():
+                            line += " without Retry-After"
+                        outcome = line or "closed without an answer"
+                    except ConnectionResetError:
+                        outcome = "reset"
+                    with lock:
+                        outcomes[outcome] += 1
+                threads = [threading.Thread(target=client) for _ in range(50)]
+                for t in threads: t.start()
+                for t in threads: t.join()
+                for outcome, count in outcomes.items(): print(count, outcome)
+                """#, String(port),
+            ], environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(60))
         #expect(probe.status == 0, "\(probe.stderr)")
         let lines = probe.stdout.split(separator: "\n").map(String.init)
         #expect(lines.allSatisfy { $0.hasSuffix("HTTP/1.1 200 OK") || $0.hasSuffix("HTTP/1.1 503 Service Unavailable") }, "\(probe.stdout)")
@@ -242,7 +263,8 @@ import Testing
 
     @Test func theTokenComparisonLooksAtEveryByte() {
         #expect(FeedServer.sameSecret("s3cret", "s3cret"))
-        for wrong in ["", "s3cre", "s3cret!", "S3cret", "x3cret", "s3crex", "s3cret\u{0}"] { #expect(!FeedServer.sameSecret(wrong, "s3cret"), "\(wrong)") }
+        for wrong in ["", "s3cre", "s3cret!", "S3cret", "x3cret", "s3crex", "s3cret\u{0}"] {
+            #expect(!FeedServer.sameSecret(wrong, "s3cret"), "\(wrong)")
+        }
     }
 }
-

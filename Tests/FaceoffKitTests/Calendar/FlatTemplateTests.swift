@@ -17,7 +17,9 @@ import Testing
         }
     }
 
-    static let words = ["", "Maple Leafs", "Canadiens", "OT", "SO", "W", "Scotiabank Arena", "Montréal", "TSN4, RDS", "a  b\n c", "{{x}}", "0"]
+    static let words = [
+        "", "Maple Leafs", "Canadiens", "OT", "SO", "W", "Scotiabank Arena", "Montréal", "TSN4, RDS", "a  b\n c", "{{x}}", "0",
+    ]
 
     static func randomContext(keys: [String], using random: inout SplitMix) -> [String: FlatValue] {
         var context: [String: FlatValue] = [:]
@@ -88,7 +90,8 @@ import Testing
 
     @Test func anythingElseIsLeftToSwiftMustache() throws {
         for source in [
-            "{{> partial}}", "{{#a}}{{.}}{{/a}}", "{{team.name}}", "{{uppercased(us)}}", "{{=<% %>=}}<% us %>", "{{% CONTENT_TYPE: TEXT}}{{us}}",
+            "{{> partial}}", "{{#a}}{{.}}{{/a}}", "{{team.name}}", "{{uppercased(us)}}", "{{=<% %>=}}<% us %>",
+            "{{% CONTENT_TYPE: TEXT}}{{us}}",
             "{{<parent}}{{/parent}}", "{{$block}}x{{/block}}", "{{#a}}open", "{{#a}}x{{/b}}", "{{/a}}", "{{us", "{{}}",
         ] {
             #expect(FlatTemplate(source, keys: GameEventBuilder.keys) == nil, "\(source)")
@@ -96,7 +99,8 @@ import Testing
         // A user's title template with a transform still works, through swift-mustache.
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try "{{uppercased(us)}} v {{them}}".write(to: directory.appendingPathComponent("calendar-summary.mustache"), atomically: true, encoding: .utf8)
+        try "{{uppercased(us)}} v {{them}}".write(
+            to: directory.appendingPathComponent("calendar-summary.mustache"), atomically: true, encoding: .utf8)
         let templates = try TemplateSet(overrides: directory.path)
         #expect(!templates.rendersFast("calendar-summary"))
         #expect(templates.rendersFast("calendar-description"))
@@ -109,7 +113,8 @@ import Testing
         #expect(GameEventBuilder.Key.showScore.name == "show_score")
         #expect(GameEventBuilder.Key.tvNational.name == "tv_national")
         #expect(GameEventBuilder.Key.status.name == "status")
-        let shipped = Set(Self.keys(of: TemplateSet.builtIn["calendar-summary"]!) + Self.keys(of: TemplateSet.builtIn["calendar-description"]!))
+        let shipped = Set(
+            Self.keys(of: TemplateSet.builtIn["calendar-summary"]!) + Self.keys(of: TemplateSet.builtIn["calendar-description"]!))
         #expect(shipped.isSubset(of: Set(GameEventBuilder.keys.names)), "\(shipped.subtracting(GameEventBuilder.keys.names))")
     }
 

@@ -62,7 +62,9 @@ struct PlayoffFeedTests {
         let events = try await feed(try Self.schedule)
         #expect(events[2024030131]?.summary == "R1 G1 · Canadiens 2–3 Capitals (OT) · L")
         #expect(events[2024030133]?.summary == "R1 G3 · Canadiens 6–3 Capitals · W")
-        #expect(events[2024030135]?.description.contains("Playoffs · R1 game 5 · WSH wins 4–1") == true, "\(events[2024030135]?.description ?? "")")
+        #expect(
+            events[2024030135]?.description.contains("Playoffs · R1 game 5 · WSH wins 4–1") == true,
+            "\(events[2024030135]?.description ?? "")")
         #expect(Self.ids.allSatisfy { events[$0]?.status == .confirmed })
         // A regular-season game has no tag.
         #expect(events.values.contains { !$0.summary.hasPrefix("R1") && $0.summary.contains("Canadiens") })
@@ -92,9 +94,11 @@ struct PlayoffFeedTests {
         config.teams = ["MTL"]
         config.timezone = "America/Toronto"
         let now = Date(timeIntervalSince1970: 1_745_700_000)  // 2025-04-26, between games 3 and 4
-        try await ResponseCache(store: store).save(CachedResponse(
-            url: config.apiBase + Endpoint<ClubSchedule>.clubSchedule("MTL").path, body: Array(try JSONEncoder().encode(try Self.afterGameThree)),
-            validators: Validators(), fetchedAt: now, freshness: .seconds(3600)))
+        try await ResponseCache(store: store).save(
+            CachedResponse(
+                url: config.apiBase + Endpoint<ClubSchedule>.clubSchedule("MTL").path,
+                body: Array(try JSONEncoder().encode(try Self.afterGameThree)),
+                validators: Validators(), fetchedAt: now, freshness: .seconds(3600)))
         let report = StatusLine(store: store, config: config, now: now).report()
         #expect(report.state == "next")
         #expect(report.series == "G4 · WSH leads 2–1")

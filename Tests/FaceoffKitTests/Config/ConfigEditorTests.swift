@@ -26,13 +26,14 @@ import Testing
             ]
             """
         let updated = ConfigEditor.add(["\"BOS\""], toList: "teams", in: text)
-        #expect(updated == """
-            teams = [
-              "TOR",  # home
-              "MTL",   # rivals
-              "BOS",
-            ]
-            """)
+        #expect(
+            updated == """
+                teams = [
+                  "TOR",  # home
+                  "MTL",   # rivals
+                  "BOS",
+                ]
+                """)
         #expect(ConfigEditor.values(ofList: "teams", in: updated) == ["TOR", "MTL", "BOS"])
     }
 
@@ -46,17 +47,18 @@ import Testing
             scores = false
             """
         let updated = ConfigEditor.add(["\"TOR\""], toList: "teams", in: text)
-        #expect(updated == """
-            # My settings
-            timezone = "America/Toronto"
+        #expect(
+            updated == """
+                # My settings
+                timezone = "America/Toronto"
 
-            teams = ["TOR"]
+                teams = ["TOR"]
 
-            # Calendar feeds
-            [calendar]
-            scores = false
+                # Calendar feeds
+                [calendar]
+                scores = false
 
-            """)
+                """)
     }
 
     @Test func aListInsideATableIsNotTheRootList() {
@@ -85,16 +87,17 @@ import Testing
             ]
             """
         let updated = ConfigEditor.remove(["\"MTL\""], fromList: "teams", in: text)
-        #expect(updated == """
-            # teams I follow
-            teams = [
-              "TOR",  # home
-              "BOS",
-            ]
-            players = [
-              8479318,
-            ]
-            """)
+        #expect(
+            updated == """
+                # teams I follow
+                teams = [
+                  "TOR",  # home
+                  "BOS",
+                ]
+                players = [
+                  8479318,
+                ]
+                """)
         let noPlayers = ConfigEditor.remove(["8479318"], fromList: "players", in: updated)
         #expect(noPlayers.hasSuffix("players = [\n]"))
         #expect(try ConfigLoader.parse(noPlayers, file: "c").players == [])

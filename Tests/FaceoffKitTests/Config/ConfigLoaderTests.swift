@@ -119,7 +119,8 @@ import Testing
     }
 
     @Test func everyProblemIsReportedInFileOrder() {
-        let found = errors("""
+        let found = errors(
+            """
             teams = ["XXX"]
             timezone = "Mars/Olympus"
 
@@ -182,7 +183,8 @@ import Testing
     }
 
     @Test func sinkKeysMustSuitTheSinkType() {
-        let found = errors("""
+        let found = errors(
+            """
             [[sink]]
             type = "stdout"
             url = "https://example.invalid/"
@@ -308,13 +310,14 @@ import Testing
 
     /// Fans' names for the clubs are taken wherever a team is.
     @Test func nicknamesAreTeams() throws {
-        for (name, abbrev) in [("Habs", "MTL"), ("Pens", "PIT"), ("sens", "OTT"), ("Caps", "WSH"), ("Canes", "CAR"), ("Bolts", "TBL"),
-                               ("Leafs", "TOR"), ("Hawks", "CHI"), ("Wings", "DET"), ("Jackets", "CBJ"), ("Avs", "COL"), ("Preds", "NSH"),
-                               ("Nucks", "VAN"), ("Oil", "EDM"), ("Knights", "VGK"), ("Isles", "NYI"), ("Maple Leafs", "TOR"), ("Montréal", "MTL")] {
+        for (name, abbrev) in [
+            ("Habs", "MTL"), ("Pens", "PIT"), ("sens", "OTT"), ("Caps", "WSH"), ("Canes", "CAR"), ("Bolts", "TBL"),
+            ("Leafs", "TOR"), ("Hawks", "CHI"), ("Wings", "DET"), ("Jackets", "CBJ"), ("Avs", "COL"), ("Preds", "NSH"),
+            ("Nucks", "VAN"), ("Oil", "EDM"), ("Knights", "VGK"), ("Isles", "NYI"), ("Maple Leafs", "TOR"), ("Montréal", "MTL"),
+        ] {
             #expect(try Teams.resolve(name) == abbrev, "\(name)")
         }
         #expect(Set(Teams.nicknames.values).isSubset(of: Set(Teams.abbreviations)))
         #expect(throws: UnknownTeamError.self) { try Teams.resolve("Coyotes") }
     }
 }
-

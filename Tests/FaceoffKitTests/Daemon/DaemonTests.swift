@@ -47,12 +47,23 @@ import Testing
                 onRequest(request.path)
                 if request.path.hasPrefix("/v1/club-schedule-season/TOR/now") {
                     // `schedule` may answer the Nth request otherwise (nil: the usual answer).
-                    let count = asked.withLock { $0 += 1; return $0 }
-                    if let other = schedule?(count) { return .response(status: 200, headers: [("Content-Type", "application/json"), ("ETag", "\"s\(count)\"")], body: Array(other.utf8)) }
+                    let count = asked.withLock {
+                        $0 += 1
+                        return $0
+                    }
+                    if let other = schedule?(count) {
+                        return .response(
+                            status: 200, headers: [("Content-Type", "application/json"), ("ETag", "\"s\(count)\"")], body: Array(other.utf8)
+                        )
+                    }
                     return .response(status: 200, headers: [("Content-Type", "application/json"), ("ETag", "\"s1\"")], body: body)
                 }
                 if request.path.hasPrefix("/v1/standings/") { return .json("{\"standings\": []}") }
-                if request.path.hasPrefix("/v1/player/8479318/landing") { return .json("{\"playerId\": 8479318, \"firstName\": {\"default\": \"Auston\"}, \"lastName\": {\"default\": \"Matthews\"}, \"currentTeamAbbrev\": \"TOR\"}") }
+                if request.path.hasPrefix("/v1/player/8479318/landing") {
+                    return .json(
+                        "{\"playerId\": 8479318, \"firstName\": {\"default\": \"Auston\"}, \"lastName\": {\"default\": \"Matthews\"}, \"currentTeamAbbrev\": \"TOR\"}"
+                    )
+                }
                 return .response(status: 404)
             }
             directory = try TestPaths.temporaryDirectory()
@@ -66,9 +77,10 @@ import Testing
                 DaemonTests.launch.addingTimeInterval(Double(clock.now.offset.components.seconds) + jump.seconds.withLock { $0 })
             }
             let base = server.baseURL + "/v1/"
-            daemon = Daemon(Daemon<TestClock>.Dependencies(
-                store: store, http: CurlHTTPClient(), clock: clock, now: now, logger: logger,
-                loadSession: { try Session(.init(configPath: config.path, apiBase: base, environment: environment)) }))
+            daemon = Daemon(
+                Daemon<TestClock>.Dependencies(
+                    store: store, http: CurlHTTPClient(), clock: clock, now: now, logger: logger,
+                    loadSession: { try Session(.init(configPath: config.path, apiBase: base, environment: environment)) }))
         }
 
         func close() {
@@ -78,7 +90,9 @@ import Testing
     }
 
     @Test func betweenPregameWindowsOnlyTheScheduleIsAskedFor() async throws {
-        let setup = try Setup(gameAt: Self.launch.addingTimeInterval(3 * 86400), config: "teams = [\"TOR\"]\n[[sink]]\ntype = \"stdout\"\nformat = \"jsonl\"\n")
+        let setup = try Setup(
+            gameAt: Self.launch.addingTimeInterval(3 * 86400),
+            config: "teams = [\"TOR\"]\n[[sink]]\ntype = \"stdout\"\nformat = \"jsonl\"\n")
         defer { setup.close() }
         let (server, clock, daemon, directory) = (setup.server, setup.clock, setup.daemon, setup.directory)
         let task = Task { try await daemon.run() }
@@ -95,17 +109,23 @@ import Testing
         let refreshes = paths.filter { $0.hasPrefix("/v1/club-schedule-season/") }.count
         #expect(refreshes >= 5 && refreshes <= hours / 6 + 1, "\(refreshes) schedule requests in \(hours) h")
         // Conditional GETs after the first.
-        #expect(server.requests.filter { $0.path.hasPrefix("/v1/club-schedule-season/") }.dropFirst().allSatisfy { $0.headers["if-none-match"] == "\"s1\"" })
+        #expect(
+            server.requests.filter { $0.path.hasPrefix("/v1/club-schedule-season/") }.dropFirst().allSatisfy {
+                $0.headers["if-none-match"] == "\"s1\""
+            })
         // The calendar was written.
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(".local/share/faceoff/calendars/TOR.ics").path))
         // favourites.ics too, with one team followed, as `faceoff calendar` writes it (FeedPlan).
-        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(".local/share/faceoff/calendars/favourites.ics").path))
+        #expect(
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent(".local/share/faceoff/calendars/favourites.ics").path))
         // Between refreshes it only wakes once a minute to look at the clocks, asking for nothing.
         #expect(clock.sleeps.allSatisfy { $0 <= Daemon<TestClock>.idleCheck }, "\(clock.sleeps.max() ?? .zero)")
     }
 
     @Test func startingPrunesWhatIsOlderThanASeason() async throws {
-        let setup = try Setup(gameAt: Self.launch.addingTimeInterval(3 * 86400), config: "teams = [\"TOR\"]\n[[sink]]\ntype = \"stdout\"\nformat = \"jsonl\"\n")
+        let setup = try Setup(
+            gameAt: Self.launch.addingTimeInterval(3 * 86400),
+            config: "teams = [\"TOR\"]\n[[sink]]\ntype = \"stdout\"\nformat = \"jsonl\"\n")
         defer { setup.close() }
         // Another handle on the daemon's store, seeded before it starts.
         let store = try Store(path: setup.directory.appendingPathComponent("state/faceoff.sqlite").path)
@@ -113,8 +133,11 @@ import Testing
         let ledger = Ledger(store: store)
         let old = Self.launch.addingTimeInterval(-500 * 86400)
         let recent = Self.launch.addingTimeInterval(-30 * 86400)
-        try await cache.save(CachedResponse(url: "https://example.invalid/old", body: [1], validators: Validators(), fetchedAt: old, freshness: .revalidate))
-        try await cache.save(CachedResponse(url: "https://example.invalid/recent", body: [2], validators: Validators(), fetchedAt: recent, freshness: .revalidate))
+        try await cache.save(
+            CachedResponse(url: "https://example.invalid/old", body: [1], validators: Validators(), fetchedAt: old, freshness: .revalidate))
+        try await cache.save(
+            CachedResponse(
+                url: "https://example.invalid/recent", body: [2], validators: Validators(), fetchedAt: recent, freshness: .revalidate))
         let oldGoal = GameEvent(kind: .goal, key: "1", gameId: 2024020001, away: "BOS", home: "TOR", score: .init(away: 0, home: 1))
         let recentGoal = GameEvent(kind: .goal, key: "2", gameId: 2025020001, away: "BOS", home: "TOR", score: .init(away: 0, home: 1))
         #expect(try await ledger.claim(oldGoal, sink: "stdout", at: old))
@@ -143,7 +166,9 @@ import Testing
         let cache = ResponseCache(store: store)
         let ledger = Ledger(store: store)
         let recent = Self.launch.addingTimeInterval(-2 * 86400)
-        try await cache.save(CachedResponse(url: "https://example.invalid/recent", body: [2], validators: Validators(), fetchedAt: recent, freshness: .revalidate))
+        try await cache.save(
+            CachedResponse(
+                url: "https://example.invalid/recent", body: [2], validators: Validators(), fetchedAt: recent, freshness: .revalidate))
         let goal = GameEvent(kind: .goal, key: "2", gameId: 2025020001, away: "BOS", home: "TOR", score: .init(away: 0, home: 1))
         #expect(try await ledger.claim(goal, sink: "stdout", at: recent))
         let task = Task { try await setup.daemon.run() }
@@ -168,7 +193,10 @@ import Testing
     func thePregameWindowStartsTheWatcher(following: String) async throws {
         let clock = TestClock()
         let firstPoll = Mutex<Duration?>(nil)
-        let setup = try Setup(gameAt: Self.launch.addingTimeInterval(2 * 3600), config: "\(following)\n[watch]\npregame = \"30m\"\n[[sink]]\ntype = \"stdout\"\nformat = \"jsonl\"\n", clock: clock) { path in
+        let setup = try Setup(
+            gameAt: Self.launch.addingTimeInterval(2 * 3600),
+            config: "\(following)\n[watch]\npregame = \"30m\"\n[[sink]]\ntype = \"stdout\"\nformat = \"jsonl\"\n", clock: clock
+        ) { path in
             if path.contains("/gamecenter/") { firstPoll.withLock { $0 = $0 ?? clock.now.offset } }
         }
         defer { setup.close() }
@@ -197,7 +225,9 @@ import Testing
     @Test func aWallClockJumpPastTheStartIsNoticedWithinAMinute() async throws {
         let clock = TestClock()
         let log = LogLines(clock: clock)
-        let setup = try Setup(gameAt: Self.launch.addingTimeInterval(2 * 3600), config: "teams = [\"TOR\"]\n[[sink]]\ntype = \"stdout\"\n", clock: clock, logger: log.logger())
+        let setup = try Setup(
+            gameAt: Self.launch.addingTimeInterval(2 * 3600), config: "teams = [\"TOR\"]\n[[sink]]\ntype = \"stdout\"\n", clock: clock,
+            logger: log.logger())
         defer { setup.close() }
         // On the daemon's first sleep, the wall moves 7 hours on.
         clock.onSleep { [jump = setup.wallJump] _ in jump.set(once: 7 * 3600) }
@@ -222,7 +252,8 @@ import Testing
         let clock = TestClock()
         let log = LogLines(clock: clock)
         let setup = try Setup(
-            gameAt: Self.launch.addingTimeInterval(2 * 3600), config: "teams = [\"TOR\"]\n[watch]\npregame = \"30m\"\n[[sink]]\ntype = \"stdout\"\n",
+            gameAt: Self.launch.addingTimeInterval(2 * 3600),
+            config: "teams = [\"TOR\"]\n[watch]\npregame = \"30m\"\n[[sink]]\ntype = \"stdout\"\n",
             clock: clock, logger: log.logger())
         defer { setup.close() }
         clock.onSleep { [jump = setup.wallJump] _ in jump.set(once: -2 * 3600) }
@@ -255,11 +286,13 @@ import Testing
         }
         let full = good.replacingOccurrences(of: "\n]}", with: ",\n" + others.joined(separator: ",\n") + "\n]}")
         #expect(full.contains("2025020710"))
-        let bad = answer == "empty"
+        let bad =
+            answer == "empty"
             ? "{\"currentSeason\": 20252026, \"games\": []}"
             : "{\"currentSeason\": 20252026, \"games\": [" + others.prefix(3).joined(separator: ",") + "]}"
         let setup = try Setup(
-            gameAt: start, config: "teams = [\"TOR\"]\n[calendar]\nrefresh = \"1h\"\n[watch]\npregame = \"30m\"\n[[sink]]\ntype = \"stdout\"\n",
+            gameAt: start,
+            config: "teams = [\"TOR\"]\n[calendar]\nrefresh = \"1h\"\n[watch]\npregame = \"30m\"\n[[sink]]\ntype = \"stdout\"\n",
             clock: clock, logger: log.logger(),
             schedule: { $0 == 1 || $0 >= 6 ? full : bad })
         defer { setup.close() }

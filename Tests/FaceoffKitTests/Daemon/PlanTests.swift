@@ -18,10 +18,13 @@ import Testing
 
     static func game(start: Date?, state: String = "FUT", schedule: String = "OK") throws -> ScheduleGame {
         let text = start.map { "\"startTimeUTC\": \"\($0.formatted(.iso8601))\"," } ?? ""
-        return try JSONDecoder().decode(ScheduleGame.self, from: Data("""
-            {"id": 1, \(text) "gameState": "\(state)", "gameScheduleState": "\(schedule)",
-             "awayTeam": {"abbrev": "TOR"}, "homeTeam": {"abbrev": "MTL"}}
-            """.utf8))
+        return try JSONDecoder().decode(
+            ScheduleGame.self,
+            from: Data(
+                """
+                {"id": 1, \(text) "gameState": "\(state)", "gameScheduleState": "\(schedule)",
+                 "awayTeam": {"abbrev": "TOR"}, "homeTeam": {"abbrev": "MTL"}}
+                """.utf8))
     }
 
     @Test func aGameCountsWhileLiveOrUnderSixHoursPastItsStart() throws {

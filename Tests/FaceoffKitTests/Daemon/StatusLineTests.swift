@@ -12,9 +12,10 @@ import Testing
         let store = try Store(path: directory.appendingPathComponent("f.sqlite").path)
         let config = Self.config()
         let body = try Data(contentsOf: TestPaths.mirror.appendingPathComponent("club-schedule-season/TOR/now"))
-        try await ResponseCache(store: store).save(CachedResponse(
-            url: config.apiBase + Endpoint<ClubSchedule>.clubSchedule("TOR").path, body: Array(body), validators: Validators(),
-            fetchedAt: date, freshness: .seconds(3600)))
+        try await ResponseCache(store: store).save(
+            CachedResponse(
+                url: config.apiBase + Endpoint<ClubSchedule>.clubSchedule("TOR").path, body: Array(body), validators: Validators(),
+                fetchedAt: date, freshness: .seconds(3600)))
         try await LiveStatus(store: store).record(GameSnapshot(final), at: date)
         return (store, directory)
     }

@@ -3,7 +3,9 @@ import Testing
 
 @testable import FaceoffKit
 
-@Suite("fan reports on the real recordings", .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"), .timeLimit(.minutes(10)))
+@Suite(
+    "fan reports on the real recordings", .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"),
+    .timeLimit(.minutes(10)))
 struct FanReportRealTests {
     let time = LocalTime(timeZone: TimeZone(identifier: "America/Montreal")!)
 
@@ -49,7 +51,8 @@ struct FanReportRealTests {
         #expect(utah(before) == "Utah Hockey Club")
         #expect(utah(after) == "Utah Mammoth")
         let schedule = ScheduleReport(
-            schedule: try RealFixtures.decode(ClubSchedule.self, "club-schedule-season_UTA_20252026_mostly-FUT.json"), team: "UTA", time: time)
+            schedule: try RealFixtures.decode(ClubSchedule.self, "club-schedule-season_UTA_20252026_mostly-FUT.json"), team: "UTA",
+            time: time)
         #expect(schedule.games.contains { $0.home.abbrev == "UTA" && $0.home.name == "Mammoth" })
     }
 
@@ -71,7 +74,8 @@ struct FanReportRealTests {
         }
 
         let wildcard = StandingsReport(standings: standings, by: .wildcard, followed: [])
-        #expect(wildcard.groups.map(\.name) == ["Atlantic", "Metropolitan", "Eastern Wild Card", "Central", "Pacific", "Western Wild Card"])
+        #expect(
+            wildcard.groups.map(\.name) == ["Atlantic", "Metropolitan", "Eastern Wild Card", "Central", "Pacific", "Western Wild Card"])
         #expect(wildcard.groups.filter { !$0.name.contains("Wild") }.allSatisfy { $0.rows.count == 3 })
         #expect(wildcard.groups.flatMap(\.rows).count == 32)
     }

@@ -18,15 +18,21 @@ import Testing
     }
     static var mtlSchedule: ClubSchedule {
         get throws {
-            try JSONDecoder().decode(ClubSchedule.self, from: Data(contentsOf: RealFixtures.directory.appendingPathComponent(
-                "club-schedule-season_MTL_20242025_full-season-final.json")))
+            try JSONDecoder().decode(
+                ClubSchedule.self,
+                from: Data(
+                    contentsOf: RealFixtures.directory.appendingPathComponent(
+                        "club-schedule-season_MTL_20242025_full-season-final.json")))
         }
     }
 
-    static func report(_ bracket: PlayoffBracket?, season: String = "20242025", team: String? = nil, schedule: ClubSchedule? = nil,
-                       standings: Standings? = nil, ends: String? = nil, followed: [String] = []) -> PlayoffsReport {
-        PlayoffsReport(season: Season(season)!, bracket: bracket, team: team, schedule: schedule, standings: standings,
-                       regularSeasonEnds: ends, followed: followed, time: time, now: now)
+    static func report(
+        _ bracket: PlayoffBracket?, season: String = "20242025", team: String? = nil, schedule: ClubSchedule? = nil,
+        standings: Standings? = nil, ends: String? = nil, followed: [String] = []
+    ) -> PlayoffsReport {
+        PlayoffsReport(
+            season: Season(season)!, bracket: bracket, team: team, schedule: schedule, standings: standings,
+            regularSeasonEnds: ends, followed: followed, time: time, now: now)
     }
 
     @Test func aFinishedBracketHasFifteenSeriesAndAChampion() throws {
@@ -74,7 +80,8 @@ import Testing
     }
 
     @Test func beforeTheBracketTheRaceAndTheRegularSeasonsEnd() throws {
-        let standings = try JSONDecoder().decode(Standings.self, from: Data(contentsOf: TestPaths.mirror.appendingPathComponent("standings/now")))
+        let standings = try JSONDecoder().decode(
+            Standings.self, from: Data(contentsOf: TestPaths.mirror.appendingPathComponent("standings/now")))
         let report = Self.report(nil, season: "20252026", team: "TOR", standings: standings, ends: "2026-04-16")
         #expect(!report.hasBracket && report.rounds.isEmpty)
         #expect(report.regularSeasonEnds == "2026-04-16")
@@ -87,7 +94,9 @@ import Testing
         let race = try #require(Self.report(nil, season: "20252026", team: third.abbrev, standings: standings).race)
         let behind = eastern.rows[1].points - third.points
         #expect(race.position == "\(behind) point\(behind == 1 ? "" : "s") behind WC2 in the Eastern Conference")
-        #expect(Self.report(nil, season: "20252026", team: eastern.rows[0].abbrev, standings: standings).race?.position == "WC1 in the Eastern Conference")
+        #expect(
+            Self.report(nil, season: "20252026", team: eastern.rows[0].abbrev, standings: standings).race?.position
+                == "WC1 in the Eastern Conference")
     }
 
     @Test(.enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"))
@@ -143,8 +152,15 @@ import Testing
                 game.seriesStatus?.topSeedWins = 3
                 game.seriesStatus?.bottomSeedWins = 0
             }
-            if game.seriesStatus?.gameNumberOfSeries == 4 { game.seriesStatus?.bottomSeedWins = 0; game.seriesStatus?.topSeedWins = 4 }
-            if game.seriesStatus?.gameNumberOfSeries == 5 { game.gameState = .fut; game.awayTeam?.score = nil; game.homeTeam?.score = nil }
+            if game.seriesStatus?.gameNumberOfSeries == 4 {
+                game.seriesStatus?.bottomSeedWins = 0
+                game.seriesStatus?.topSeedWins = 4
+            }
+            if game.seriesStatus?.gameNumberOfSeries == 5 {
+                game.gameState = .fut
+                game.awayTeam?.score = nil
+                game.homeTeam?.score = nil
+            }
             return game
         }
         let over = try #require(Self.report(try Self.finished, team: "MTL", schedule: swept).run?.series.first)

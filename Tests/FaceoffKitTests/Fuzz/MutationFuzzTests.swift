@@ -24,7 +24,10 @@ import Testing
     /// One mutation per number: which (the number mod 5), where and how much (the rest).
     static func mutate(_ input: [UInt8], _ seeds: [Int]) -> [UInt8] {
         var bytes = input
-        let tokens: [[UInt8]] = ["{", "}", "[", "]", "\"", ":", ",", "null", "-1", "1e999", "\\u0000", "\u{FFFD}", "=", "\n", "{{", "}}", "#", "/", "[[", "]]", "true", "\"\""].map { Array($0.utf8) }
+        let tokens: [[UInt8]] = [
+            "{", "}", "[", "]", "\"", ":", ",", "null", "-1", "1e999", "\\u0000", "\u{FFFD}", "=", "\n", "{{", "}}", "#", "/", "[[", "]]",
+            "true", "\"\"",
+        ].map { Array($0.utf8) }
         for seed in seeds where !bytes.isEmpty {
             let at = (seed / 5) % bytes.count
             let length = min(bytes.count - at, 1 + (seed / 7) % 64)
@@ -77,7 +80,8 @@ import Testing
     @Test func standings() async throws { try await Self.decodes(Standings.self, fixture: "standings/now") }
 
     @Test func configParser() async throws {
-        let original = Array("""
+        let original = Array(
+            """
             teams = ["TOR", "MTL"]
             players = [8479318]
             timezone = "America/Toronto"
@@ -119,13 +123,15 @@ import Testing
         }
     }
 
-    static let templates = ((try? FileManager.default.contentsOfDirectory(atPath: TestPaths.repositoryRoot.appendingPathComponent("Templates").path)) ?? [])
+    static let templates =
+        ((try? FileManager.default.contentsOfDirectory(atPath: TestPaths.repositoryRoot.appendingPathComponent("Templates").path)) ?? [])
         .filter { $0.hasSuffix(".mustache") }.sorted()
 
     @Test(arguments: templates)
     func templateRenderer(_ name: String) async throws {
         try #require(Self.templates.count >= 10, "the built-in templates are found")
-        let original = Array(try String(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("Templates/\(name)"), encoding: .utf8).utf8)
+        let original = Array(
+            try String(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("Templates/\(name)"), encoding: .utf8).utf8)
         let event = SampleEvent.make(.goal, team: "TOR", key: "fuzz")
         nonisolated(unsafe) let context = AlertContext.values(event, followed: ["TOR"])
         await withTaskExecutorPreference(OffPoolExecutor.shared) {

@@ -66,7 +66,9 @@ struct CurlHTTPClientTests {
     }
 
     @Test func notFoundIsNotRetried() async throws {
-        let server = try LoopbackHTTPServer { _ in .response(status: 404, headers: [("Content-Type", "text/html")], body: Array("<html>nope</html>".utf8)) }
+        let server = try LoopbackHTTPServer { _ in
+            .response(status: 404, headers: [("Content-Type", "text/html")], body: Array("<html>nope</html>".utf8))
+        }
         defer { server.stop() }
         let clock = TestClock()
         let error = await #expect(throws: HTTPError.self) {
@@ -143,7 +145,9 @@ struct CurlHTTPClientTests {
     }
 
     @Test func errorsShowTheDisplayURLNotTheSecretOne() async throws {
-        let server = try LoopbackHTTPServer { _ in .response(status: 401, headers: [("Content-Type", "text/plain")], body: Array("bad token".utf8)) }
+        let server = try LoopbackHTTPServer { _ in
+            .response(status: 401, headers: [("Content-Type", "text/plain")], body: Array("bad token".utf8))
+        }
         defer { server.stop() }
         var request = HTTPRequest(url: server.baseURL + "/api/webhooks/123/s3cr3t", retry: nil)
         request.displayURL = server.baseURL + "/api/webhooks/…"
@@ -265,7 +269,12 @@ final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
     /// Returns the current count, then increments it.
-    func next() -> Int { lock.withLock { defer { value += 1 }; return value } }
+    func next() -> Int {
+        lock.withLock {
+            defer { value += 1 }
+            return value
+        }
+    }
 }
 
 func gzip(_ bytes: [UInt8]) throws -> [UInt8] {

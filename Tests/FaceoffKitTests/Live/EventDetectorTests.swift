@@ -77,7 +77,9 @@ import Testing
                 Issue.record("goal \(play.eventId ?? -1) not reported")
                 continue
             }
-            if label.contains("ppg") || label.contains("power-play") || label.contains("powerplay") { #expect(goal.strength == "PP", "\(label)") }
+            if label.contains("ppg") || label.contains("power-play") || label.contains("powerplay") {
+                #expect(goal.strength == "PP", "\(label)")
+            }
             if label.contains("shg") || label.contains("shorthanded") { #expect(goal.strength == "SH", "\(label)") }
             if label.contains("empty-net") { #expect(goal.emptyNet == true, "\(label)") }
             // Only empty-net goals lack a goalie in net.
@@ -106,7 +108,9 @@ import Testing
         let powerPlays = truth["powerPlays"] as? [[String: Any]] ?? []
         let starts = events.filter { $0.kind == .powerPlayStart }
         #expect(starts.map { $0.team } == powerPlays.map { $0["team"] as? String })
-        #expect(starts.map { $0.id.split(separator: ":").last.map(String.init) } == powerPlays.map { ($0["startEventId"] as? Int).map(String.init) })
+        #expect(
+            starts.map { $0.id.split(separator: ":").last.map(String.init) }
+                == powerPlays.map { ($0["startEventId"] as? Int).map(String.init) })
         #expect(starts.map(\.strength) == powerPlays.map { $0["strength"] as? String })
         for expected in powerPlays {
             let key = String(expected["startEventId"] as? Int ?? -1)
@@ -116,7 +120,8 @@ import Testing
             if let ends = expected["ends"] as? String { #expect(end.map(Self.when) == ends, "power play \(key)") }
             if let changes = expected["changes"] as? [[String: String]] {
                 let found = events.filter { $0.kind == .powerPlayChange && $0.id.contains(":power_play_change:\(key)-") }
-                #expect(found.map { [$0.strength ?? "", $0.details["reason"] ?? "", Self.when($0)] }
+                #expect(
+                    found.map { [$0.strength ?? "", $0.details["reason"] ?? "", Self.when($0)] }
                         == changes.map { [$0["strength"] ?? "", $0["reason"] ?? "", $0["at"] ?? ""] }, "power play \(key)")
             }
         }
@@ -130,7 +135,8 @@ import Testing
         #expect(events.filter { $0.kind == .goalieReturned }.count <= pulls.count, "a goalie back in net that was never pulled")
         let pulled = events.filter { $0.kind == .goaliePulled }
         #expect(pulled.map(\.team) == pulls.map { $0["team"] as? String })
-        #expect(pulled.map { $0.id.split(separator: ":").last.map(String.init) } == pulls.map { ($0["startEventId"] as? Int).map(String.init) })
+        #expect(
+            pulled.map { $0.id.split(separator: ":").last.map(String.init) } == pulls.map { ($0["startEventId"] as? Int).map(String.init) })
         let periods = truth["periods"] as? [[String: Any]] ?? []
         #expect(events.filter { $0.kind == .periodStart }.map(\.period) == periods.map { $0["number"] as? Int })
         #expect(events.first { $0.kind == .final }?.details["winner"] == truth["winner"] as? String)
@@ -164,7 +170,9 @@ extension EventDetectorGameTests {
             if timeline.changes.contains(where: { $0.cause == .expired && $0.time == time && $0.from == shown }) { continue }
             if computed != shown {
                 let shown = computed.map { "\($0.away)v\($0.home)" } ?? "nothing"
-                wrong.append("\(play.eventId ?? -1) P\(play.periodDescriptor?.number ?? 0) \(play.timeInPeriod ?? "?") \(play.typeDescKey?.rawValue ?? "?"): code \(code), computed \(shown)")
+                wrong.append(
+                    "\(play.eventId ?? -1) P\(play.periodDescriptor?.number ?? 0) \(play.timeInPeriod ?? "?") \(play.typeDescKey?.rawValue ?? "?"): code \(code), computed \(shown)"
+                )
             }
         }
         #expect(compared > 50, "\(url.lastPathComponent): too few plays to compare")
@@ -172,7 +180,9 @@ extension EventDetectorGameTests {
     }
 }
 
-@Suite("delayed-penalty pulls in the recordings", .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"), .timeLimit(.minutes(10)))
+@Suite(
+    "delayed-penalty pulls in the recordings", .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"),
+    .timeLimit(.minutes(10)))
 struct DelayedPenaltyPullTests {
     @Test func aGoalieOffOnThePenaltyPlayIsNotAnEmptyNet() throws {
         // PIT at MIN, 2nd period 01:54: the penalty to PIT is called with MIN's goalie already
@@ -193,7 +203,9 @@ struct DelayedPenaltyPullTests {
     }
 
     static func keyEvents(_ events: [GameEvent]) -> Set<String> {
-        Set(events.filter { [.goal, .penalty, .periodStart, .periodEnd, .final, .goaliePulled, .powerPlayStart].contains($0.kind) }.map(\.id))
+        Set(
+            events.filter { [.goal, .penalty, .periodStart, .periodEnd, .final, .goaliePulled, .powerPlayStart].contains($0.kind) }.map(
+                \.id))
     }
 
     @Test func repeatedSkippedAndLatePollsReportTheSame() async throws {

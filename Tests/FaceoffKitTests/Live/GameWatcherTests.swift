@@ -52,7 +52,11 @@ import Testing
         init(_ feed: Feed, onRequest: @escaping @Sendable (Int) -> Void = { _ in }) throws {
             let requests = Mutex(0)
             try self.init { _ in
-                onRequest(requests.withLock { $0 += 1; return $0 })
+                onRequest(
+                    requests.withLock {
+                        $0 += 1
+                        return $0
+                    })
                 return .response(status: 200, headers: [("Content-Type", "application/json")], body: feed.next())
             }
         }
@@ -76,8 +80,9 @@ import Testing
                 delivered.add(event, at: clock.now.offset)
                 if let router = routerBox.withLock({ $0 }) { onDeliver(event, router) }
             }
-            let router = AlertRouter(routes: [SinkRoute(sink: recording, filter: SinkFilter(teams: ["BOS", "TOR"]), delay: delay)],
-                                     ledger: Ledger(store: store), clock: clock)
+            let router = AlertRouter(
+                routes: [SinkRoute(sink: recording, filter: SinkFilter(teams: ["BOS", "TOR"]), delay: delay)],
+                ledger: Ledger(store: store), clock: clock)
             routerBox.withLock { $0 = router }
             let watcher = GameWatcher(
                 gameID: 2025020100, scheduledStart: start, client: client, ledger: Ledger(store: store),
@@ -127,10 +132,13 @@ import Testing
         // The process dies after the sixth alert, with more detected and (with a delay) waiting.
         let watching = Mutex<Task<Void, any Error>?>(nil)
         let first = Task { [setup] in
-            try await setup.watcher(delivered, delay: delay, onDeliver: { _, router in
-                // Dies at once: nothing more is claimed or sent.
-                if delivered.all.count == 6 { watching.withLock { $0?.cancel() } }
-            }).run()
+            try await setup.watcher(
+                delivered, delay: delay,
+                onDeliver: { _, router in
+                    // Dies at once: nothing more is claimed or sent.
+                    if delivered.all.count == 6 { watching.withLock { $0?.cancel() } }
+                }
+            ).run()
         }
         watching.withLock { $0 = first }
         if delivered.all.count >= 6 { first.cancel() }
@@ -164,7 +172,11 @@ import Testing
         var without = withGoal
         let goalID = try #require(replay.plays[goalIndex].eventId)
         without.plays?.removeAll { $0.eventId == goalID }
-        if replay.plays[goalIndex].details?.eventOwnerTeamId == feed.homeTeam?.id { without.homeTeam?.score = (withGoal.homeTeam?.score ?? 1) - 1 } else { without.awayTeam?.score = (withGoal.awayTeam?.score ?? 1) - 1 }
+        if replay.plays[goalIndex].details?.eventOwnerTeamId == feed.homeTeam?.id {
+            without.homeTeam?.score = (withGoal.homeTeam?.score ?? 1) - 1
+        } else {
+            without.awayTeam?.score = (withGoal.awayTeam?.score ?? 1) - 1
+        }
         // The feed each poll finds: the goal is the newest play when it disappears.
         let script = [replay.prefix(1), replay.prefix(goalIndex), withGoal, without, without, without, without, withGoal, feed]
         let encoder = JSONEncoder()
@@ -218,13 +230,17 @@ import Testing
         #expect(RendererTests.renderer.text(start).body == "Game 5 · TOR leads 3–1 · BOS 0–0 TOR")
         let final = try #require(delivered.all.first { $0.kind == .final })
         #expect(final.series?.topWins == 4 && final.series?.winner == "TOR")
-        #expect(RendererTests.renderer.text(final).body.hasPrefix("BOS 1–3 TOR · Maple Leafs win the series 4–1"), "\(RendererTests.renderer.text(final).body)")
+        #expect(
+            RendererTests.renderer.text(final).body.hasPrefix("BOS 1–3 TOR · Maple Leafs win the series 4–1"),
+            "\(RendererTests.renderer.text(final).body)")
         // Other kinds carry no series.
         #expect(delivered.all.filter { $0.series != nil }.map(\.kind) == [.pregame, .gameStart, .final])
         let json = EventJSON(final, text: RendererTests.renderer.text(final)).encoded()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let series = try #require(object["series"] as? [String: Any])
-        #expect(series["game"] as? Int == 5 && series["topWins"] as? Int == 4 && series["bottomWins"] as? Int == 1 && series["neededToWin"] as? Int == 4)
+        #expect(
+            series["game"] as? Int == 5 && series["topWins"] as? Int == 4 && series["bottomWins"] as? Int == 1
+                && series["neededToWin"] as? Int == 4)
     }
 
     /// Seeds unknown (game 1 of a series): the winner of a tied series leads it.
@@ -289,11 +305,13 @@ import Testing
         // Exactly: the 1st period's penalty, power play (its start and its end, when the penalty
         // ran out in the 1st), goal and end and the 2nd's start fall more than 5 minutes of play
         // before the 2nd's 6:30 goal; the 3rd's start, before 18:47.
-        #expect(ids == [
-            "2025020100:pregame:30", "2025020100:game_start", "2025020100:period_start:1", summaries.first?.id,
-            "2025020100:goal:150", "2025020100:goal:171", "2025020100:period_end:2", summaries.last?.id,
-            "2025020100:goalie_pulled:236", "2025020100:goal:244", "2025020100:period_end:3", "2025020100:final",
-        ].compactMap { $0 })
+        #expect(
+            ids
+                == [
+                    "2025020100:pregame:30", "2025020100:game_start", "2025020100:period_start:1", summaries.first?.id,
+                    "2025020100:goal:150", "2025020100:goal:171", "2025020100:period_end:2", summaries.last?.id,
+                    "2025020100:goalie_pulled:236", "2025020100:goal:244", "2025020100:period_end:3", "2025020100:final",
+                ].compactMap { $0 })
         #expect(summaries.first?.details["missed"] == "1 goal, 1 penalty, 4 other alerts")
         let line = RendererTests.renderer.line(try #require(summaries.first))
         #expect(line.hasPrefix("Caught up on BOS @ TOR") && line.contains("missed 1 goal, 1 penalty, 4 other alerts"), "\(line)")
@@ -341,7 +359,9 @@ import Testing
         let ledger = Ledger(store: setup.store)
         for id in try Self.reference() where id.contains(":goal:") {
             let key = String(id.split(separator: ":").last ?? "")
-            _ = try await ledger.claim(GameEvent(kind: .goal, key: key, gameId: 2025020100, away: "BOS", home: "TOR", score: .init(away: 0, home: 0)), sink: "elsewhere")
+            _ = try await ledger.claim(
+                GameEvent(kind: .goal, key: key, gameId: 2025020100, away: "BOS", home: "TOR", score: .init(away: 0, home: 0)),
+                sink: "elsewhere")
         }
         let delivered = Delivered()
         try await setup.watcher(delivered, now: { wall.withLock { $0 } }).run()
@@ -376,7 +396,8 @@ import Testing
         func watcher(start: Date?) -> GameWatcher<TestClock> {
             GameWatcher(
                 gameID: 1, scheduledStart: start, client: NHLClient(http: CurlHTTPClient(), cache: nil), ledger: nil,
-                settings: .init(poll: .seconds(5)), clock: TestClock(), now: { now }, router: AlertRouter(routes: [], ledger: nil, clock: TestClock()))
+                settings: .init(poll: .seconds(5)), clock: TestClock(), now: { now },
+                router: AlertRouter(routes: [], ledger: nil, clock: TestClock()))
         }
         var feed = PlayByPlay()
         feed.gameState = .pre
@@ -394,7 +415,8 @@ import Testing
         defer { setup.close() }
         let ledger = Ledger(store: setup.store)
         #expect(try !ledger.hasEvents(gameID: 2025020100))
-        let client = NHLClient(base: setup.server.baseURL + "/v1/", http: CurlHTTPClient(clock: setup.clock), cache: ResponseCache(store: setup.store))
+        let client = NHLClient(
+            base: setup.server.baseURL + "/v1/", http: CurlHTTPClient(clock: setup.clock), cache: ResponseCache(store: setup.store))
         // A router with no sinks claims nothing: only the watcher's own mark can say "seen".
         let watcher = GameWatcher(
             gameID: 2025020100, scheduledStart: nil, client: client, ledger: ledger, settings: .init(poll: .seconds(5)), clock: setup.clock,

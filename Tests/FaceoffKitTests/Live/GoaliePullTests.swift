@@ -27,7 +27,8 @@ struct RecordedGoalieOut {
 
     static func all(in feed: PlayByPlay) -> [RecordedGoalieOut] {
         let plays = feed.playsInOrder
-        let away = feed.awayTeam?.abbrev ?? "", home = feed.homeTeam?.abbrev ?? ""
+        let away = feed.awayTeam?.abbrev ?? ""
+        let home = feed.homeTeam?.abbrev ?? ""
         let ids = [feed.awayTeam?.id: away, feed.homeTeam?.id: home]
         func seconds(_ play: Play) -> Int {
             let parts = (play.timeInPeriod ?? "0:0").split(separator: ":").compactMap { Int($0) }
@@ -56,7 +57,8 @@ struct RecordedGoalieOut {
                 continue
             }
             let code = play.situationCode ?? ""
-            let skip = [.periodStart, .gameEnd, .shootoutComplete].contains(play.typeDescKey) || play.periodDescriptor?.periodType == .so
+            let skip =
+                [.periodStart, .gameEnd, .shootoutComplete].contains(play.typeDescKey) || play.periodDescriptor?.periodType == .so
                 || code.count != 4 || code == "1010" || code == "0101"
             if skip { continue }
             let faceoff = play.typeDescKey == .faceoff
@@ -75,17 +77,21 @@ struct RecordedGoalieOut {
                 }
                 if open[team] == nil {
                     let delayed = plays[(lastFaceoff + 1)...index].contains { $0.typeDescKey == .delayedPenalty }
-                    open[team] = RecordedGoalieOut(team: team, first: index, seconds: 0, delayedCall: delayed, atAFaceoff: false, eventIDs: [])
+                    open[team] = RecordedGoalieOut(
+                        team: team, first: index, seconds: 0, delayedCall: delayed, atAFaceoff: false, eventIDs: [])
                 }
                 if let id = play.eventId { open[team]?.eventIDs.insert(id) }
                 if faceoff, calls(at: play).isEmpty { open[team]?.atAFaceoff = true }
                 var soFar = open[team]
                 soFar?.seconds = seconds(play) - seconds(plays[open[team]?.first ?? index])
-                if faceoff, !calls(at: play).isEmpty, soFar?.isPull == false, open[team]?.delayedCall == true || open[team]?.first != index {
+                if faceoff, !calls(at: play).isEmpty, soFar?.isPull == false, open[team]?.delayedCall == true || open[team]?.first != index
+                {
                     // The faceoff after a call's whistle ends a goalie-out that was no pull:
                     // what follows is one of its own (a pull already on goes on).
                     close(team, back: index, at: seconds(play))
-                    open[team] = RecordedGoalieOut(team: team, first: index, seconds: 0, delayedCall: false, atAFaceoff: false, eventIDs: play.eventId.map { [$0] } ?? [])
+                    open[team] = RecordedGoalieOut(
+                        team: team, first: index, seconds: 0, delayedCall: false, atAFaceoff: false,
+                        eventIDs: play.eventId.map { [$0] } ?? [])
                 }
             }
             if faceoff { lastFaceoff = index }
@@ -101,7 +107,9 @@ struct RecordedGoalieOut {
 
     @Test func theRecordingsAreThere() {
         // Under FACEOFF_TEST_ALL (CI), missing recordings fail rather than skip.
-        if ProcessInfo.processInfo.environment["FACEOFF_TEST_ALL"] == "1" { #expect(Replays.recorded.count >= 34, "\(Replays.recorded.count) recordings") }
+        if ProcessInfo.processInfo.environment["FACEOFF_TEST_ALL"] == "1" {
+            #expect(Replays.recorded.count >= 34, "\(Replays.recorded.count) recordings")
+        }
     }
 
     static func pulls(_ feed: PlayByPlay, polls: [Int]) -> [GameEvent] {
@@ -119,12 +127,19 @@ struct RecordedGoalieOut {
         for pull in pulls {
             let key = Int(pull.id.split(separator: ":").last ?? "") ?? -1
             let out = outs.first { $0.team == pull.team && $0.eventIDs.contains(key) }
-            #expect(out?.isPull == true, "\(name): \(pull.team ?? "?") \(pull.periodLabel ?? "") \(pull.clock ?? "") is not a pull: \(String(describing: out))")
+            #expect(
+                out?.isPull == true,
+                "\(name): \(pull.team ?? "?") \(pull.periodLabel ?? "") \(pull.clock ?? "") is not a pull: \(String(describing: out))")
         }
         for out in outs where out.isPull {
-            let announced = pulls.contains { $0.team == out.team && out.eventIDs.contains(Int($0.id.split(separator: ":").last ?? "") ?? -1) }
+            let announced = pulls.contains {
+                $0.team == out.team && out.eventIDs.contains(Int($0.id.split(separator: ":").last ?? "") ?? -1)
+            }
             let play = feed.playsInOrder[out.first]
-            #expect(announced, "\(name): the pull of \(out.team) at P\(play.periodDescriptor?.number ?? 0) \(play.timeInPeriod ?? "") (\(out.seconds) s) was missed")
+            #expect(
+                announced,
+                "\(name): the pull of \(out.team) at P\(play.periodDescriptor?.number ?? 0) \(play.timeInPeriod ?? "") (\(out.seconds) s) was missed"
+            )
         }
     }
 
@@ -187,15 +202,17 @@ struct RecordedGoalieOut {
         }
         #expect(names == expected, "\(url.lastPathComponent)")
         let final = events.first { $0.kind == .final }
-        #expect(final?.score == GameEvent.Score(away: feed.awayTeam?.score ?? -1, home: feed.homeTeam?.score ?? -1), "\(url.lastPathComponent)")
+        #expect(
+            final?.score == GameEvent.Score(away: feed.awayTeam?.score ?? -1, home: feed.homeTeam?.score ?? -1), "\(url.lastPathComponent)")
     }
 
     /// A game-end play without a situation code (real recordings have them) changes nothing.
     @Test func aGameEndWithoutACodeChangesNothing() async throws {
         // A game whose game-end play has a code, so that taking it away changes the input.
-        let url = try #require(Self.games.first { url in
-            (try? Replays.load(url))?.plays?.contains { $0.typeDescKey == .gameEnd && $0.situationCode != nil } == true
-        })
+        let url = try #require(
+            Self.games.first { url in
+                (try? Replays.load(url))?.plays?.contains { $0.typeDescKey == .gameEnd && $0.situationCode != nil } == true
+            })
         let feed = try Replays.load(url)
         var stripped = feed
         stripped.plays = feed.plays?.map { play in
@@ -204,6 +221,8 @@ struct RecordedGoalieOut {
             return play
         }
         var one = EventDetector()
-        #expect(Replays.run(stripped, polls: Replays.every(stripped), detector: &one).map(\.id) == (try await Replays.replay(url)).events.map(\.id))
+        #expect(
+            Replays.run(stripped, polls: Replays.every(stripped), detector: &one).map(\.id)
+                == (try await Replays.replay(url)).events.map(\.id))
     }
 }

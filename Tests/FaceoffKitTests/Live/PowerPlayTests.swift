@@ -38,14 +38,16 @@ import Testing
     static var minor: [String: Any] { ["typeCode": "MIN", "descKey": "tripping", "duration": 2] }
 
     /// A CAR minor a minute from the end of the 3rd, then overtime.
-    static var lateMinor: [Step] { [
-        Step(period: 3, time: "19:00", kind: "penalty", team: "A", details: minor),
-        Step(period: 3, time: "19:00", kind: "faceoff"),
-        Step(period: 3, time: "20:00", kind: "period-end"),
-        Step(period: 4, time: "00:00", kind: "period-start"),
-        Step(period: 4, time: "00:00", kind: "faceoff"),
-        Step(period: 4, time: "01:10", kind: "shot-on-goal"),
-    ] }
+    static var lateMinor: [Step] {
+        [
+            Step(period: 3, time: "19:00", kind: "penalty", team: "A", details: minor),
+            Step(period: 3, time: "19:00", kind: "faceoff"),
+            Step(period: 3, time: "20:00", kind: "period-end"),
+            Step(period: 4, time: "00:00", kind: "period-start"),
+            Step(period: 4, time: "00:00", kind: "faceoff"),
+            Step(period: 4, time: "01:10", kind: "shot-on-goal"),
+        ]
+    }
 
     static func powerPlayEvents(_ feed: PlayByPlay) -> [GameEvent] {
         EventDetector.derive(GameSnapshot(feed)).filter { [.powerPlayStart, .powerPlayChange, .powerPlayEnd].contains($0.kind) }
@@ -57,14 +59,15 @@ import Testing
     /// the time left on the other, not a fresh 2:00; one that starts at the whistle shows its
     /// penalty's length.
     @Test func aPowerPlayStartingAsAPenaltyRunsOutShowsTheTimeLeft() throws {
-        let events = Self.powerPlayEvents(try Self.feed([
-            Step(period: 1, time: "10:00", kind: "penalty", team: "A", details: Self.minor),
-            Step(period: 1, time: "10:00", kind: "faceoff"),
-            Step(period: 1, time: "11:00", kind: "penalty", team: "H", details: Self.minor),
-            Step(period: 1, time: "11:00", kind: "faceoff"),
-            Step(period: 1, time: "12:30", kind: "shot-on-goal"),
-            Step(period: 1, time: "13:30", kind: "shot-on-goal"),
-        ]))
+        let events = Self.powerPlayEvents(
+            try Self.feed([
+                Step(period: 1, time: "10:00", kind: "penalty", team: "A", details: Self.minor),
+                Step(period: 1, time: "10:00", kind: "faceoff"),
+                Step(period: 1, time: "11:00", kind: "penalty", team: "H", details: Self.minor),
+                Step(period: 1, time: "11:00", kind: "faceoff"),
+                Step(period: 1, time: "12:30", kind: "shot-on-goal"),
+                Step(period: 1, time: "13:30", kind: "shot-on-goal"),
+            ]))
         let starts = events.filter { $0.kind == .powerPlayStart }
         #expect(starts.map(\.team) == ["NJD", "CAR"])
         #expect(starts.map { $0.details["time_left"] } == ["2:00", "1:00"])
@@ -107,7 +110,8 @@ import Testing
     /// Misconducts and a penalty shot leave the teams at full strength.
     @Test func callsThatTakeNoSkaterOffMakeNoPowerPlay() throws {
         let steps = [
-            Step(period: 1, time: "05:00", kind: "penalty", team: "A", details: ["typeCode": "MIS", "descKey": "misconduct", "duration": 10]),
+            Step(
+                period: 1, time: "05:00", kind: "penalty", team: "A", details: ["typeCode": "MIS", "descKey": "misconduct", "duration": 10]),
             Step(period: 1, time: "05:00", kind: "faceoff"),
             Step(period: 1, time: "07:00", kind: "penalty", team: "H", details: ["typeCode": "PS", "descKey": "hooking", "duration": 0]),
             Step(period: 1, time: "07:10", kind: "faceoff"),

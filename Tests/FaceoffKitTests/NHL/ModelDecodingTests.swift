@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FaceoffKit
 
 // MARK: - Fixture locations
@@ -10,7 +11,8 @@ enum RealFixtures {
     /// The folder holding Package.swift, found by walking up from this file.
     static let repoRoot: URL = TestPaths.repositoryRoot
 
-    static let directory: URL = repoRoot
+    static let directory: URL =
+        repoRoot
         .deletingLastPathComponent()
         .appendingPathComponent("shared/nhl-api/fixtures", isDirectory: true)
 
@@ -89,8 +91,9 @@ private struct StatsRestTeamList: Decodable {
 @Suite("NHL models: real recorded responses", .timeLimit(.minutes(10)))
 struct RealFixtureDecodingTests {
 
-    @Test("every recorded response decodes into its model and a file-specific fact holds",
-          .enabled(if: RealFixtures.available, realFixturesMissing))
+    @Test(
+        "every recorded response decodes into its model and a file-specific fact holds",
+        .enabled(if: RealFixtures.available, realFixturesMissing))
     func everyRealFixtureDecodes() throws {
         let names = try RealFixtures.jsonFileNames()
         #expect(names.count >= 22, "expected the 22 recorded files, found \(names.count)")
@@ -185,8 +188,9 @@ struct RealFixtureDecodingTests {
         }
     }
 
-    @Test("MTL 2024-25 season: counts, the OT playoff loss, shootout wins without a winning goal scorer",
-          .enabled(if: RealFixtures.available, realFixturesMissing))
+    @Test(
+        "MTL 2024-25 season: counts, the OT playoff loss, shootout wins without a winning goal scorer",
+        .enabled(if: RealFixtures.available, realFixturesMissing))
     func montrealSeason() throws {
         let schedule = try RealFixtures.decode(ClubSchedule.self, "club-schedule-season_MTL_20242025_full-season-final.json")
         #expect(schedule.currentSeason == 20242025)
@@ -224,12 +228,13 @@ struct RealFixtureDecodingTests {
 
         let first = try #require(games.first)
         #expect(first.id == 2024010015)
-        #expect(first.startTime == Date(timeIntervalSince1970: 1_727_132_400)) // 2024-09-23T23:00:00Z
+        #expect(first.startTime == Date(timeIntervalSince1970: 1_727_132_400))  // 2024-09-23T23:00:00Z
         #expect(first.homeTeam?.placeName?.value == "Montréal")
     }
 
-    @Test("NSH has a cancelled preseason game that stays FUT; BOS has a TBD Stadium Series game",
-          .enabled(if: RealFixtures.available, realFixturesMissing))
+    @Test(
+        "NSH has a cancelled preseason game that stays FUT; BOS has a TBD Stadium Series game",
+        .enabled(if: RealFixtures.available, realFixturesMissing))
     func cancelledAndTBDGames() throws {
         let nsh = try RealFixtures.decode(ClubSchedule.self, "club-schedule-season_NSH_20242025_contains-CNCL-game.json")
         let cancelled = (nsh.games ?? []).filter { $0.gameScheduleState?.isCancelled == true }
@@ -252,8 +257,9 @@ struct RealFixtureDecodingTests {
         #expect(stadium.specialEvent?.name?.value.contains("Stadium Series") == true)
     }
 
-    @Test("UTA 2025-26: team id 68, named Mammoth, no nextSeason, games without gameCenterLink",
-          .enabled(if: RealFixtures.available, realFixturesMissing))
+    @Test(
+        "UTA 2025-26: team id 68, named Mammoth, no nextSeason, games without gameCenterLink",
+        .enabled(if: RealFixtures.available, realFixturesMissing))
     func utahMammoth() throws {
         let schedule = try RealFixtures.decode(ClubSchedule.self, "club-schedule-season_UTA_20252026_mostly-FUT.json")
         #expect(schedule.nextSeason == nil)
@@ -270,8 +276,9 @@ struct RealFixtureDecodingTests {
         #expect(broadcasts.allSatisfy { $0.network != nil && $0.market != nil })
     }
 
-    @Test("PIT@MIN play-by-play: PP goals 1541/1451 and an empty-net goal at 1560 without goalieInNetId",
-          .enabled(if: RealFixtures.available, realFixturesMissing))
+    @Test(
+        "PIT@MIN play-by-play: PP goals 1541/1451 and an empty-net goal at 1560 without goalieInNetId",
+        .enabled(if: RealFixtures.available, realFixturesMissing))
     func pittsburghAtMinnesota() throws {
         let pbp = try RealFixtures.decode(PlayByPlay.self, "play-by-play_2024021015_PIT-at-MIN_final_PP-goals-and-empty-net-goal_RAW.json")
         #expect(pbp.id == 2024021015)
@@ -310,8 +317,9 @@ struct RealFixtureDecodingTests {
         #expect(pbp.plays?.last?.typeDescKey == .gameEnd)
     }
 
-    @Test("MIN@BUF play-by-play: the away team pulls its goalie (0651)",
-          .enabled(if: RealFixtures.available, realFixturesMissing))
+    @Test(
+        "MIN@BUF play-by-play: the away team pulls its goalie (0651)",
+        .enabled(if: RealFixtures.available, realFixturesMissing))
     func minnesotaAtBuffalo() throws {
         let pbp = try RealFixtures.decode(PlayByPlay.self, "play-by-play_2023020204_MIN-at-BUF_final_PP-goals-goalie-pulled.json")
         let plays = try #require(pbp.plays)
@@ -326,8 +334,9 @@ struct RealFixtureDecodingTests {
         #expect(pbp.venueLocation?.value == "Buffalo")
     }
 
-    @Test("landing: shootout attempts, the 1010 SO goal, three stars with plain-string teamAbbrev",
-          .enabled(if: RealFixtures.available, realFixturesMissing))
+    @Test(
+        "landing: shootout attempts, the 1010 SO goal, three stars with plain-string teamAbbrev",
+        .enabled(if: RealFixtures.available, realFixturesMissing))
     func landingShootout() throws {
         let landing = try RealFixtures.decode(GameLanding.self, "landing_2023020207_CGY-at-TOR_final-shootout.json")
         #expect(landing.gameState?.isFinal == true)
@@ -348,7 +357,7 @@ struct RealFixtureDecodingTests {
         #expect(first.strength == "pp")
         #expect(first.teamAbbrev?.value == "TOR")
         #expect(first.name?.value == "W. Nylander")
-        #expect(first.assists?.isEmpty == true) // unassisted
+        #expect(first.assists?.isEmpty == true)  // unassisted
         let kadri = try #require(summary.allGoals[1].assists?.first)
         #expect(kadri.name?.value == "N. Kadri" && kadri.sweaterNumber == 91 && kadri.assistsToDate == 6)
         #expect(summary.threeStars?.first?.name?.value == "W. Nylander")
@@ -360,8 +369,9 @@ struct RealFixtureDecodingTests {
         #expect(penalties.first?.drawnBy?.displayName == "N. Robertson")
     }
 
-    @Test("landing: a short-handed goal and a goalie star with savePctg",
-          .enabled(if: RealFixtures.available, realFixturesMissing))
+    @Test(
+        "landing: a short-handed goal and a goalie star with savePctg",
+        .enabled(if: RealFixtures.available, realFixturesMissing))
     func landingRegulation() throws {
         let landing = try RealFixtures.decode(GameLanding.self, "landing_2023020209_SJS-at-VGK_final.json")
         let summary = try #require(landing.summary)
@@ -376,8 +386,9 @@ struct RealFixtureDecodingTests {
         #expect(landing.clock?.running == false)
     }
 
-    @Test("boxscore: forwards/defense/goalies; a goalie who didn't play has no savePctg",
-          .enabled(if: RealFixtures.available, realFixturesMissing))
+    @Test(
+        "boxscore: forwards/defense/goalies; a goalie who didn't play has no savePctg",
+        .enabled(if: RealFixtures.available, realFixturesMissing))
     func boxscore() throws {
         let box = try RealFixtures.decode(Boxscore.self, "boxscore_2023020280_CHI-at-CBJ_final.json")
         #expect(box.awayTeam?.abbrev == "CHI" && box.awayTeam?.score == 3 && box.awayTeam?.sog == 36)
@@ -398,8 +409,9 @@ struct RealFixtureDecodingTests {
         #expect(box.gameOutcome?.lastPeriodType == .reg)
     }
 
-    @Test("rosters use `defensemen`; every recorded player has a sweater number",
-          .enabled(if: RealFixtures.available, realFixturesMissing))
+    @Test(
+        "rosters use `defensemen`; every recorded player has a sweater number",
+        .enabled(if: RealFixtures.available, realFixturesMissing))
     func rosters() throws {
         let mtl = try RealFixtures.decode(Roster.self, "roster_MTL_20252026.json")
         #expect(mtl.forwards?.count == 13 && mtl.defensemen?.count == 7 && mtl.goalies?.count == 2)
@@ -412,8 +424,9 @@ struct RealFixtureDecodingTests {
         #expect(uta.allPlayers.allSatisfy { $0.sweaterNumber != nil })
     }
 
-    @Test("player landings: skater featured stats and non-NHL rows; goalie savePctg and 0/1 flags",
-          .enabled(if: RealFixtures.available, realFixturesMissing))
+    @Test(
+        "player landings: skater featured stats and non-NHL rows; goalie savePctg and 0/1 flags",
+        .enabled(if: RealFixtures.available, realFixturesMissing))
     func playerLandings() throws {
         let mcdavid = try RealFixtures.decode(PlayerLanding.self, "player-landing_8478402_McDavid_skater.json")
         #expect(mcdavid.fullName == "Connor McDavid")
@@ -443,8 +456,9 @@ struct RealFixtureDecodingTests {
         #expect(monty.awards == nil)
     }
 
-    @Test("standings: 32 rows, no team id, UTA renamed between the two dates",
-          .enabled(if: RealFixtures.available, realFixturesMissing))
+    @Test(
+        "standings: 32 rows, no team id, UTA renamed between the two dates",
+        .enabled(if: RealFixtures.available, realFixturesMissing))
     func standings() throws {
         let march = try RealFixtures.decode(Standings.self, "standings_now_2025-03-10.json")
         #expect(march.standings?.count == 32)
@@ -461,14 +475,15 @@ struct RealFixtureDecodingTests {
         #expect(october.standings?.count == 32)
         #expect(october.row(for: "UTA")?.teamName?.value == "Utah Mammoth")
         #expect(october.row(for: "UTA")?.placeName?.value == "Utah")
-        #expect(october.standingsDate == Date(timeIntervalSince1970: 1_759_988_557)) // 2025-10-09T05:42:37Z
+        #expect(october.standingsDate == Date(timeIntervalSince1970: 1_759_988_557))  // 2025-10-09T05:42:37Z
         for row in october.standings ?? [] {
             #expect(row.points == 2 * (row.wins ?? 0) + (row.otLosses ?? 0))
         }
     }
 
-    @Test("score: plain-string teamAbbrev, strength case varies by era, OT outcome with otPeriods",
-          .enabled(if: RealFixtures.available, realFixturesMissing))
+    @Test(
+        "score: plain-string teamAbbrev, strength case varies by era, OT outcome with otPeriods",
+        .enabled(if: RealFixtures.available, realFixturesMissing))
     func dailyScores() throws {
         let march = try RealFixtures.decode(DailyScore.self, "score_2025-03-14_all-final.json")
         #expect(march.currentDate == "2025-03-14")
@@ -496,8 +511,9 @@ struct RealFixtureDecodingTests {
         #expect(fla.goals?.contains { $0.strength == "SH" && $0.normalizedStrength == "sh" } == true)
     }
 
-    @Test("scoreboard and league schedule reuse the game object",
-          .enabled(if: RealFixtures.available, realFixturesMissing))
+    @Test(
+        "scoreboard and league schedule reuse the game object",
+        .enabled(if: RealFixtures.available, realFixturesMissing))
     func scoreboardAndSchedule() throws {
         let board = try RealFixtures.decode(Scoreboard.self, "scoreboard_now_focused-2025-03-05.json")
         let games = (board.gamesByDate ?? []).flatMap { $0.games ?? [] }
@@ -517,8 +533,9 @@ struct RealFixtureDecodingTests {
         #expect(week.allGames.filter { $0.gameState == .off }.count == 7)
     }
 
-    @Test("right-rail: mixed number/string team stats and the linescore",
-          .enabled(if: RealFixtures.available, realFixturesMissing))
+    @Test(
+        "right-rail: mixed number/string team stats and the linescore",
+        .enabled(if: RealFixtures.available, realFixturesMissing))
     func rightRail() throws {
         let rail = try RealFixtures.decode(GameRightRail.self, "right-rail_2023020209_SJS-at-VGK_final.json")
         #expect(rail.linescore?.totals?.away == 0)
@@ -532,8 +549,9 @@ struct RealFixtureDecodingTests {
         #expect(rail.seasonSeries?.count == 4)
     }
 
-    @Test("responses carrying a gameState adopt GameStateCarrying",
-          .enabled(if: RealFixtures.available, realFixturesMissing))
+    @Test(
+        "responses carrying a gameState adopt GameStateCarrying",
+        .enabled(if: RealFixtures.available, realFixturesMissing))
     func gameStateCarrying() throws {
         let carriers: [any GameStateCarrying] = [
             try RealFixtures.decode(PlayByPlay.self, "play-by-play_2024021015_PIT-at-MIN_final_PP-goals-and-empty-net-goal_RAW.json"),
@@ -622,7 +640,7 @@ struct MirrorFixtureDecodingTests {
         #expect(games.first { $0.gameScheduleState == .cncl }?.gameState == .fut)
         let next = games.first { $0.gameState?.isUpcoming == true && $0.gameScheduleState == .ok }
         #expect(next?.id == 2025020133)
-        #expect(next?.startTime == Date(timeIntervalSince1970: 1_761_692_400)) // 2025-10-28T23:00:00Z
+        #expect(next?.startTime == Date(timeIntervalSince1970: 1_761_692_400))  // 2025-10-28T23:00:00Z
         #expect(games.allSatisfy { !($0.tvBroadcasts ?? []).isEmpty && $0.venue != nil })
         let ids = games.compactMap(\.id)
         #expect(Set(ids).count == ids.count)
@@ -666,9 +684,7 @@ struct MirrorFixtureDecodingTests {
             let torIsHome = game.homeTeam?.abbrev == "TOR"
             let mine = (torIsHome ? game.homeTeam?.score : game.awayTeam?.score) ?? 0
             let theirs = (torIsHome ? game.awayTeam?.score : game.homeTeam?.score) ?? 0
-            if mine > theirs { record.w += 1 }
-            else if game.gameOutcome?.lastPeriodType == .reg { record.l += 1 }
-            else { record.otl += 1 }
+            if mine > theirs { record.w += 1 } else if game.gameOutcome?.lastPeriodType == .reg { record.l += 1 } else { record.otl += 1 }
         }
         let row = try #require(standings.row(for: "TOR"))
         #expect(row.wins == record.w && row.losses == record.l && row.otLosses == record.otl)
@@ -692,7 +708,8 @@ struct MirrorFixtureDecodingTests {
         #expect(sub.assists == last.reduce(0) { $0 + ($1.assists ?? 0) })
         let nhl = matthews.nhlSeasons()
         #expect(matthews.careerTotals?.regularSeason?.goals == nhl.reduce(0) { $0 + ($1.stats.goals ?? 0) })
-        #expect(matthews.careerTotals?.playoffs?.points == matthews.nhlSeasons(gameType: .playoffs).reduce(0) { $0 + ($1.stats.points ?? 0) })
+        #expect(
+            matthews.careerTotals?.playoffs?.points == matthews.nhlSeasons(gameType: .playoffs).reduce(0) { $0 + ($1.stats.points ?? 0) })
         #expect(matthews.seasonTotals?.contains { $0.leagueAbbrev != "NHL" } == true)
         #expect(matthews.featuredStats?.playoffs?.career?.gamesPlayed != nil)
 
@@ -753,8 +770,10 @@ struct MirrorFixtureDecodingTests {
         #expect(penalty.details?.typeCode == "MIN" && penalty.details?.duration == 2)
         #expect(penalty.details?.descKey == "tripping")
         #expect(penalty.details?.eventOwnerTeamId == pbp.awayTeam?.id)
-        let ids = goals.flatMap { [$0.details?.scoringPlayerId, $0.details?.assist1PlayerId, $0.details?.assist2PlayerId, $0.details?.goalieInNetId] }
-            .compactMap { $0 }
+        let ids = goals.flatMap {
+            [$0.details?.scoringPlayerId, $0.details?.assist1PlayerId, $0.details?.assist2PlayerId, $0.details?.goalieInNetId]
+        }
+        .compactMap { $0 }
         #expect(ids.allSatisfy { pbp.rosterSpot(for: $0) != nil })
     }
 }
@@ -766,7 +785,9 @@ struct LenientDecodingTests {
 
     @Test("unknown enum values are kept raw and encode back unchanged")
     func unknownEnumValues() throws {
-        let game = try decodeJSON(ScheduleGame.self, """
+        let game = try decodeJSON(
+            ScheduleGame.self,
+            """
             {"id": 1, "gameType": 20, "gameState": "SUSP", "gameScheduleState": "MAYBE",
              "periodDescriptor": {"periodType": "SD"}, "gameOutcome": {"lastPeriodType": "SD"}}
             """)
@@ -824,7 +845,8 @@ struct LenientDecodingTests {
     func personNames() throws {
         #expect(try decodeJSON(PersonName.self, #""A. Greer""#).displayName == "A. Greer")
         #expect(try decodeJSON(PersonName.self, #"{"default": "A. Greer"}"#).displayName == "A. Greer")
-        let parts = try decodeJSON(PersonName.self, #"{"firstName": {"default": "A."}, "lastName": {"default": "Greer"}, "sweaterNumber": 18}"#)
+        let parts = try decodeJSON(
+            PersonName.self, #"{"firstName": {"default": "A."}, "lastName": {"default": "Greer"}, "sweaterNumber": 18}"#)
         #expect(parts.displayName == "A. Greer")
         #expect(parts.sweaterNumber == 18)
         // Encoded back in the API's shapes.
@@ -896,7 +918,8 @@ struct LenientDecodingTests {
 
     @Test("season rows keep their flat JSON shape when encoded")
     func seasonTotalRoundTrip() throws {
-        let json = #"{"season": 20242025, "leagueAbbrev": "NHL", "gameTypeId": 2, "goals": 33, "savePctg": 0.9, "teamName": {"default": "Toronto Maple Leafs"}}"#
+        let json =
+            #"{"season": 20242025, "leagueAbbrev": "NHL", "gameTypeId": 2, "goals": 33, "savePctg": 0.9, "teamName": {"default": "Toronto Maple Leafs"}}"#
         let row = try decodeJSON(SeasonTotal.self, json)
         #expect(row.stats.goals == 33 && row.stats.savePctg == 0.9 && row.gameTypeId == .regularSeason)
         let object = try #require(try jsonObject(row) as? [String: Any])

@@ -109,24 +109,33 @@ import Testing
     @Test func aScheduleThatLostItsGamesNeverReplacesTheLastGoodOne() throws {
         func schedule(season: Int, ids: some Sequence<Int>) throws -> ClubSchedule {
             let games = ids.map { "{\"id\": \($0), \"awayTeam\": {\"abbrev\": \"TOR\"}, \"homeTeam\": {\"abbrev\": \"MTL\"}}" }
-            return try JSONDecoder().decode(ClubSchedule.self, from: Data("{\"currentSeason\": \(season), \"games\": [\(games.joined(separator: ","))]}".utf8))
+            return try JSONDecoder().decode(
+                ClubSchedule.self, from: Data("{\"currentSeason\": \(season), \"games\": [\(games.joined(separator: ","))]}".utf8))
         }
         let good = try schedule(season: 20252026, ids: 1...82)
-        #expect(AnswerChecks.clubSchedule(try schedule(season: 20252026, ids: []), replacing: good) == "it has no games, where the last good copy has 82")
-        #expect(AnswerChecks.clubSchedule(try schedule(season: 20252026, ids: 1...27), replacing: good) == "55 of the last good copy's 82 games are missing from it")
+        #expect(
+            AnswerChecks.clubSchedule(try schedule(season: 20252026, ids: []), replacing: good)
+                == "it has no games, where the last good copy has 82")
+        #expect(
+            AnswerChecks.clubSchedule(try schedule(season: 20252026, ids: 1...27), replacing: good)
+                == "55 of the last good copy's 82 games are missing from it")
         // A game or two taken off (rescheduled under a new id), games added, a new season: fine.
         #expect(AnswerChecks.clubSchedule(try schedule(season: 20252026, ids: 3...84), replacing: good) == nil)
         #expect(AnswerChecks.clubSchedule(try schedule(season: 20262027, ids: [500]), replacing: good) == nil)
-        #expect(AnswerChecks.clubSchedule(try schedule(season: 20252026, ids: 1...5), replacing: try schedule(season: 20252026, ids: [])) == nil)
+        #expect(
+            AnswerChecks.clubSchedule(try schedule(season: 20252026, ids: 1...5), replacing: try schedule(season: 20252026, ids: [])) == nil
+        )
     }
 
     /// Escape sequences in the API's text (a title change, a clear screen, a clipboard write,
     /// a C1 CSI) are gone once decoded; newlines, tabs and other escapes are kept.
     @Test func controlCharactersNeverLeaveTheDecoder() throws {
-        let json = #"{"playerId": 8471675, "firstName": {"default": "Sid\u001b]0;pwned\u0007ney"}, "lastName": {"default": "\u001b[2J\u001b]52;c;cHduZWQ=\u0007Cros\u009b31mby\b\r"}, "birthCity": {"default": "Cole \"Harbour\"\n\tN.S. \\ \/ é"}}"#
+        let json =
+            #"{"playerId": 8471675, "firstName": {"default": "Sid\u001b]0;pwned\u0007ney"}, "lastName": {"default": "\u001b[2J\u001b]52;c;cHduZWQ=\u0007Cros\u009b31mby\b\r"}, "birthCity": {"default": "Cole \"Harbour\"\n\tN.S. \\ \/ é"}}"#
         let raw = Array(json.utf8) + []
         let player = try APIText.decode(PlayerLanding.self, from: raw)
-        let first = try #require(player.firstName?.value), last = try #require(player.lastName?.value)
+        let first = try #require(player.firstName?.value)
+        let last = try #require(player.lastName?.value)
         for text in [first, last] {
             #expect(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(text.debugDescription)")
         }
@@ -184,7 +193,9 @@ import Testing
 
     @Test func playerSearchSaysWhenRostersCouldNotBeRead() async throws {
         let harness = try Harness { request in
-            request.path.contains("roster/TOR") ? .response(status: 503) : .json(#"{"forwards": [{"id": 1, "firstName": {"default": "Nick"}, "lastName": {"default": "Suzuki"}}]}"#)
+            request.path.contains("roster/TOR")
+                ? .response(status: 503)
+                : .json(#"{"forwards": [{"id": 1, "firstName": {"default": "Nick"}, "lastName": {"default": "Suzuki"}}]}"#)
         }
         defer { harness.close() }
         let search = PlayerSearch(client: harness.client())

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FaceoffKit
 
 @Suite(.timeLimit(.minutes(10))) struct TeamFactsTests {
@@ -45,8 +46,9 @@ import Testing
             #expect(!facts.arena.name.isEmpty)
             // "City, XX": a two-letter state or province code after the comma.
             let parts = facts.arena.city.components(separatedBy: ", ")
-            #expect(parts.count == 2 && parts[1].count == 2 && parts[1] == parts[1].uppercased(),
-                    "\(facts.abbrev): \(facts.arena.city)")
+            #expect(
+                parts.count == 2 && parts[1].count == 2 && parts[1] == parts[1].uppercased(),
+                "\(facts.abbrev): \(facts.arena.city)")
         }
     }
 

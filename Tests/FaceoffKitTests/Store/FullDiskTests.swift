@@ -82,7 +82,8 @@ struct FullDiskTests {
         config.name = "hook"
         config.url = receiver.baseURL + "/hook"
         let webhook = WebhookSink(
-            config: config, renderer: RendererTests.renderer, http: CurlHTTPClient(), outbox: Outbox(store: store), schedule: WebhookSinkTests.fast)
+            config: config, renderer: RendererTests.renderer, http: CurlHTTPClient(), outbox: Outbox(store: store),
+            schedule: WebhookSinkTests.fast)
         let owed = WebhookSinkTests.events(2)
         for event in owed { #expect(try await webhook.enqueue(event, at: Date()) == .queued) }
 
@@ -94,7 +95,9 @@ struct FullDiskTests {
         let printed = Mutex<[String]>([])
         let terminal = RecordingSink(name: "terminal") { event in printed.withLock { $0.append(event.id) } }
         let router = AlertRouter(
-            routes: [SinkRoute(sink: terminal, filter: SinkFilter(teams: ["TOR"])), SinkRoute(sink: webhook, filter: SinkFilter(teams: ["TOR"]))],
+            routes: [
+                SinkRoute(sink: terminal, filter: SinkFilter(teams: ["TOR"])), SinkRoute(sink: webhook, filter: SinkFilter(teams: ["TOR"])),
+            ],
             ledger: Ledger(store: store), clock: ContinuousClock())
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await router.run() }

@@ -12,8 +12,11 @@ import Testing
         let path = directory.appendingPathComponent("state/faceoff/faceoff.sqlite").path
         let store = try Store(path: path)
         #expect(FileManager.default.fileExists(atPath: path))
-        let all = ["v1: response cache", "v2: calendar state", "v3: alert ledger", "v4: webhook outbox", "v5: live games", "v6: daemon state", "v7: ledger claims being sent",
-                   "v8: sightings and delay changes", "v9: retained MQTT messages", "v10: daemon notes", "v11: what a sighting was"]
+        let all = [
+            "v1: response cache", "v2: calendar state", "v3: alert ledger", "v4: webhook outbox", "v5: live games", "v6: daemon state",
+            "v7: ledger claims being sent",
+            "v8: sightings and delay changes", "v9: retained MQTT messages", "v10: daemon notes", "v11: what a sighting was",
+        ]
         #expect(try store.appliedMigrations() == all)
         // Opening again is fine and migrates nothing twice.
         #expect(try Store(path: path).appliedMigrations() == all)
@@ -103,10 +106,11 @@ import Testing
         let path = directory.appendingPathComponent("f.sqlite").path
         let store = try Store(path: path)
         try await store.write { db in
-            try db.execute(sql: """
-                INSERT INTO live_game (game_id, away, home, away_score, home_score, state, updated_at)
-                VALUES (7, 'TOR', 'MTL', 1, 0, 'live', 1000)
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO live_game (game_id, away, home, away_score, home_score, state, updated_at)
+                    VALUES (7, 'TOR', 'MTL', 1, 0, 'live', 1000)
+                    """)
             try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99: from the future')")
         }
         do {

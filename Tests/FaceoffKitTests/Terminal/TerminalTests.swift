@@ -93,4 +93,3 @@ import Testing
         #expect(board.contains("Final") && !board.contains("(REG)"), "\(board)")
     }
 }
-

@@ -117,8 +117,10 @@ public struct GameType: RawRepresentable, Codable, Sendable, Hashable, CustomStr
         } else if let text = try? c.decode(String.self), let value = Int(text) {
             rawValue = value
         } else {
-            throw DecodingError.typeMismatch(Int.self, DecodingError.Context(
-                codingPath: decoder.codingPath, debugDescription: "gameType is not an integer"))
+            throw DecodingError.typeMismatch(
+                Int.self,
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "gameType is not an integer"))
         }
     }
     public func encode(to encoder: any Encoder) throws {
@@ -134,22 +136,22 @@ public struct PlayType: RawRepresentable, Codable, Sendable, Hashable, CustomStr
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { self.rawValue = value }
 
-    public static let faceoff = PlayType("faceoff")                     // 502
-    public static let hit = PlayType("hit")                             // 503
-    public static let giveaway = PlayType("giveaway")                   // 504
-    public static let goal = PlayType("goal")                           // 505
-    public static let shotOnGoal = PlayType("shot-on-goal")             // 506
-    public static let missedShot = PlayType("missed-shot")              // 507
-    public static let blockedShot = PlayType("blocked-shot")            // 508
-    public static let penalty = PlayType("penalty")                     // 509
-    public static let stoppage = PlayType("stoppage")                   // 516
-    public static let periodStart = PlayType("period-start")            // 520
-    public static let periodEnd = PlayType("period-end")                // 521
+    public static let faceoff = PlayType("faceoff")  // 502
+    public static let hit = PlayType("hit")  // 503
+    public static let giveaway = PlayType("giveaway")  // 504
+    public static let goal = PlayType("goal")  // 505
+    public static let shotOnGoal = PlayType("shot-on-goal")  // 506
+    public static let missedShot = PlayType("missed-shot")  // 507
+    public static let blockedShot = PlayType("blocked-shot")  // 508
+    public static let penalty = PlayType("penalty")  // 509
+    public static let stoppage = PlayType("stoppage")  // 516
+    public static let periodStart = PlayType("period-start")  // 520
+    public static let periodEnd = PlayType("period-end")  // 521
     public static let shootoutComplete = PlayType("shootout-complete")  // 523
-    public static let gameEnd = PlayType("game-end")                    // 524
-    public static let takeaway = PlayType("takeaway")                   // 525
-    public static let delayedPenalty = PlayType("delayed-penalty")      // 535
-    public static let failedShotAttempt = PlayType("failed-shot-attempt") // 537
+    public static let gameEnd = PlayType("game-end")  // 524
+    public static let takeaway = PlayType("takeaway")  // 525
+    public static let delayedPenalty = PlayType("delayed-penalty")  // 535
+    public static let failedShotAttempt = PlayType("failed-shot-attempt")  // 537
 
     public var description: String { rawValue }
 

@@ -49,9 +49,10 @@ public struct LocalizedString: Codable, Sendable, Hashable, CustomStringConverti
         }
         let fallback = texts.keys.sorted().first.flatMap { texts[$0] }
         guard let main = texts["default"] ?? texts["fr"] ?? fallback else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: decoder.codingPath,
-                debugDescription: "Localized string object has no string value"))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "Localized string object has no string value"))
         }
         self.default = main
         self.fr = texts["fr"]
@@ -73,8 +74,10 @@ public struct PersonName: Codable, Sendable, Hashable, CustomStringConvertible {
     public var lastName: LocalizedString?
     public var sweaterNumber: Int?
 
-    public init(name: LocalizedString? = nil, firstName: LocalizedString? = nil,
-                lastName: LocalizedString? = nil, sweaterNumber: Int? = nil) {
+    public init(
+        name: LocalizedString? = nil, firstName: LocalizedString? = nil,
+        lastName: LocalizedString? = nil, sweaterNumber: Int? = nil
+    ) {
         self.name = name
         self.firstName = firstName
         self.lastName = lastName
@@ -186,8 +189,10 @@ public struct FlexibleValue: Codable, Sendable, Hashable, CustomStringConvertibl
         } else if let v = try? c.decode(Bool.self) {
             storage = .bool(v)
         } else {
-            throw DecodingError.typeMismatch(FlexibleValue.self, DecodingError.Context(
-                codingPath: decoder.codingPath, debugDescription: "Expected a number, string or bool"))
+            throw DecodingError.typeMismatch(
+                FlexibleValue.self,
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "Expected a number, string or bool"))
         }
     }
 
@@ -221,8 +226,10 @@ public struct FlexibleBool: Codable, Sendable, Hashable, CustomStringConvertible
         } else if let s = try? c.decode(String.self) {
             boolValue = ["1", "true", "yes", "y"].contains(s.lowercased())
         } else {
-            throw DecodingError.typeMismatch(FlexibleBool.self, DecodingError.Context(
-                codingPath: decoder.codingPath, debugDescription: "Expected a bool, 0/1 or a string"))
+            throw DecodingError.typeMismatch(
+                FlexibleBool.self,
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "Expected a bool, 0/1 or a string"))
         }
     }
 

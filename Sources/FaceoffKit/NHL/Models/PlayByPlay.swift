@@ -39,7 +39,7 @@ public struct PlayByPlay: Codable, Sendable, Equatable, GameStateCarrying {
     public var playsInOrder: [Play] {
         (plays ?? []).enumerated().sorted { a, b in
             switch (a.element.sortOrder, b.element.sortOrder) {
-            case let (x?, y?): return x != y ? x < y : a.offset < b.offset
+            case (let x?, let y?): return x != y ? x < y : a.offset < b.offset
             case (.some, nil): return true
             case (nil, .some): return false
             case (nil, nil): return a.offset < b.offset

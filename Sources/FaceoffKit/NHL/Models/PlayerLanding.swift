@@ -135,9 +135,11 @@ public struct SeasonTotal: Codable, Sendable, Equatable {
         case season, sequence, leagueAbbrev, gameTypeId, teamName, teamCommonName, teamPlaceNameWithPreposition
     }
 
-    public init(season: Int? = nil, sequence: Int? = nil, leagueAbbrev: String? = nil, gameTypeId: GameType? = nil,
-                teamName: LocalizedString? = nil, teamCommonName: LocalizedString? = nil,
-                teamPlaceNameWithPreposition: LocalizedString? = nil, stats: PlayerStatLine? = nil) {
+    public init(
+        season: Int? = nil, sequence: Int? = nil, leagueAbbrev: String? = nil, gameTypeId: GameType? = nil,
+        teamName: LocalizedString? = nil, teamCommonName: LocalizedString? = nil,
+        teamPlaceNameWithPreposition: LocalizedString? = nil, stats: PlayerStatLine? = nil
+    ) {
         self.season = season
         self.sequence = sequence
         self.leagueAbbrev = leagueAbbrev

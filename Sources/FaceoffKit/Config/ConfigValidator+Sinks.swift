@@ -1,0 +1,208 @@
+import Foundation
+import TOMLKit
+
+/// The `[[sink]]` tables: each kind with its own keys.
+extension ConfigValidator {
+    mutating func sinks(_ value: Node, _ path: [String]) -> [SinkConfig] {
+        guard case .array(let items) = value else {
+            if case .table = value {
+                fail(path, "write sinks as [[sink]] (double brackets): each one is an entry in a list")
+            } else {
+                fail(path, "'sink' must be a list of [[sink]] tables")
+            }
+            return []
+        }
+        var sinks: [SinkConfig] = []
+        var names: Set<String> = []
+        for (position, item) in items.enumerated() {
+            let itemPath = path + [String(position)]
+            guard case .table(let entries) = item else {
+                fail(itemPath, "each sink must be a [[sink]] table")
+                continue
+            }
+            if let sink = sink(entries, itemPath) {
+                if !names.insert(sink.displayName).inserted {
+                    fail(itemPath + ["name"], "two sinks are named '\(sink.displayName)'; give each a different `name`")
+                }
+                sinks.append(sink)
+            }
+        }
+        return sinks
+    }
+
+    mutating func sink(_ entries: [(String, Node)], _ path: [String]) -> SinkConfig? {
+        guard let typeNode = entries.first(where: { $0.0 == "type" })?.1 else {
+            fail(path, "this [[sink]] has no `type`; add type = \"stdout\", \"notify\", \"webhook\", \"exec\" or \"mqtt\"")
+            return nil
+        }
+        guard let typeName = string(typeNode, path + ["type"], example: #""webhook""#) else { return nil }
+        guard let kind = SinkConfig.Kind(rawValue: typeName) else {
+            fail(
+                path + ["type"],
+                "unknown sink type '\(typeName)'\(Suggest.phrase(typeName, in: SinkConfig.Kind.allCases.map(\.rawValue))); use stdout, notify, webhook, exec or mqtt"
+            )
+            return nil
+        }
+        var sink = SinkConfig(type: kind)
+        let common = ["type", "name", "events", "teams", "players", "delay"]
+        let specific: [SinkConfig.Kind: [String]] = [
+            .webhook: ["url", "preset", "secret", "headers", "expiry"],
+            .stdout: ["format"],
+            .notify: ["urgency"],
+            .exec: ["command", "timeout", "retry", "expiry"],
+            .mqtt: ["url", "username", "password", "ca_file", "client_id", "topic_prefix", "discovery", "discovery_prefix", "expiry"],
+        ]
+        let allowed = common + specific[kind, default: []]
+        for (key, value) in entries {
+            let keyPath = path + [key]
+            if !allowed.contains(key) {
+                let owners = SinkConfig.Kind.allCases.filter { specific[$0, default: []].contains(key) }.map(\.rawValue)
+                if !owners.isEmpty {
+                    fail(
+                        keyPath,
+                        "'\(key)' applies to \(owners.joined(separator: " and ")) sinks only, and this one is type = \"\(kind.rawValue)\"")
+                } else {
+                    unknown(key, keyPath, allowed: allowed)
+                }
+                continue
+            }
+            switch key {
+            case "type": break
+            case "name":
+                if let name = string(value, keyPath, example: #""discord""#) { sink.name = name }
+            case "events":
+                if let kinds = strings(value, keyPath, example: #"["goal", "final"]"#) {
+                    for name in kinds where !EventKindName.all.contains(name) {
+                        fail(
+                            keyPath,
+                            "unknown event kind '\(name)'\(Suggest.phrase(name, in: EventKindName.all)); kinds are \(EventKindName.all.joined(separator: ", "))"
+                        )
+                    }
+                    sink.events = kinds.filter(EventKindName.all.contains)
+                }
+            case "teams":
+                if let names = strings(value, keyPath, example: #"["TOR"]"#) { sink.teams = teams(names, keyPath) }
+            case "players":
+                sink.players = playerIDs(value, keyPath)
+            case "delay":
+                sink.delay = duration(value, keyPath)
+            case "url":
+                if kind == .mqtt {
+                    if let url = string(value, keyPath, example: #""mqtt://localhost:1883""#) {
+                        if MQTTBroker(url: url) != nil {
+                            sink.url = url
+                        } else {
+                            fail(keyPath, "'url' must be mqtt://host[:port] or mqtts://host[:port], like \"mqtt://localhost:1883\"")
+                        }
+                    }
+                } else if let url = string(value, keyPath, example: #""https://example.org/hook""#) {
+                    if url.hasPrefix("https://") || url.hasPrefix("http://") {
+                        sink.url = url
+                    } else {
+                        fail(keyPath, "'url' must start with https:// or http://")
+                    }
+                }
+            case "username":
+                if let text = string(value, keyPath, example: #""faceoff""#) { sink.username = text }
+            case "password":
+                if let text = string(value, keyPath, example: #""...""#) { sink.password = text }
+            case "ca_file":
+                if let text = string(value, keyPath, example: #""/etc/ssl/certs/my-ca.pem""#) { sink.caFile = text }
+            case "client_id":
+                if let text = string(value, keyPath, example: #""faceoff-den""#) {
+                    if text.isEmpty || text.utf8.count > 65535 {
+                        fail(keyPath, "'client_id' must not be empty")
+                    } else {
+                        sink.clientID = text
+                    }
+                }
+            case "topic_prefix", "discovery_prefix":
+                if let text = string(value, keyPath, example: key == "topic_prefix" ? #""faceoff""# : #""homeassistant""#) {
+                    if text.isEmpty || text.contains("+") || text.contains("#") || text.hasPrefix("/") || text.hasSuffix("/") {
+                        fail(
+                            keyPath,
+                            "'\(key)' must be a topic without wildcards (+, #) or a leading or trailing /, like \(key == "topic_prefix" ? "\"faceoff\"" : "\"homeassistant\"")"
+                        )
+                    } else if key == "topic_prefix" {
+                        sink.topicPrefix = text
+                    } else {
+                        sink.discoveryPrefix = text
+                    }
+                }
+            case "discovery":
+                if let flag = bool(value, keyPath) { sink.discovery = flag }
+            case "preset":
+                if let name = string(value, keyPath, example: #""discord""#) {
+                    if let preset = SinkConfig.Preset(rawValue: name) {
+                        sink.preset = preset
+                    } else {
+                        fail(
+                            keyPath,
+                            "unknown preset '\(name)'\(Suggest.phrase(name, in: SinkConfig.Preset.allCases.map(\.rawValue))); use one of \(SinkConfig.Preset.allCases.map(\.rawValue).joined(separator: ", "))"
+                        )
+                    }
+                }
+            case "secret":
+                if let secret = string(value, keyPath, example: #""whsec_...""#) {
+                    if WebhookSecret.isValid(secret) {
+                        sink.secret = secret
+                    } else {
+                        fail(keyPath, "'secret' must be a Standard Webhooks key: \"whsec_\" followed by base64")
+                    }
+                }
+            case "headers":
+                if let pairs = table(value, keyPath) {
+                    for (name, headerValue) in pairs {
+                        if let text = string(headerValue, keyPath + [name], example: #""Bearer ...""#) { sink.headers[name] = text }
+                    }
+                }
+            case "expiry":
+                if let expiry = duration(value, keyPath, minimum: .seconds(1)) { sink.expiry = expiry }
+            case "format":
+                if let name = string(value, keyPath, example: #""text""#) {
+                    if let format = SinkConfig.Format(rawValue: name) {
+                        sink.format = format
+                    } else {
+                        fail(keyPath, "unknown format '\(name)'; use \"text\" or \"jsonl\"")
+                    }
+                }
+            case "command":
+                if let words = strings(value, keyPath, example: #"["~/bin/goal-light", "--team", "{{team}}"]"#) {
+                    if words.first?.trimmingCharacters(in: .whitespaces).isEmpty ?? true {
+                        fail(keyPath, "'command' needs the program first, like [\"~/bin/goal-light\", \"{{team}}\"]")
+                    } else {
+                        for (index, word) in words.enumerated() {
+                            do { _ = try TemplateSet.parse(word, file: "command[\(index)]") } catch {
+                                fail(keyPath, "argument \(index + 1) is not a valid template: \(error.message)")
+                            }
+                        }
+                        sink.command = words
+                    }
+                }
+            case "timeout":
+                if let timeout = duration(value, keyPath, minimum: .seconds(1)) { sink.timeout = timeout }
+            case "retry":
+                if let flag = bool(value, keyPath) { sink.retry = flag }
+            case "urgency":
+                if let name = string(value, keyPath, example: #""normal""#) {
+                    if let urgency = SinkConfig.Urgency(rawValue: name) {
+                        sink.urgency = urgency
+                    } else {
+                        fail(keyPath, "unknown urgency '\(name)'; use \"critical\", \"normal\" or \"low\"")
+                    }
+                }
+            default: break
+            }
+        }
+        if kind == .webhook, sink.url == nil, !entries.contains(where: { $0.0 == "url" }) {
+            fail(path, "this webhook sink has no `url`; add url = \"https://...\"")
+        }
+        if kind == .mqtt, !entries.contains(where: { $0.0 == "url" }) {
+            fail(path, "this mqtt sink has no `url`; add url = \"mqtt://localhost:1883\"")
+        }
+        if kind == .exec, !entries.contains(where: { $0.0 == "command" }) {
+            fail(path, "this exec sink has no `command`; add command = [\"~/bin/goal-light\", \"--team\", \"{{team}}\"]")
+        }
+        return sink
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// A broker's address and how to log in, from an MQTT sink's config.
+public struct MQTTBroker: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    public var tls: Bool
+    /// nil with `tls`: the system's CA store.
+    public var caFile: String?
+    public var username: String?
+    public var password: String?
+
+    /// `mqtt://host[:1883]` or `mqtts://host[:8883]`; nil for anything else.
+    public init?(url: String, caFile: String? = nil, username: String? = nil, password: String? = nil) {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            scheme == "mqtt" || scheme == "mqtts", let host = components.host, !host.isEmpty,
+            components.path.isEmpty || components.path == "/", components.query == nil
+        else { return nil }
+        tls = scheme == "mqtts"
+        self.host = host
+        port = components.port ?? (tls ? 8883 : 1883)
+        self.caFile = caFile
+        // Credentials in the URL are allowed; the config's keys win.
+        self.username = username ?? components.user?.removingPercentEncoding
+        self.password = password ?? components.password?.removingPercentEncoding
+    }
+
+    /// "host:port", for messages.
+    public var address: String { "\(host):\(port)" }
+}
+
+/// What went wrong with a broker, in words a user can act on.
+public struct MQTTProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}

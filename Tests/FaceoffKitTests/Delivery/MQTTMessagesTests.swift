@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+
+@testable import FaceoffKit
+
+/// What an MQTT sink publishes, without a broker: the team state an event moves on, the
+/// triggers it fires from each side, the next game, the discovery entries and the config.
+@Suite(.timeLimit(.minutes(10))) struct MQTTMessagesTests {
+    static let date = Date(timeIntervalSince1970: 1_764_000_000)
+
+    static func event(
+        _ kind: GameEvent.Kind, team: String? = nil, period: Int = 1, away: Int = 0, home: Int = 0, strength: String? = nil,
+        details: [String: String] = [:], game: Int = 2025020100
+    ) -> GameEvent {
+        GameEvent(
+            kind: kind, key: "\(kind.rawValue)-\(period)-\(away)-\(home)", gameId: game, away: "BOS", home: "TOR", team: team,
+            period: period, periodType: "REG", clock: "10:00", score: .init(away: away, home: home), strength: strength, details: details)
+    }
+
+    /// A game as TOR's state walks it, and as BOS's: each side sees its own score, strength
+    /// and empty net; each event applied twice is applied once.
+    @Test func theStateWalksAGameFromEachSide() {
+        let game: [GameEvent] = [
+            Self.event(.pregame, period: 0),
+            Self.event(.gameStart),
+            Self.event(.powerPlayStart, team: "TOR", strength: "5v4"),
+            Self.event(.powerPlayChange, team: "TOR", strength: "5v3"),
+            Self.event(.goal, team: "TOR", home: 1),
+            Self.event(.powerPlayEnd, team: "TOR", home: 1),
+            Self.event(.periodEnd, period: 1, home: 1),
+            Self.event(.periodStart, period: 2, home: 1),
+            Self.event(.periodEnd, period: 2, home: 1),
+            Self.event(.periodStart, period: 3, home: 1),
+            Self.event(.goaliePulled, team: "BOS", period: 3, home: 1),
+            Self.event(.goal, team: "TOR", period: 3, home: 2),
+            Self.event(.goalieReturned, team: "BOS", period: 3, home: 2),
+            Self.event(.periodEnd, period: 3, home: 2),
+            Self.event(.final, period: 3, home: 2),
+        ]
+        var tor: MQTTTeamState?
+        var bos: MQTTTeamState?
+        var torWalk: [String] = []
+        var shapes: [String] = []
+        for event in game {
+            tor = MQTTTeamState.after(event, team: "TOR", previous: tor, at: Self.date)
+            bos = MQTTTeamState.after(event, team: "BOS", previous: bos, at: Self.date)
+            if torWalk.last != tor!.state { torWalk.append(tor!.state) }
+            // Applied again (an attempt after one the lost connection cut off, which finds its
+            // own state recorded), an event changes nothing but the time.
+            for (state, team) in [(tor!, "TOR"), (bos!, "BOS")] {
+                var again = MQTTTeamState.after(event, team: team, previous: state, at: Self.date.addingTimeInterval(60))
+                #expect(again.updated != state.updated)
+                again.updated = state.updated
+                #expect(again == state, "\(event.kind) applied twice for \(team)")
+            }
+            shapes.append(
+                "\(tor!.strength!)/\(tor!.manpower ?? "-") \(bos!.strength!)/\(bos!.manpower ?? "-") \(bos!.emptyNet! ? "EN" : "")")
+        }
+        // The third period ends with a winner: the final follows, no intermission.
+        #expect(torWalk == ["pregame", "live", "intermission", "live", "intermission", "live", "final"])
+        #expect(shapes[2] == "PP/5v4 PK/4v5 ")
+        #expect(shapes[3] == "PP/5v3 PK/3v5 ")
+        #expect(shapes[5] == "EV/- EV/- ")
+        #expect(shapes[10] == "EV/- EV/- EN")
+        #expect(shapes[12] == "EV/- EV/- ")
+        #expect(
+            tor?.score == "2–0" && tor?.teamScore == 2 && tor?.opponentScore == 0 && tor?.homeOrAway == "home" && tor?.opponent == "BOS")
+        #expect(bos?.score == "0–2" && bos?.homeOrAway == "away" && bos?.opponent == "TOR")
+        #expect(tor?.lastEvent == game.last?.id && tor?.period == "3rd")
+    }
+
+    /// A tied third period goes to an intermission; a new game starts from nothing.
+    @Test func aTiedThirdIsAnIntermissionAndANewGameForgetsTheOld() {
+        let tied = MQTTTeamState.after(Self.event(.periodEnd, period: 3, away: 2, home: 2), team: "TOR", previous: nil, at: Self.date)
+        #expect(tied.state == "intermission")
+        let pulled = MQTTTeamState.after(Self.event(.goaliePulled, team: "TOR", period: 3), team: "TOR", previous: nil, at: Self.date)
+        #expect(pulled.emptyNet == true)
+        let next = MQTTTeamState.after(Self.event(.pregame, period: 0, game: 2025020200), team: "TOR", previous: pulled, at: Self.date)
+        #expect(next.emptyNet == false && next.gameId == 2025020200 && next.state == "pregame")
+        // A highlight after the final leaves the final alone.
+        let final = MQTTTeamState.after(Self.event(.final, period: 3, home: 1), team: "TOR", previous: nil, at: Self.date)
+        #expect(
+            MQTTTeamState.after(Self.event(.goalHighlight, team: "TOR", period: 3, home: 1), team: "TOR", previous: final, at: Self.date)
+                .state == "final")
+    }
+
+    @Test func triggersFromEachSide() {
+        func fired(_ event: GameEvent) -> [String] {
+            ["TOR", "BOS"].map { team in MQTTTrigger.fired(by: event, for: team).map(\.rawValue).joined(separator: "+") }
+        }
+        #expect(fired(Self.event(.goal, team: "TOR", home: 1)) == ["goal", "goal_against"])
+        #expect(fired(Self.event(.powerPlayStart, team: "BOS", strength: "5v4")) == ["penalty_kill", "power_play"])
+        #expect(fired(Self.event(.goaliePulled, team: "BOS")) == ["", "empty_net"])
+        #expect(fired(Self.event(.goalReinstated, team: "TOR", home: 1)) == ["goal_reinstated", ""])
+        #expect(fired(Self.event(.final, period: 3, away: 1, home: 3)) == ["final+win", "final+loss"])
+        #expect(fired(Self.event(.periodStart, period: 2)) == ["period_start", "period_start"])
+        #expect(fired(Self.event(.penalty, team: "TOR")) == ["", ""])
+        // Every trigger type is fired by some kind.
+        var all: Set<MQTTTrigger> = []
+        for kind in GameEvent.Kind.allCases {
+            for team in ["TOR", "BOS"] {
+                all.formUnion(MQTTTrigger.fired(by: Self.event(kind, team: "TOR", period: 3, away: 1, home: 2), for: team))
+            }
+        }
+        #expect(all == Set(MQTTTrigger.allCases))
+    }
+
+    @Test func theNextGameSkipsWhatIsOver() throws {
+        let schedule = try JSONDecoder().decode(
+            ClubSchedule.self, from: Data(contentsOf: TestPaths.mirror.appendingPathComponent("club-schedule-season/TOR/now")))
+        let games = (schedule.games ?? []).compactMap {
+            GameSummary($0, team: "TOR", time: LocalTime(timeZone: TimeZone(identifier: "America/Toronto")!))
+        }
+        let scheduled = games.filter { $0.status == "scheduled" }.sorted { $0.startDate! < $1.startDate! }
+        try #require(scheduled.count >= 2)
+        let first = scheduled[0]
+        let before = first.startDate!.addingTimeInterval(-3600)
+        #expect(MQTTNextGame.pick(games, now: before, over: [])?.id == first.id)
+        // On now (an hour in), still the one; over, the next.
+        #expect(MQTTNextGame.pick(games, now: first.startDate!.addingTimeInterval(3600), over: [])?.id == first.id)
+        #expect(MQTTNextGame.pick(games, now: first.startDate!.addingTimeInterval(3600), over: [first.id])?.id == scheduled[1].id)
+        let next = MQTTNextGame(team: "TOR", game: first)
+        #expect(
+            next.start == first.start && next.startLocal == first.startLocal && next.opponent == first.opponent && next.venue == first.venue
+        )
+        #expect(MQTTNextGame(team: "TOR", game: nil).start == nil)
+    }
+
+    @Test func discoveryTopicsAndTheirOwner() {
+        let discovery = HomeAssistantDiscovery(topics: MQTTTopics(prefix: "rink", discoveryPrefix: "ha"), version: "1")
+        let messages = discovery.messages(for: "MTL")
+        #expect(messages.count == 3 + MQTTTrigger.allCases.count)
+        #expect(messages.allSatisfy { $0.retain && discovery.owns($0.topic) })
+        #expect(messages.map(\.topic).contains("ha/sensor/faceoff_MTL/next_game/config"))
+        #expect(messages.map(\.topic).contains("ha/device_automation/faceoff_MTL/goal_against/config"))
+        #expect(messages.allSatisfy { $0.payload.contains("\"name\":\"Montréal Canadiens\"") })
+        #expect(
+            messages.filter { $0.topic.contains("/sensor/") }.allSatisfy { $0.payload.contains("\"availability_topic\":\"rink/status\"") })
+        #expect(!discovery.owns("rink/team/MTL/state") && !discovery.owns("ha/sensor/other_MTL/x/config"))
+    }
+
+    @Test func theConfigTakesAnMQTTSinkAndRefusesMistakes() throws {
+        let config = try ConfigLoader.parse(
+            """
+            teams = ["TOR"]
+            [[sink]]
+            type = "mqtt"
+            url = "mqtts://broker.lan"
+            username = "fan"
+            password = "goal-horn"
+            ca_file = "/etc/ssl/my-ca.pem"
+            client_id = "faceoff-den"
+            topic_prefix = "hockey/faceoff"
+            discovery = false
+            discovery_prefix = "ha"
+            events = ["goal"]
+            """, file: "config.toml")
+        let sink = try #require(config.sinks.first)
+        #expect(sink.type == .mqtt && sink.username == "fan" && sink.password == "goal-horn" && sink.caFile == "/etc/ssl/my-ca.pem")
+        #expect(sink.clientID == "faceoff-den" && sink.topicPrefix == "hockey/faceoff" && !sink.discovery && sink.discoveryPrefix == "ha")
+        let broker = try #require(MQTTBroker(url: sink.url!))
+        #expect(broker.port == 8883 && broker.tls && broker.host == "broker.lan")
+        #expect(MQTTBroker(url: "mqtt://u:p%40ss@h")?.password == "p@ss" && MQTTBroker(url: "mqtt://h")?.port == 1883)
+        // The password is a secret; the broker's address is not.
+        let shown = ConfigRenderer.render(config, paths: Paths(environment: ["HOME": "/home/fan"]))
+        #expect(
+            shown.contains("password = \"<redacted>\"") && !shown.contains("goal-horn") && shown.contains("url = \"mqtts://broker.lan\""))
+
+        let found = ConfigLoaderTests().errors(
+            """
+            [[sink]]
+            type = "mqtt"
+            url = "https://broker.lan"
+            topic_prefix = "faceoff/#"
+            command = ["x"]
+
+            [[sink]]
+            type = "mqtt"
+            """)
+        #expect(found.count == 5, "\(found.map(\.message))")
+        #expect(found.contains { $0.message.contains("'url' must be mqtt://host[:port] or mqtts://host[:port]") })
+        #expect(found.contains { $0.message.contains("without wildcards") })
+        #expect(found.contains { $0.message.contains("'command' applies to exec sinks only") })
+        #expect(found.contains { $0.message.contains("this mqtt sink has no `url`") })
+        #expect(found.contains { $0.message.contains("two sinks are named 'mqtt'") })
+    }
+}

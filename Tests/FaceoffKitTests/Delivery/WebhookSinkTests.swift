@@ -1,0 +1,375 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FaceoffKit
+
+/// Webhook delivery against a loopback receiver, with a real store for the outbox.
+@Suite(.timeLimit(.minutes(10))) struct WebhookSinkTests {
+    static let secret = "whsec_" + Data("faceoff-test-signing-key-32-byte".utf8).base64EncodedString()
+    static let fast = RetrySchedule(
+        early: .milliseconds(50), earlyFor: .milliseconds(120), delays: [.milliseconds(100)], jitter: 0, idleCheck: .milliseconds(100))
+
+    struct Setup {
+        let server: LoopbackHTTPServer
+        let directory: URL
+        let store: Store
+
+        init(_ handler: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply) throws {
+            server = try LoopbackHTTPServer(handler: handler)
+            directory = try TestPaths.temporaryDirectory()
+            store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
+        }
+
+        func sink(
+            path: String = "/hook", expiry: Duration = .seconds(3600), owner: String = ProcessOwner.current,
+            schedule: RetrySchedule = WebhookSinkTests.fast
+        ) -> WebhookSink {
+            var config = SinkConfig(type: .webhook)
+            config.name = "hook"
+            config.url = server.baseURL + path
+            config.secret = WebhookSinkTests.secret
+            config.headers = ["Authorization": "Bearer t0ken"]
+            config.expiry = expiry
+            return WebhookSink(
+                config: config, renderer: RendererTests.renderer, http: CurlHTTPClient(), outbox: Outbox(store: store, owner: owner),
+                schedule: schedule)
+        }
+
+        func close() {
+            server.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    static func events(_ count: Int) -> [GameEvent] {
+        (0..<count).map { SampleEvent.make(.goal, team: "TOR", key: "\(100 + $0)") }
+    }
+
+    /// Runs the sink's outbox worker until nothing is owed (or a deadline passes). The deadline
+    /// only catches a worker that stopped: the whole suite on two cores can hold a worker's
+    /// tasks back for many seconds, so it is far beyond what a delivery needs.
+    static func deliver(_ sink: WebhookSink, within timeout: Duration = .seconds(90)) async -> Bool {
+        let worker = Task { await sink.run() }
+        let settled = await sink.settle(timeout: timeout)
+        worker.cancel()
+        await worker.value
+        return settled
+    }
+
+    @Test func everyRequestIsSignedAndCarriesTheEventID() async throws {
+        let setup = try Setup { _ in .response(status: 204) }
+        defer { setup.close() }
+        let sink = setup.sink()
+        let events = Self.events(3)
+        for event in events { #expect(try await sink.enqueue(event, at: Date()) == .queued) }
+        // Claimed with the outbox row: a second enqueue is a duplicate.
+        #expect(try await sink.enqueue(events[0], at: Date()) == .duplicate)
+        #expect(await Self.deliver(sink))
+        let requests = setup.server.requests
+        #expect(requests.map { $0.headers["webhook-id"] } == events.map(\.id))
+        let signer = try #require(WebhookSigner(secret: Self.secret))
+        for request in requests {
+            let timestamp = try #require(Int(request.headers["webhook-timestamp"] ?? ""))
+            #expect(abs(Double(timestamp) - Date().timeIntervalSince1970) < 60)
+            #expect(
+                signer.verify(
+                    id: request.headers["webhook-id"]!, timestamp: timestamp, body: request.body,
+                    header: request.headers["webhook-signature"] ?? ""))
+            // A changed body no longer verifies.
+            #expect(
+                !signer.verify(
+                    id: request.headers["webhook-id"]!, timestamp: timestamp, body: request.body + [32],
+                    header: request.headers["webhook-signature"] ?? ""))
+            #expect(request.headers["authorization"] == "Bearer t0ken")
+            #expect(request.headers["content-type"] == "application/json")
+            #expect(request.method == "POST")
+        }
+        #expect(try Outbox(store: setup.store).pending().isEmpty)
+    }
+
+    /// A known Standard Webhooks vector, so our signature is the standard's and not just
+    /// self-consistent (the CLI tests also check it with the standardwebhooks package).
+    /// A receiver nobody answers at: the failure names its (redacted) URL once, and the
+    /// retry wait is logged in plain seconds.
+    @Test func aFailureNamesTheReceiverOnce() async throws {
+        var config = SinkConfig(type: .webhook)
+        config.name = "hook"
+        config.url = "http://127.0.0.1:1/hook?token=abc"
+        let sink = WebhookSink(config: config, renderer: RendererTests.renderer, http: CurlHTTPClient(), outbox: nil)
+        let delivery = await sink.send(SampleEvent.make(.goal, team: "TOR"))
+        let text = "\(delivery)"
+        #expect(text.components(separatedBy: "127.0.0.1:1").count == 2, "\(text)")
+        #expect(!text.contains("abc"))
+        #expect(DurationText.log(.milliseconds(300_949)) == "5m")
+        #expect(DurationText.log(.seconds(0.30094938082981093)) == "0.3s")
+        #expect(DurationText.log(.seconds(2)) == "2s")
+    }
+
+    @Test func theSignatureMatchesTheStandard() throws {
+        let signer = try #require(WebhookSigner(secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"))
+        let body = Array(#"{"test": 2432232314}"#.utf8)
+        #expect(
+            try signer.signature(id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: 1614265330, body: body)
+                == "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
+    }
+
+    @Test func aReceiverDownForAWhileGetsEverythingAfterwardsInOrderOnce() async throws {
+        let count = Mutex(0)
+        let setup = try Setup { _ in
+            let n = count.withLock { value -> Int in
+                value += 1
+                return value
+            }
+            return n <= 5 ? .response(status: 503, body: Array("try later".utf8)) : .response(status: 200)
+        }
+        defer { setup.close() }
+        let sink = setup.sink()
+        let events = Self.events(4)
+        for event in events { _ = try await sink.enqueue(event, at: Date()) }
+        #expect(await Self.deliver(sink))
+        let requests = setup.server.requests
+        #expect(requests.count == 5 + events.count)
+        // The head was retried and nothing overtook it.
+        #expect(requests.prefix(5).allSatisfy { $0.headers["webhook-id"] == events[0].id })
+        #expect(requests.dropFirst(5).map { $0.headers["webhook-id"] } == events.map(\.id))
+    }
+
+    /// A receiver that answers 503 until the test brings it back, noting when each request
+    /// came (tests on a busy machine can't count on wall-clock deadlines set in advance).
+    final class Receiver: Sendable {
+        private let state = Mutex<(up: Bool, requests: [Date], recovered: Date?)>((false, [], nil))
+        func answer() -> LoopbackHTTPServer.Reply {
+            let now = Date()
+            let up = state.withLock {
+                $0.requests.append(now)
+                return $0.up
+            }
+            return up ? .response(status: 200) : .response(status: 503)
+        }
+        func recover() {
+            state.withLock {
+                $0.up = true
+                $0.recovered = Date()
+            }
+        }
+        var requests: [Date] { state.withLock { $0.requests } }
+        var recovered: Date? { state.withLock { $0.recovered } }
+        /// Waits until `count` requests came in.
+        func waitFor(_ count: Int) async throws {
+            while requests.count < count { try await Task.sleep(for: .milliseconds(10)) }
+        }
+    }
+
+    /// Runs the sink's worker around `body`, then until nothing is owed.
+    static func working(_ sink: WebhookSink, _ body: () async throws -> Void) async throws -> Bool {
+        let worker = Task { await sink.run() }
+        try await body()
+        let settled = await sink.settle(timeout: .seconds(60))
+        worker.cancel()
+        await worker.value
+        return settled
+    }
+
+    /// Down for a moment (a restart): early in an outage the head is tried every 0.2 s here,
+    /// however many attempts failed, so the backlog goes out right after the receiver is
+    /// back, in order. (With waits counted by attempts, the third would be a minute.)
+    @Test func aBacklogGoesOutSoonAfterTheReceiverIsBack() async throws {
+        let schedule = RetrySchedule(
+            early: .milliseconds(200), earlyFor: .seconds(30), delays: [.seconds(60)], jitter: 0.2, idleCheck: .milliseconds(100))
+        let receiver = Receiver()
+        let setup = try Setup { _ in receiver.answer() }
+        defer { setup.close() }
+        let sink = setup.sink(schedule: schedule)
+        let events = Self.events(3)
+        // Queued before the worker starts: no new alert comes in during the outage.
+        for event in events { _ = try await sink.enqueue(event, at: Date()) }
+        #expect(
+            try await Self.working(sink) {
+                try await receiver.waitFor(5)
+                receiver.recover()
+            })
+        let ids = setup.server.requests.map { $0.headers["webhook-id"] }
+        #expect(ids.suffix(3) == events.map(\.id))
+        #expect(ids.dropLast(3).allSatisfy { $0 == events[0].id })
+        let recovered = try #require(receiver.recovered)
+        let last = try #require(receiver.requests.last)
+        #expect(last.timeIntervalSince(recovered) < 2.0, "backlog \(last.timeIntervalSince(recovered)) s after recovery")
+        // Never faster than the early wait allows: at least 0.16 s between tries.
+        let failed = receiver.requests.dropLast(3)
+        #expect(zip(failed, failed.dropFirst()).allSatisfy { $1.timeIntervalSince($0) >= 0.15 })
+    }
+
+    /// Early in an outage a new alert for the sink is a reason to try the head again at once.
+    @Test func aNewAlertRetriesTheHeadAtOnce() async throws {
+        let schedule = RetrySchedule(
+            early: .seconds(30), earlyFor: .seconds(60), delays: [.seconds(60)], jitter: 0, idleCheck: .seconds(30))
+        let receiver = Receiver()
+        let setup = try Setup { _ in receiver.answer() }
+        defer { setup.close() }
+        let sink = setup.sink(schedule: schedule)
+        let events = Self.events(2)
+        let clock = ContinuousClock()
+        var started = clock.now
+        #expect(
+            try await Self.working(sink) {
+                _ = try await sink.enqueue(events[0], at: Date())
+                try await receiver.waitFor(1)
+                receiver.recover()
+                started = clock.now
+                _ = try await sink.enqueue(events[1], at: Date())
+            })
+        // Not 30 s later: at once.
+        #expect(clock.now - started < .seconds(10))
+        #expect(setup.server.requests.map { $0.headers["webhook-id"] } == [events[0].id, events[0].id, events[1].id])
+    }
+
+    /// Past the early part of an outage the later waits apply, and new alerts don't shorten
+    /// them: a receiver down for long is not hammered.
+    @Test func aLongOutageFallsBackToTheLaterSchedule() async throws {
+        let schedule = RetrySchedule(
+            early: .milliseconds(100), earlyFor: .milliseconds(500), delays: [.seconds(3)], jitter: 0, idleCheck: .seconds(30))
+        let receiver = Receiver()
+        let setup = try Setup { _ in receiver.answer() }
+        defer { setup.close() }
+        let sink = setup.sink(schedule: schedule)
+        let events = Self.events(2)
+        #expect(
+            try await Self.working(sink) {
+                _ = try await sink.enqueue(events[0], at: Date())
+                try await receiver.waitFor(1)
+                // Down until an attempt fails past the early half second: after that one the
+                // worker waits 3 s, whatever comes in meanwhile.
+                let first = receiver.requests[0]
+                while !receiver.requests.contains(where: { $0.timeIntervalSince(first) >= 0.5 }) {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                receiver.recover()
+                _ = try await sink.enqueue(events[1], at: Date())
+            })
+        let seen = receiver.requests
+        let first = try #require(seen.first)
+        let late = try #require(seen.first { $0.timeIntervalSince(first) >= 0.5 })
+        let next = try #require(seen.first { $0 > late })
+        #expect(next.timeIntervalSince(late) >= 2.9, "retried \(next.timeIntervalSince(late)) s after a failure past the early part")
+        // About every 0.1 s for half a second, not more.
+        let failed = seen.prefix { $0 <= late }
+        #expect(failed.count <= 8, "\(failed.count) failed requests")
+    }
+
+    @Test func retryAfterIsHonoured() async throws {
+        let count = Mutex(0)
+        let setup = try Setup { _ in
+            count.withLock {
+                $0 += 1
+                return $0
+            } == 1 ? .response(status: 429, headers: [("Retry-After", "2")]) : .response(status: 200)
+        }
+        defer { setup.close() }
+        let sink = setup.sink()
+        _ = try await sink.enqueue(Self.events(1)[0], at: Date())
+        let clock = ContinuousClock()
+        let started = clock.now
+        #expect(await Self.deliver(sink))
+        #expect(setup.server.requests.count == 2)
+        #expect(clock.now - started >= .seconds(2))
+    }
+
+    @Test func goneDisablesTheSinkForThatURL() async throws {
+        let setup = try Setup { request in request.path == "/gone" ? .response(status: 410) : .response(status: 200) }
+        defer { setup.close() }
+        let sink = setup.sink(path: "/gone")
+        for event in Self.events(3) { _ = try await sink.enqueue(event, at: Date()) }
+        await sink.run()  // returns once disabled
+        #expect(sink.disabledReason?.contains("410") == true)
+        #expect(setup.server.requests.count == 1)
+        #expect(try Outbox(store: setup.store).pending().isEmpty)
+        // Remembered across restarts; a new URL enables it again.
+        #expect(setup.sink(path: "/gone").disabledReason != nil)
+        #expect(try await setup.sink(path: "/gone").enqueue(SampleEvent.make(.final, team: "TOR"), at: Date()).isFailure)
+        #expect(setup.sink(path: "/moved").disabledReason == nil)
+    }
+
+    @Test func clientErrorsAndRedirectsAreNotRetried() async throws {
+        let setup = try Setup { request in
+            switch request.path {
+            case "/bad": .response(status: 400, headers: [("Content-Type", "text/plain")], body: Array("missing field".utf8))
+            case "/old": .response(status: 301, headers: [("Location", "/new")])
+            default: .response(status: 200)
+            }
+        }
+        defer { setup.close() }
+        for path in ["/bad", "/old"] {
+            let sink = setup.sink(path: path)
+            _ = try await sink.enqueue(SampleEvent.make(.goal, team: "TOR", key: path), at: Date())
+            #expect(await Self.deliver(sink))
+        }
+        #expect(setup.server.requests.map(\.path) == ["/bad", "/old"])
+        // The one-shot path (test-alert) says why.
+        let report = await setup.sink(path: "/bad").send(SampleEvent.make(.goal, team: "TOR"))
+        #expect(report.description.contains("400") && report.description.contains("missing field"))
+        #expect(!report.description.contains("t0ken"))
+    }
+
+    @Test func anAlertThatCannotBeDeliveredBeforeItsExpiryIsDropped() async throws {
+        let setup = try Setup { _ in .response(status: 503) }
+        defer { setup.close() }
+        let sink = setup.sink(expiry: .seconds(1))
+        _ = try await sink.enqueue(Self.events(1)[0], at: Date())
+        // Dropped once its hour (here, second) is up, not kept and retried forever.
+        #expect(await Self.deliver(sink))
+        #expect(try Outbox(store: setup.store).pending().isEmpty)
+        #expect(setup.server.requests.count <= 40)
+    }
+
+    /// A process killed mid-delivery leaves its rows (and a lease) behind; the next start
+    /// delivers them.
+    @Test func whatAKilledProcessOwedIsDeliveredByTheNextOne() async throws {
+        let setup = try Setup { _ in .response(status: 200) }
+        defer { setup.close() }
+        let dead = setup.sink(owner: "999999999:gone")
+        let events = Self.events(2)
+        for event in events { _ = try await dead.enqueue(event, at: Date()) }
+        let outbox = Outbox(store: setup.store, owner: "999999999:gone")
+        let head = try #require(try outbox.head(sink: "hook"))
+        #expect(try await outbox.lease(head, until: Date().addingTimeInterval(600), now: Date()))
+        // A live lease of another running process is respected; a dead one's is not.
+        #expect(!ProcessOwner.isAlive("999999999:gone"))
+        #expect(ProcessOwner.isAlive(ProcessOwner.current))
+        #expect(await Self.deliver(setup.sink()))
+        #expect(setup.server.requests.map { $0.headers["webhook-id"] } == events.map(\.id))
+    }
+
+    @Test func urlsInErrorsAreRedacted() {
+        #expect(WebhookSink.redact("https://discord.com/api/webhooks/123/SECRET") == "https://discord.com/…")
+        #expect(WebhookSink.redact("http://127.0.0.1:8123/") == "http://127.0.0.1:8123/")
+        #expect(WebhookSink.scrub("echo: Bearer abcdef123", secrets: ["Bearer abcdef123"]) == "echo: <redacted>")
+    }
+
+    /// Stopping mid-attempt (SIGTERM): the row stays owed, not counted as a failed attempt,
+    /// and the next start delivers it.
+    @Test func aStopMidAttemptLeavesTheAlertOwed() async throws {
+        let calls = Mutex(0)
+        let setup = try Setup { _ in
+            calls.withLock {
+                $0 += 1
+                return $0
+            } == 1 ? .hang : .response(status: 200)
+        }
+        defer { setup.close() }
+        let sink = setup.sink()
+        _ = try await sink.enqueue(Self.events(1)[0], at: Date())
+        let worker = Task { await sink.run() }
+        while setup.server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        let clock = ContinuousClock()
+        let stopping = clock.now
+        worker.cancel()
+        await worker.value
+        #expect(clock.now - stopping < .seconds(5))
+        let owed = try Outbox(store: setup.store).pending()
+        #expect(owed.count == 1)
+        #expect(owed.first?.attempts == 0)
+        #expect(await Self.deliver(setup.sink()))
+        #expect(try Outbox(store: setup.store).pending().isEmpty)
+    }
+}
