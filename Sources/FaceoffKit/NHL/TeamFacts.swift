@@ -139,6 +139,25 @@ public struct TeamFacts: Sendable, Hashable {
     /// IANA time zone identifier of the home arena, e.g. "America/Toronto".
     public let timeZone: String
 
+    /// The colours and logo a payload carries for a team (lights that flash the scoring
+    /// team's colours): nil for a team the table doesn't know.
+    public struct Look: Codable, Sendable, Equatable {
+        /// "#00205B"
+        public var primary: String
+        public var secondary: String
+        public var logo: String
+    }
+
+    public static func look(_ team: String) -> Look? {
+        TeamFactsTable.facts(for: team).map { Look(primary: $0.primary.hex, secondary: $0.secondary.hex, logo: logoURL($0.abbrev)) }
+    }
+
+    /// Where the NHL serves the clubs' logos.
+    public static let logoBase = "https://assets.nhle.com/logos/nhl/svg/"
+
+    /// A club's logo (the light-background SVG), e.g. ".../TOR_light.svg".
+    public static func logoURL(_ team: String, base: String = logoBase) -> String { base + "\(team)_light.svg" }
+
     public init(
         abbrev: String, fullName: String, placeName: String, commonName: String,
         primary: RGB, secondary: RGB, arena: Arena, timeZone: String

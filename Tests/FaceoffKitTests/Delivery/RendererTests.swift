@@ -55,6 +55,25 @@ import Testing
         #expect(Self.renderer.text(shootout).title == "🏁 Final (SO)")
     }
 
+    /// The scoring team's colours and logo ride along in the JSON line and webhook body, the
+    /// MQTT team state and the template keys, for lights that flash them; a team the table
+    /// doesn't know has none rather than wrong ones.
+    @Test func payloadsCarryTheTeamsColoursAndLogo() throws {
+        let goal = SampleEvent.make(.goal, team: "TOR")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(EventJSON(goal, text: Self.renderer.text(goal)).encoded().utf8)) as? [String: Any])
+        let colors = try #require(json["teamColors"] as? [String: String])
+        #expect(colors == ["primary": "#00205B", "secondary": "#FFFFFF", "logo": "https://assets.nhle.com/logos/nhl/svg/TOR_light.svg"])
+        let state = MQTTTeamState.after(goal, team: "MTL", previous: nil, at: Date())
+        #expect(state.colors?.primary == "#AF1E2D" && state.colors?.logo.hasSuffix("/MTL_light.svg") == true)
+        #expect(MQTTTeamState.idle("TOR", at: Date()).colors?.secondary == "#FFFFFF")
+        let values = AlertContext.values(goal, followed: ["TOR"])
+        #expect(values["team_color_secondary"] as? String == "#FFFFFF")
+        #expect(values["team_logo"] as? String == "https://assets.nhle.com/logos/nhl/svg/TOR_light.svg")
+        let stranger = SampleEvent.make(.goal, team: "XYZ")
+        #expect(EventJSON(stranger, text: Self.renderer.text(stranger)).teamColors == nil)
+    }
+
     @Test func importanceFollowsTheFollowedTeams() {
         #expect(Self.renderer.isImportant(SampleEvent.make(.goal, team: "TOR")))
         #expect(!Self.renderer.isImportant(SampleEvent.make(.goal, team: "MTL")))

@@ -30,6 +30,8 @@ enum AlertContext {
                 values["team_color"] = color.hex
                 values["team_color_int"] = Int(color.red) << 16 | Int(color.green) << 8 | Int(color.blue)
             }
+            set("team_color_secondary", facts?.secondary.hex)
+            if facts != nil { values["team_logo"] = TeamFacts.logoURL(team) }
             set("opponent", team == event.away ? event.home : team == event.home ? event.away : nil)
             if followed.contains(team) { values["followed"] = true }
         }

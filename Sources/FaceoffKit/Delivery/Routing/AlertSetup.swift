@@ -46,7 +46,7 @@ public struct AlertSetup: Sendable {
                 logos: LogoCache(
                     directory: session.paths.cacheHome + "/logos",
                     base: session.environment["FACEOFF_LOGO_BASE"].flatMap { $0.isEmpty ? nil : $0 }
-                        ?? "https://assets.nhle.com/logos/nhl/svg/",
+                        ?? TeamFacts.logoBase,
                     http: http))
         case .webhook:
             return WebhookSink(

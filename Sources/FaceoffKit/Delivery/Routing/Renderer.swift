@@ -123,6 +123,8 @@ public struct EventJSON: Encodable, Sendable {
     public let series: GameEvent.Series?
     /// When Faceoff first saw it (ISO 8601, UTC).
     public let seenAt: String?
+    /// The team's colours and logo (`team`'s), for lights and embeds.
+    public let teamColors: TeamFacts.Look?
     public let title: String
     public let text: String
 
@@ -146,6 +148,7 @@ public struct EventJSON: Encodable, Sendable {
         details = event.details
         series = event.series
         seenAt = event.seenAt.map { $0.formatted(.iso8601) }
+        teamColors = event.team.flatMap(TeamFacts.look)
         title = text.title
         self.text = text.body
     }

@@ -121,7 +121,7 @@ public final class LogoCache: Sendable {
 
     /// - Parameter base: where `{TEAM}_light.svg` files are (the NHL's asset server; a
     ///   `file://` folder in tests).
-    public init(directory: String, base: String = "https://assets.nhle.com/logos/nhl/svg/", http: any HTTPClient) {
+    public init(directory: String, base: String = TeamFacts.logoBase, http: any HTTPClient) {
         self.directory = directory
         self.base = base.hasSuffix("/") ? base : base + "/"
         self.http = http
@@ -133,7 +133,8 @@ public final class LogoCache: Sendable {
         if FileManager.default.fileExists(atPath: path) { return path }
         if failed.withLock({ $0.contains(team) }) { return nil }
         do {
-            var request = HTTPRequest(url: base + "\(team)_light.svg", retry: nil, connectTimeout: .seconds(3), totalTimeout: .seconds(5))
+            var request = HTTPRequest(
+                url: TeamFacts.logoURL(team, base: base), retry: nil, connectTimeout: .seconds(3), totalTimeout: .seconds(5))
             request.headers = [("Accept", "image/svg+xml")]
             let response = try await http.send(request)
             guard String(decoding: response.body.prefix(512), as: UTF8.self).contains("<svg") else {

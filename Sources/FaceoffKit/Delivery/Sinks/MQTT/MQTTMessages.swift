@@ -124,9 +124,11 @@ public struct MQTTTeamState: Codable, Sendable, Equatable {
     public var lastEvent: String?
     /// When it was published (UTC).
     public var updated: String
+    /// The team's colours and logo URL.
+    public var colors: TeamFacts.Look?
 
     public static func idle(_ team: String, at date: Date) -> MQTTTeamState {
-        MQTTTeamState(state: "idle", team: team, updated: date.formatted(.iso8601))
+        MQTTTeamState(state: "idle", team: team, updated: date.formatted(.iso8601), colors: TeamFacts.look(team))
     }
 
     /// The state after `event` (a game of `team`'s), from `previous`.
@@ -136,6 +138,7 @@ public struct MQTTTeamState: Codable, Sendable, Equatable {
         // Another game than the one before: nothing carries over.
         var state = previous?.gameId == event.gameId ? previous! : MQTTTeamState(state: "idle", team: team, updated: "")
         state.team = team
+        state.colors = TeamFacts.look(team)
         state.gameId = event.gameId
         state.opponent = opponent
         state.homeOrAway = home ? "home" : "away"
