@@ -61,7 +61,14 @@ public struct WatchSettings: Sendable, Equatable {
     public static let minimumPoll: Duration = .seconds(2)
 
     public var poll: Duration = .seconds(5)
+    /// The earliest pregame reminder: when watching a game begins.
     public var pregame: Duration = .seconds(30 * 60)
+    /// Every pregame reminder's lead, longest first (`pregame = ["1h", "10m"]`; one value is
+    /// a list of one). Each is a `pregame` alert, once per game.
+    public var reminders: [Duration] = [.seconds(30 * 60)]
+    /// `pregame` was written as a list: the calendars' alarms follow it unless
+    /// `[calendar] reminders` says otherwise.
+    public var remindersListed = false
     public var delay: Duration = .zero
     /// How long `faceoff status` shows a final before the next game.
     public var finalHold: Duration = .seconds(6 * 3600)

@@ -25,7 +25,8 @@ public enum ConfigTemplate {
 
             [watch]
             # poll = "5s"                         # live poll interval, at least 2s
-            # pregame = "30m"                     # start watching this long before puck drop
+            # pregame = "30m"                     # start watching (and remind) this long before puck drop;
+            #                                     # a list reminds at each: ["1h", "10m"]
             # delay = "0s"                        # hold alerts back to match a delayed broadcast
             # final_hold = "6h"                   # how long `faceoff status` shows a final
 
@@ -76,7 +77,10 @@ public enum ConfigRenderer {
         lines.append("")
         lines.append("[watch]")
         lines.append("poll = \(duration(config.watch.poll))")
-        lines.append("pregame = \(duration(config.watch.pregame))")
+        lines.append(
+            "pregame = "
+                + (config.watch.remindersListed
+                    ? list(config.watch.reminders.map(DurationText.format)) : duration(config.watch.pregame)))
         lines.append("delay = \(duration(config.watch.delay))")
         lines.append("final_hold = \(duration(config.watch.finalHold))")
         lines.append("")
@@ -191,7 +195,8 @@ extension ConfigRenderer {
             ] as [String: Any],
             "watch": [
                 "poll": duration(config.watch.poll),
-                "pregame": duration(config.watch.pregame),
+                "pregame": config.watch.remindersListed
+                    ? config.watch.reminders.map(duration) as Any : duration(config.watch.pregame) as Any,
                 "delay": duration(config.watch.delay),
                 "final_hold": duration(config.watch.finalHold),
             ],

@@ -60,6 +60,12 @@ struct ConfigValidator {
                 unknown(key, path, allowed: ["teams", "players", "timezone", "api_base", "calendar", "watch", "serve", "sink"])
             }
         }
+        // Reminders chosen as a list are the calendars' alarms too, unless the calendar says.
+        let calendarSaysReminders = root.contains { key, value in
+            guard key == "calendar", case .table(let entries) = value else { return false }
+            return entries.contains { $0.0 == "reminders" }
+        }
+        if config.watch.remindersListed, !calendarSaysReminders { config.calendar.reminders = config.watch.reminders }
         return config
     }
 
@@ -134,7 +140,21 @@ struct ConfigValidator {
             case "poll":
                 if let poll = duration(value, path, minimum: WatchSettings.minimumPoll) { settings.poll = poll }
             case "pregame":
-                if let pregame = duration(value, path) { settings.pregame = pregame }
+                if case .array = value {
+                    if let texts = strings(value, path, example: #"["1h", "10m"]"#) {
+                        let leads = Set(texts.compactMap { durationText($0, path, name: "pregame") }).sorted(by: >)
+                        if leads.isEmpty {
+                            fail(path, "'pregame' lists no reminder; give one or more, like [\"1h\", \"10m\"], or one value like \"30m\"")
+                        } else {
+                            settings.reminders = leads
+                            settings.pregame = leads[0]
+                            settings.remindersListed = true
+                        }
+                    }
+                } else if let pregame = duration(value, path) {
+                    settings.pregame = pregame
+                    settings.reminders = [pregame]
+                }
             case "delay":
                 if let delay = duration(value, path) { settings.delay = delay }
             case "final_hold":

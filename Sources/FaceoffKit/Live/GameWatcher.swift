@@ -6,18 +6,21 @@ import Logging
 public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     public struct Settings: Sendable {
         public var poll: Duration
-        public var pregame: Duration
+        /// The pregame reminders' leads (one `pregame` alert each).
+        public var reminders: [Duration]
+        /// Watching begins this long before the start: the longest reminder.
+        public var pregame: Duration { reminders.max() ?? .zero }
         /// How long snapshots (the scoreboard) wait, so they never give a delayed alert away.
         public var delay: Duration
 
-        public init(poll: Duration = .seconds(5), pregame: Duration = .seconds(1800), delay: Duration = .zero) {
+        public init(poll: Duration = .seconds(5), reminders: [Duration] = [.seconds(1800)], delay: Duration = .zero) {
             self.poll = max(poll, WatchSettings.minimumPoll)
-            self.pregame = pregame
+            self.reminders = reminders
             self.delay = delay
         }
 
         public init(_ watch: WatchSettings) {
-            self.init(poll: watch.poll, pregame: watch.pregame, delay: watch.delay)
+            self.init(poll: watch.poll, reminders: watch.reminders, delay: watch.delay)
         }
     }
 
@@ -76,7 +79,8 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         var pendingSnapshots: [(seen: C.Instant, snapshot: GameSnapshot)] = []
         var failures = 0
         var polls = 0
-        var pregameSent = false
+        // The pregame reminders sent (their leads in seconds); all of them once the game is on.
+        var remindersSent: Set<Int> = []
         // Wall time of the last poll that reached the feed.
         var lastSeen: Date?
         /// The intermission clock at the poll before: one that stopped moving is watched closely.
@@ -112,8 +116,11 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                     }
                 }
                 lastSeen = seenAt
-                if !pregameSent, let pregame = pregame(snapshot, at: seenAt) { events.insert(pregame, at: 0) }
-                pregameSent = pregameSent || snapshot.state?.isUpcoming != true || events.first?.kind == .pregame
+                if let (reminder, covered) = reminder(snapshot, at: seenAt, sent: remindersSent) {
+                    events.insert(reminder, at: 0)
+                    remindersSent.formUnion(covered)
+                }
+                if snapshot.state?.isUpcoming != true { remindersSent.formUnion(settings.reminders.map { Int($0.components.seconds) }) }
                 if fresh { try? await ledger?.markSeen(gameID: gameID, at: seenAt) }
                 fresh = false
                 // Each alert's delay counts from when it was first seen, by this or any process.
@@ -194,17 +201,20 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         }
     }
 
-    /// The `pregame` alert, on the first poll of a game not yet started whose start is at most
-    /// the pregame lead away. Its key is the configured lead in minutes (the same on every
-    /// restart); `minutes_before` is how long there is left.
-    func pregame(_ snapshot: GameSnapshot, at date: Date) -> GameEvent? {
+    /// The pregame reminder due at `date`, if any: of the leads (`[watch] pregame`) not yet
+    /// sent whose moment has come (up to a minute early, as polls are a minute apart), the one
+    /// nearest the start, as one alert; the earlier ones it passes over are counted as sent, so
+    /// a watch begun 5 minutes before says "starts in 5 min" once, not also "in 1 h".
+    func reminder(_ snapshot: GameSnapshot, at date: Date, sent: Set<Int>) -> (event: GameEvent, covered: [Int])? {
         guard snapshot.state?.isUpcoming == true, let start = scheduledStart ?? snapshot.startTime else { return nil }
         let left = start.timeIntervalSince(date)
-        let lead = Double(settings.pregame.components.seconds)
-        guard left > 0, left <= lead + 60 else { return nil }
-        return GameEvent(
-            kind: .pregame, key: String(Int(lead / 60)), gameId: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
+        guard left > 0 else { return nil }
+        let due = settings.reminders.map { Int($0.components.seconds) }.filter { !sent.contains($0) && left <= Double($0) + 60 }
+        guard let lead = due.min() else { return nil }
+        let event = GameEvent(
+            kind: .pregame, key: String(lead / 60), gameId: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
             score: GameEvent.Score(away: 0, home: 0), details: ["minutes_before": String(Int((left / 60).rounded()))])
+        return (event, due)
     }
 
     /// A playoff game's `game_start` says the series before it; its `final`, after it.

@@ -111,6 +111,25 @@ import Testing
         #expect(number.first?.message.contains("not an integer") == true)
     }
 
+    /// `pregame` as one value (as before) or a list of reminders: longest first, watching
+    /// from the longest; a list is the calendars' alarms too unless `[calendar] reminders`
+    /// says otherwise (even `[]`).
+    @Test func pregameTakesOneValueOrAListOfReminders() throws {
+        let one = try ConfigLoader.parse("[watch]\npregame = \"45m\"\n", file: "c")
+        #expect(one.watch.reminders == [.seconds(2700)] && one.watch.pregame == .seconds(2700))
+        #expect(one.calendar.reminders.isEmpty)
+        let two = try ConfigLoader.parse("[watch]\npregame = [\"10m\", \"1h\"]\n", file: "c")
+        #expect(two.watch.reminders == [.seconds(3600), .seconds(600)] && two.watch.pregame == .seconds(3600))
+        #expect(two.calendar.reminders == [.seconds(3600), .seconds(600)])
+        let own = try ConfigLoader.parse("[calendar]\nreminders = []\n[watch]\npregame = [\"10m\", \"1h\"]\n", file: "c")
+        #expect(own.calendar.reminders.isEmpty)
+        #expect(Config().watch.reminders == [.seconds(1800)])
+        let empty = errors("[watch]\npregame = []\n")
+        #expect(empty.first?.line == 2 && empty.first?.message.contains("lists no reminder") == true, "\(empty)")
+        let bad = errors("[watch]\npregame = [\"1h\", \"soon\"]\n")
+        #expect(bad.first?.line == 2 && bad.first?.message.contains("soon") == true, "\(bad)")
+    }
+
     @Test func teamsAreValidatedWithSuggestions() throws {
         let found = errors("teams = [\"TOR\", \"TRO\"]\n")
         #expect(found.first?.description == "config.toml:1: unknown team 'TRO' (did you mean TOR?)")

@@ -369,6 +369,42 @@ import Testing
         #expect(summary.details["missed"] == "1 penalty, 4 other alerts", "\(summary.details)")
     }
 
+    /// Two reminders (`pregame = ["1h", "10m"]`): each once, at its moment (up to a minute
+    /// early: polls before a game are a minute apart), keyed by its lead; a watch begun after
+    /// both moments says the nearer one only.
+    @Test func eachReminderOnceAtItsMoment() throws {
+        let start = Date(timeIntervalSince1970: 1_764_000_000)
+        let watcher = GameWatcher(
+            gameID: 2025020100, scheduledStart: start, client: NHLClient(http: CurlHTTPClient(), cache: nil), ledger: nil,
+            settings: .init(poll: .seconds(5), reminders: [.seconds(3600), .seconds(600)]), clock: TestClock(),
+            router: AlertRouter(routes: [], ledger: nil, clock: TestClock()))
+        var feed = PlayByPlay()
+        feed.id = 2025020100
+        feed.gameState = .fut
+        let snapshot = GameSnapshot(feed)
+        var sent: Set<Int> = []
+        func at(minutes: Double) -> String? {
+            guard let (event, covered) = watcher.reminder(snapshot, at: start.addingTimeInterval(-minutes * 60), sent: sent) else {
+                return nil
+            }
+            sent.formUnion(covered)
+            return "\(event.id) \(event.details["minutes_before"] ?? "?")"
+        }
+        #expect(at(minutes: 65) == nil)
+        #expect(at(minutes: 60.5) == "2025020100:pregame:60 61")
+        #expect(at(minutes: 59) == nil)
+        #expect(at(minutes: 30) == nil)
+        #expect(at(minutes: 10) == "2025020100:pregame:10 10")
+        #expect(at(minutes: 5) == nil)
+        // Begun 5 minutes before: the 10-minute reminder alone, the hour's passed over.
+        sent = []
+        #expect(at(minutes: 5) == "2025020100:pregame:10 5")
+        #expect(sent == [3600, 600])
+        // The game under way: none.
+        feed.gameState = .live
+        #expect(watcher.reminder(GameSnapshot(feed), at: start.addingTimeInterval(-60), sent: []) == nil)
+    }
+
     @Test func pollingSlowsDownInIntermissionsButNotBelowOnceAMinute() {
         let watcher = GameWatcher(
             gameID: 1, scheduledStart: nil, client: NHLClient(http: CurlHTTPClient(), cache: nil), ledger: nil,
