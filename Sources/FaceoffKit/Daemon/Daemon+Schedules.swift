@@ -54,6 +54,7 @@ extension Daemon {
                 } else {
                     scheduleTrouble(team, nil)
                 }
+                announceChanges(team: team, games: schedule.value.games ?? [], at: date, config: config)
                 // Past games are done; the season's far future waits for later refreshes.
                 let series = SeriesState.states(schedule.value.games ?? [])
                 for game in schedule.value.games ?? [] where GameWindow.isPlanned(game, now: date) {
@@ -83,6 +84,20 @@ extension Daemon {
             }
         }
         return (games, current)
+    }
+
+    /// Routes a `schedule_change` for each change since the team's last accepted schedule
+    /// (a stale copy standing in for a refused answer is that schedule, so no change).
+    func announceChanges(team: String, games: [ScheduleGame], at date: Date, config: Config) {
+        let before = lastSchedules.withLock { $0.updateValue(games, forKey: team) }
+        guard let before else { return }
+        let changes = ScheduleChanges.events(
+            team: team, before: before, after: games, now: date, time: LocalTime(timeZone: config.timeZone))
+        for event in changes {
+            logger.info(
+                "schedule changed", metadata: ["team": "\(team)", "game": "\(event.gameId)", "change": "\(event.details["change"] ?? "")"])
+            routing.route(event)
+        }
     }
 
     /// A team's schedule trouble is logged once when it begins and once when it ends; while

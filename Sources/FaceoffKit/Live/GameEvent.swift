@@ -22,6 +22,9 @@ public struct GameEvent: Codable, Sendable, Equatable {
         case periodStart = "period_start"
         case periodEnd = "period_end"
         case final
+        /// A followed team's game moved, got its time, was postponed or cancelled, added or
+        /// moved to another arena (from `run`'s schedule refreshes).
+        case scheduleChange = "schedule_change"
 
         /// Kinds a sink gets only when its `events` lists them: a highlight link comes minutes
         /// after its goal, which is news only to a sink that asked.

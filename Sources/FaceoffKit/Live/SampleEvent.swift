@@ -26,6 +26,12 @@ public enum SampleEvent {
             kind: kind, key: key ?? "sample", gameId: gameId, away: rival, home: team, team: team, period: 2,
             periodType: "REG", clock: "12:34", score: score)
         switch kind {
+        case .scheduleChange:
+            event.details = ["change": "moved", "from": "Sat Nov 28 19:00", "to": "Sun Nov 29 15:00"]
+            event.period = nil
+            event.periodType = nil
+            event.clock = nil
+            event.score = .init(away: 0, home: 0)
         case .pregame:
             event.details = ["minutes_before": "30"]
             event.period = nil

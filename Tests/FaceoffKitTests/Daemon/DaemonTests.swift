@@ -313,4 +313,63 @@ import Testing
         let cached = try #require(try ResponseCache(store: store).entry(for: setup.server.baseURL + "/v1/club-schedule-season/TOR/now"))
         #expect(String(decoding: cached.body, as: UTF8.self).contains("2025020600"))
     }
+
+    /// A start time moved and another game postponed between two refreshes: one
+    /// `schedule_change` each, through the config's sinks; the first schedule is no news, and
+    /// a refused answer (no games) in between, and the same answer again after it, none.
+    @Test func aChangedScheduleIsOneAlertPerChange() async throws {
+        let clock = TestClock()
+        let log = LogLines(clock: clock)
+        let start = Self.launch.addingTimeInterval(30 * 3600)
+        let moved = Self.launch.addingTimeInterval(31 * 3600)
+        let other = { (state: String) in
+            "{\"id\": 2025020701, \"season\": 20252026, \"gameType\": 2, \"gameDate\": \"2026-01-11\", \"startTimeUTC\": \"2026-01-11T00:00:00Z\", \"gameState\": \"FUT\", \"gameScheduleState\": \"\(state)\", \"awayTeam\": {\"abbrev\": \"TOR\"}, \"homeTeam\": {\"abbrev\": \"OTT\"}}"
+        }
+        let first = Self.schedule(gameAt: start).replacingOccurrences(of: "\n]}", with: ",\n" + other("OK") + "\n]}")
+        let changed = Self.schedule(gameAt: moved).replacingOccurrences(of: "\n]}", with: ",\n" + other("PPD") + "\n]}")
+        let refused = "{\"currentSeason\": 20252026, \"games\": []}"
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sent = directory.appendingPathComponent("sent.jsonl")
+        let setup = try Setup(
+            gameAt: start,
+            config: """
+                teams = ["TOR"]
+                [calendar]
+                refresh = "1h"
+                [[sink]]
+                type = "exec"
+                name = "log"
+                command = ["/bin/sh", "-c", "cat >> \(sent.path)"]
+                events = ["schedule_change"]
+
+                """,
+            clock: clock, logger: log.logger(),
+            schedule: { $0 == 1 ? first : $0 == 3 ? refused : changed })
+        defer { setup.close() }
+        func lines() -> [String] {
+            ((try? String(contentsOf: sent, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+        let task = Task { try await setup.daemon.run() }
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+        while ContinuousClock.now < deadline,
+            setup.server.requests.filter({ $0.path.contains("/club-schedule-season/") }).count < 5 || lines().count < 2
+        {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        // Time for a third alert that should not come.
+        try await Task.sleep(for: .milliseconds(500))
+        task.cancel()
+        _ = await task.result
+        let events = try lines().map { try JSONDecoder().decode(EventLine.self, from: Data($0.utf8)) }
+        let changes = events.map { "\($0.game) \($0.details["change"] ?? "?")" }
+        #expect(changes.sorted() == ["2025020600 moved", "2025020701 postponed"], "\(lines()) \(log.all.map(\.1))")
+        #expect(log.all.filter { $0.1 == "schedule changed" }.count == 2)
+    }
+
+    /// The parts of an event's JSON line this suite reads.
+    struct EventLine: Decodable {
+        let game: Int
+        let details: [String: String]
+    }
 }

@@ -42,6 +42,7 @@ import Testing
             .periodStart: "▶ 2nd period  MTL 1–2 TOR",
             .periodEnd: "⏸ End of 2nd  MTL 1–2 TOR · shots 18–24",
             .final: "🏁 Final  MTL 2–3 TOR · TOR win · shots 27–33",
+            .scheduleChange: "📅 MTL @ TOR moved  from Sat Nov 28 19:00 to Sun Nov 29 15:00",
         ]
         for kind in GameEvent.Kind.allCases {
             #expect(Self.renderer.line(SampleEvent.make(kind, team: "TOR")) == expected[kind], "\(kind)")

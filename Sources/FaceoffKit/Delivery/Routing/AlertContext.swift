@@ -74,6 +74,8 @@ enum AlertContext {
         set("time_left", details["time_left"])
         set("reason", details["reason"])
         set("from", details["from"])
+        set("to", details["to"])
+        set("change", details["change"])
         set("highlight_url", details["highlight_url"])
         if let endedIn = details["ended_in"] {
             values["ended_in"] = endedIn

@@ -49,6 +49,7 @@ public enum MQTTTrigger: String, Sendable, CaseIterable {
     case final
     case win
     case loss
+    case scheduleChange = "schedule_change"
 
     /// The triggers `event` fires for `team` (one of the game's two).
     public static func fired(by event: GameEvent, for team: String) -> [MQTTTrigger] {
@@ -68,6 +69,7 @@ public enum MQTTTrigger: String, Sendable, CaseIterable {
             let mine = team == event.away ? event.score.away : event.score.home
             let other = team == event.away ? event.score.home : event.score.away
             return mine == other ? [.final] : [.final, mine > other ? .win : .loss]
+        case .scheduleChange: return [.scheduleChange]
         case .pregame, .gameJoined, .scoringChange, .goalHighlight, .penalty, .goalieReturned: return []
         }
     }
@@ -90,6 +92,7 @@ public enum MQTTTrigger: String, Sendable, CaseIterable {
         case .final: "Final"
         case .win: "Win"
         case .loss: "Loss"
+        case .scheduleChange: "Schedule changes"
         }
     }
 }

@@ -117,7 +117,8 @@ public final class MQTTSink: DurableSink {
                 }
             }
         }
-        for team in involved {
+        // A schedule change is news about a game to come, not a moment of one: the state stays.
+        for team in involved where event.kind != .scheduleChange {
             // An attempt again after one cut off finds its own state recorded: `after` is
             // idempotent, so it moves on to the same state.
             let state = MQTTTeamState.after(event, team: team, previous: storedState(team), at: date)
