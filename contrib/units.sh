@@ -8,9 +8,12 @@ set -eu
 [ $# -eq 5 ] || { echo "usage: contrib/units.sh OUTDIR BIN STATE_HOME DATA_HOME CACHE_HOME" >&2; exit 2; }
 out=$1 bin=$2
 for folder in "$3" "$4" "$5"; do
-  case "$folder" in *[[:space:]]* | *\"* | *\\*)
-    echo "the units can't name the folder '$folder' (a space, quote or backslash); set XDG_STATE_HOME, XDG_DATA_HOME and XDG_CACHE_HOME to folders without, or unset them" >&2
-    exit 1 ;;
+  # systemd reads % (a specifier) and $ (a variable) in these lines: only the package's own
+  # specifiers at the start (%S, %C, %h) pass.
+  case "$folder" in
+    *[[:space:]]* | *\"* | *\\* | *\$* | ?*%* | %[!SCh]* | %)
+      echo "the units can't name the folder '$folder' (a space, quote, backslash, % or \$); set XDG_STATE_HOME, XDG_DATA_HOME and XDG_CACHE_HOME to folders without, or unset them" >&2
+      exit 1 ;;
   esac
 done
 # For sed's replacement: its delimiter, & and backslash escaped.

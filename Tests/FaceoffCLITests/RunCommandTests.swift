@@ -333,6 +333,10 @@ import Testing
         }
         let spaced = try await CLI.execute("/bin/sh", [script, units.path, "/b", "/srv/my state", "/d", "/c"])
         #expect(spaced.status == 1 && spaced.stderr.contains("'/srv/my state'"), "\(spaced.stderr)")
+        // systemd would read % and $ in a folder's name as a specifier and a variable.
+        for odd in ["/srv/50%off", "/srv/$USER"] {
+            #expect(try await CLI.execute("/bin/sh", [script, units.path, "/b", odd, "/d", "/c"]).status == 1, "\(odd)")
+        }
     }
 
     @Test func doctorSaysWhatIsWrongAndHowToFixIt() async throws {

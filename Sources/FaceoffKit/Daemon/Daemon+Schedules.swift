@@ -89,10 +89,14 @@ extension Daemon {
     /// Routes a `schedule_change` for each change since the team's last accepted schedule
     /// (a stale copy standing in for a refused answer is that schedule, so no change).
     func announceChanges(team: String, games: [ScheduleGame], at date: Date, config: Config) {
-        let before = lastSchedules.withLock { $0.updateValue(games, forKey: team) }
+        let before = lastSchedules.withLock { schedules in
+            let before = schedules[team]
+            schedules[team] = (games, (before?.known ?? []).union(games.compactMap(\.id)))
+            return before
+        }
         guard let before else { return }
         let changes = ScheduleChanges.events(
-            team: team, before: before, after: games, now: date, time: LocalTime(timeZone: config.timeZone))
+            team: team, before: before.games, after: games, known: before.known, now: date, time: LocalTime(timeZone: config.timeZone))
         for event in changes {
             logger.info(
                 "schedule changed", metadata: ["team": "\(team)", "game": "\(event.gameId)", "change": "\(event.details["change"] ?? "")"])

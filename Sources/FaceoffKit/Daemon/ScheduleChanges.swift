@@ -6,7 +6,11 @@ import Foundation
 /// Games played or under way are no schedule news. Each change is one `schedule_change`
 /// whose id names the new state, so the ledger sends it once however often it is seen.
 enum ScheduleChanges {
-    static func events(team: String, before: [ScheduleGame], after: [ScheduleGame], now: Date, time: LocalTime) -> [GameEvent] {
+    /// - Parameter known: the ids of every game an earlier answer of this run had: a game
+    ///   missing from one answer and back in the next is not "added".
+    static func events(
+        team: String, before: [ScheduleGame], after: [ScheduleGame], known: Set<Int> = [], now: Date, time: LocalTime
+    ) -> [GameEvent] {
         // Another season's schedule (the "now" answer rolled over): nothing to compare.
         let seasons = (Set(before.compactMap(\.season)), Set(after.compactMap(\.season)))
         if !seasons.0.isEmpty, !seasons.1.isEmpty, seasons.0.isDisjoint(with: seasons.1) { return [] }
@@ -29,24 +33,27 @@ enum ScheduleChanges {
                 } else if state?.isPostponed == true, was?.isPostponed != true {
                     changes.append(("postponed", when(previous), nil))
                 } else if state?.isCancelled != true, state?.isPostponed != true, let start = game.startTime {
-                    if was?.isTimeTBD == true, state?.isTimeTBD != true {
+                    if was?.isPostponed == true || was?.isCancelled == true {
+                        // Back on the schedule, usually with a new date.
+                        changes.append(("rescheduled", previous.startTime == start ? nil : when(previous), when(game)))
+                    } else if was?.isTimeTBD == true, state?.isTimeTBD != true {
                         changes.append(("time set", nil, when(game)))
                     } else if let before = previous.startTime, before != start {
                         changes.append(("moved", when(previous), when(game)))
-                    } else if was?.isPostponed == true || was?.isCancelled == true {
-                        changes.append(("rescheduled", nil, when(game)))
                     }
                 }
                 if let venue = game.venue?.value, let before = previous.venue?.value, venue != before {
                     changes.append(("new venue", before, venue))
                 }
-            } else if !before.isEmpty, state?.isCancelled != true, game.startTime.map({ $0 > now }) == true {
+            } else if !before.isEmpty, !known.contains(id), state?.isCancelled != true, game.startTime.map({ $0 > now }) == true {
                 changes.append(("added", nil, when(game)))
             }
             for change in changes {
-                // The new state names the change: seen again, it is the same event.
+                // The change, from what, and the new state name it: seen again, it is the same
+                // event; moved back and forth, each move is news.
                 let key = StableHash.hex(
-                    [change.change, game.startTimeUTC ?? "", state?.rawValue ?? "", game.venue?.value ?? ""].joined(separator: "|"))
+                    [change.change, change.from ?? "", game.startTimeUTC ?? "", state?.rawValue ?? "", game.venue?.value ?? ""]
+                        .joined(separator: "|"))
                 var details = ["change": change.change]
                 if let from = change.from { details["from"] = from }
                 if let to = change.to { details["to"] = to }

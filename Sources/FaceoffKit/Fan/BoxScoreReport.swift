@@ -117,11 +117,13 @@ public struct BoxScoreReport: Codable, Sendable, Equatable {
                 }
             }
         }
-        shotsByPeriod = rightRail?.shotsByPeriod.map { lines in
-            lines.compactMap { line in
+        // Every period's line or none: a table missing one would add up to a wrong total.
+        shotsByPeriod = rightRail?.shotsByPeriod.flatMap { lines in
+            let known = lines.compactMap { line -> PeriodShots? in
                 guard let away = line.away, let home = line.home else { return nil }
                 return PeriodShots(period: line.periodDescriptor?.label ?? "?", away: away, home: home)
             }
+            return known.count == lines.count ? known : nil
         }
         if let stats = boxscore?.playerByGameStats {
             let sides = [(away.abbrev, stats.awayTeam), (home.abbrev, stats.homeTeam)]

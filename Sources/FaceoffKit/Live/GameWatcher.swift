@@ -212,7 +212,8 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         let due = settings.reminders.map { Int($0.components.seconds) }.filter { !sent.contains($0) && left <= Double($0) + 60 }
         guard let lead = due.min() else { return nil }
         let event = GameEvent(
-            kind: .pregame, key: String(lead / 60), gameId: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
+            kind: .pregame, key: lead % 60 == 0 ? String(lead / 60) : "\(lead)s", gameId: snapshot.gameId, away: snapshot.away.abbrev,
+            home: snapshot.home.abbrev,
             score: GameEvent.Score(away: 0, home: 0), details: ["minutes_before": String(Int((left / 60).rounded()))])
         return (event, due)
     }

@@ -21,7 +21,8 @@ extension FanText {
             case "cancelled": state = "Cancelled"
             case "live":
                 var parts = [[game.period, game.intermission ? "intermission" : nil].compactMap(\.self).joined(separator: " ")]
-                if let clock = game.clock { parts[0] += " \(clock) left" }
+                // A shootout has no clock.
+                if let clock = game.clock, game.period != "SO" { parts[0] += " \(clock) left" }
                 if let team = game.powerPlay { parts.append("\(team) PP") }
                 for team in game.emptyNet { parts.append("\(team) net empty") }
                 state = parts.filter { !$0.isEmpty }.joined(separator: " · ")

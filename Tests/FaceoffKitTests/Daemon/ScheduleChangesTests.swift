@@ -70,4 +70,28 @@ import Testing
         let next = Self.game(9, "2026-10-10T00:00:00Z").replacingOccurrences(of: "20252026", with: "20262027")
         #expect(try changes([Self.game(1, "2025-12-01T00:00:00Z")], [next]).isEmpty)
     }
+
+    /// A game missing from one answer and back in the next was never "added"; a postponed
+    /// game given a new date is "rescheduled" from its old date; moved away and back, each
+    /// move is its own event.
+    @Test func comebacksReschedulesAndMovesBackAndForth() throws {
+        let one = [Self.game(1, "2025-12-01T00:00:00Z"), Self.game(2, "2025-12-02T00:00:00Z")]
+        let events = { (before: [String], after: [String], known: Set<Int>) in
+            ScheduleChanges.events(
+                team: "TOR", before: try Self.games(before), after: try Self.games(after), known: known, now: Self.now, time: self.time)
+        }
+        #expect(try events([one[0]], one, [1, 2]).isEmpty)
+        #expect(try events([one[0]], one, [1]).map { $0.details["change"] } == ["added"])
+        let back = try events(
+            [Self.game(1, "2025-12-01T00:00:00Z", schedule: "PPD")], [Self.game(1, "2026-02-20T00:00:00Z")], [1])
+        #expect(back.map { RendererTests.renderer.text($0).body } == ["from Sun Nov 30 19:00 to Thu Feb 19 19:00"])
+        #expect(back.map { $0.details["change"] } == ["rescheduled"])
+        let a = Self.game(1, "2025-12-01T00:00:00Z")
+        let b = Self.game(1, "2025-12-01T01:00:00Z")
+        let there = try events([a], [b], [1])
+        let andBack = try events([b], [a], [1])
+        let again = try events([a], [b], [1])
+        #expect(there.count == 1 && andBack.count == 1 && there.map(\.id) == again.map(\.id))
+        #expect(there[0].id != andBack[0].id)
+    }
 }

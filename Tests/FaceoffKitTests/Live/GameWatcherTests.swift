@@ -400,6 +400,14 @@ import Testing
         sent = []
         #expect(at(minutes: 5) == "2025020100:pregame:10 5")
         #expect(sent == [3600, 600])
+        // A lead of 90 s and one of a minute are two reminders, with two ids.
+        let close = GameWatcher(
+            gameID: 2025020100, scheduledStart: start, client: NHLClient(http: CurlHTTPClient(), cache: nil), ledger: nil,
+            settings: .init(poll: .seconds(5), reminders: [.seconds(90), .seconds(60)]), clock: TestClock(),
+            router: AlertRouter(routes: [], ledger: nil, clock: TestClock()))
+        let early = close.reminder(snapshot, at: start.addingTimeInterval(-140), sent: [])
+        let late = close.reminder(snapshot, at: start.addingTimeInterval(-30), sent: [90])
+        #expect(early?.event.id == "2025020100:pregame:90s" && late?.event.id == "2025020100:pregame:1")
         // The game under way: none.
         feed.gameState = .live
         #expect(watcher.reminder(GameSnapshot(feed), at: start.addingTimeInterval(-60), sent: []) == nil)

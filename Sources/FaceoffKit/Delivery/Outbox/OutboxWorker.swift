@@ -105,7 +105,10 @@ struct OutboxWorker: Sendable {
                             "last_error": "\(item.lastError ?? "-")",
                         ])
                 }
-                do { try await outbox.drop(item) } catch {
+                do {
+                    try await outbox.drop(item)
+                    storeFailing = false
+                } catch {
                     // A full or read-only disk: the row stays, and is looked at again when the
                     // store may take the change, as any failed write waits (said once).
                     if !storeFailing {
