@@ -104,8 +104,9 @@ public struct SinkConfig: Sendable, Equatable {
 
     public var type: Kind
     public var name: String?
-    /// nil means every kind.
-    public var events: [String]?
+    /// The kinds it gets, as the config lists them (checked at load: an unknown name is a
+    /// config error with its line); nil means every kind but the opt-in ones.
+    public var events: [GameEvent.Kind]?
     /// nil means the followed teams.
     public var teams: [String]?
     public var players: [Int] = []

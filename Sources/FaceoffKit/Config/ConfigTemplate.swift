@@ -94,7 +94,7 @@ public enum ConfigRenderer {
             lines.append("[[sink]]")
             lines.append("type = \(quote(sink.type.rawValue))")
             if let name = sink.name { lines.append("name = \(quote(name))") }
-            lines.append("events = \(list(sink.events ?? EventKindName.byDefault))")
+            lines.append("events = \(list(sink.events?.map(\.rawValue) ?? EventKindName.byDefault))")
             lines.append("teams = \(list(sink.teams ?? config.teams))")
             if !sink.players.isEmpty { lines.append("players = [\(sink.players.map(String.init).joined(separator: ", "))]") }
             lines.append("delay = \(duration(sink.delay ?? config.watch.delay))")
@@ -144,7 +144,7 @@ extension ConfigRenderer {
         for sink in config.sinks {
             var object: [String: Any] = [
                 "type": sink.type.rawValue,
-                "events": sink.events ?? EventKindName.byDefault,
+                "events": sink.events?.map(\.rawValue) ?? EventKindName.byDefault,
                 "teams": sink.teams ?? config.teams,
                 "players": sink.players,
                 "delay": duration(sink.delay ?? config.watch.delay),

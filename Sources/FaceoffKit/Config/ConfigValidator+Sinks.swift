@@ -78,7 +78,7 @@ extension ConfigValidator {
                             "unknown event kind '\(name)'\(Suggest.phrase(name, in: EventKindName.all)); kinds are \(EventKindName.all.joined(separator: ", "))"
                         )
                     }
-                    sink.events = kinds.filter(EventKindName.all.contains)
+                    sink.events = kinds.compactMap(GameEvent.Kind.init(rawValue:))
                 }
             case "teams":
                 if let names = strings(value, keyPath, example: #"["TOR"]"#) { sink.teams = teams(names, keyPath) }

@@ -4,7 +4,7 @@ import Testing
 @testable import FaceoffKit
 
 /// The calendar's fast renderer must say what swift-mustache says.
-@Suite(.timeLimit(.minutes(10))) struct FlatTemplateTests {
+@Suite struct FlatTemplateTests {
     /// Deterministic randomness, so a failure can be replayed.
     struct SplitMix: RandomNumberGenerator {
         var state: UInt64

@@ -3,7 +3,7 @@ import Testing
 
 @testable import FaceoffKit
 
-@Suite(.timeLimit(.minutes(10))) struct ConfigEditorTests {
+@Suite struct ConfigEditorTests {
     @Test func addingToASingleLineListKeepsTheRestOfTheFile() {
         let text = """
             # Faceoff
@@ -140,7 +140,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct AtomicFileTests {
+@Suite struct AtomicFileTests {
     @Test func replacesContentAndKeepsPermissions() throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

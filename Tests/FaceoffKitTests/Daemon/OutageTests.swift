@@ -34,7 +34,7 @@ final class LogLines: Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct OutageTests {
+@Suite struct OutageTests {
     /// Answers or fails as the test says, request by request.
     final class Switchable: HTTPClient {
         let failure = Mutex<HTTPError.Kind?>(nil)

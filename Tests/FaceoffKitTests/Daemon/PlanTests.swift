@@ -4,7 +4,7 @@ import Testing
 @testable import FaceoffKit
 
 /// The rules `calendar`, `serve`, `run`, `watch` and `status` share.
-@Suite(.timeLimit(.minutes(10))) struct PlanTests {
+@Suite struct PlanTests {
     @Test func favouritesIsWrittenWithOneTeamAndTheLeagueFeedOnceItExists() throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

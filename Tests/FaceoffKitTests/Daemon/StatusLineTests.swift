@@ -4,7 +4,7 @@ import Testing
 @testable import FaceoffKit
 
 /// `faceoff status` after a game: the final for `[watch] final_hold`, then the next game.
-@Suite(.timeLimit(.minutes(10))) struct StatusLineTests {
+@Suite struct StatusLineTests {
     /// A store with TOR's cached schedule (the mirror's) and the final of an overtime game
     /// recorded as a watcher records it.
     static func store(final: PlayByPlay, at date: Date) async throws -> (Store, URL) {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import FaceoffKit
 
-@Suite(.timeLimit(.minutes(10))) struct AlertRouterTests {
+@Suite struct AlertRouterTests {
     final class Log: Sendable {
         let entries = Mutex<[(sink: String, id: String, at: ContinuousClock.Instant)]>([])
         func add(_ sink: String, _ event: GameEvent) { entries.withLock { $0.append((sink, event.id, ContinuousClock.now)) } }

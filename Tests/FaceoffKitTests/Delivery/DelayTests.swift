@@ -6,7 +6,7 @@ import Testing
 
 /// The delay in effect (`DelayBook`), changed while alerts are held, and when events were
 /// first seen (`Sightings`).
-@Suite(.timeLimit(.minutes(10))) struct DelayTests {
+@Suite struct DelayTests {
     final class Delivered: Sendable {
         let list = Mutex<[(id: String, at: Duration)]>([])
         func withLock<T>(_ body: (inout [(id: String, at: Duration)]) -> T) -> T { list.withLock { body(&$0) } }
@@ -179,7 +179,7 @@ import Testing
 }
 
 /// watch's keys: escape sequences (arrows, function keys) are never read as `[` or `-`.
-@Suite(.timeLimit(.minutes(10))) struct KeyParserTests {
+@Suite struct KeyParserTests {
     @Test func escapeSequencesAreDroppedWhole() {
         let parser = KeyParser()
         func keys(_ bytes: [UInt8]) -> String { String(bytes.compactMap(parser.key)) }

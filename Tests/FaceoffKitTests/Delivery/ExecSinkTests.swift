@@ -6,7 +6,7 @@ import Testing
 @testable import FaceoffKit
 
 /// The exec sink against real programs (shell scripts the tests write).
-@Suite(.timeLimit(.minutes(10))) struct ExecSinkTests {
+@Suite struct ExecSinkTests {
     struct Setup {
         let directory: URL
         var home: String { directory.path + "/home" }

@@ -5,7 +5,7 @@ import Testing
 
 /// notify-send against a real D-Bus session bus, with the tests' notification daemon
 /// (Tests/tools/notification_daemon.py) recording each Notify call.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct NotifySendSinkTests {
+@Suite(.serialized) struct NotifySendSinkTests {
     final class Session: @unchecked Sendable {
         let bus: Process
         let daemon: Process

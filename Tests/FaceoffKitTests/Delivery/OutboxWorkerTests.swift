@@ -5,7 +5,7 @@ import Testing
 
 @testable import FaceoffKit
 
-@Suite(.timeLimit(.minutes(10))) struct OutboxWorkerTests {
+@Suite struct OutboxWorkerTests {
     /// An expired row the store can't remove (a full or read-only disk; here a trigger that
     /// refuses the DELETE as such a disk does): said once and waited on like any failed write,
     /// never read again and again; removed once the store takes it; never sent.

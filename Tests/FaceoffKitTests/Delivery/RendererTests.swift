@@ -3,7 +3,7 @@ import Testing
 
 @testable import FaceoffKit
 
-@Suite(.timeLimit(.minutes(10))) struct RendererTests {
+@Suite struct RendererTests {
     static let renderer = Renderer(templates: try! TemplateSet(overrides: nil), followed: ["TOR"])
 
     @Test func theIssueExampleGoal() {
@@ -155,7 +155,7 @@ import Testing
 
     @Test func filtersTakeKindsTeamsAndPlayers() {
         var config = SinkConfig(type: .webhook)
-        config.events = ["goal", "final"]
+        config.events = [.goal, .final]
         config.players = [8479318]
         let filter = SinkFilter(config, defaultTeams: ["BOS"])
         var goal = SampleEvent.make(.goal, team: "TOR")

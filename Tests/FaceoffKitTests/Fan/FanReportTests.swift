@@ -4,8 +4,7 @@ import Testing
 @testable import FaceoffKit
 
 @Suite(
-    "fan reports on the real recordings", .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"),
-    .timeLimit(.minutes(10)))
+    "fan reports on the real recordings", .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"))
 struct FanReportRealTests {
     let time = LocalTime(timeZone: TimeZone(identifier: "America/Montreal")!)
 
@@ -110,7 +109,7 @@ struct FanReportRealTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct NextGameTests {
+@Suite struct NextGameTests {
     let time = LocalTime(timeZone: TimeZone(identifier: "UTC")!)
 
     func game(_ id: Int, _ start: String, state: String, schedule: String = "OK") throws -> GameSummary {

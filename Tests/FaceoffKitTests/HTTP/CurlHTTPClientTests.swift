@@ -3,7 +3,7 @@ import Testing
 
 @testable import FaceoffKit
 
-@Suite("CurlHTTPClient against a loopback server", .timeLimit(.minutes(10)))
+@Suite("CurlHTTPClient against a loopback server")
 struct CurlHTTPClientTests {
     let fastRetry = RetryPolicy(
         maxAttempts: 3, baseDelay: .milliseconds(100), maxDelay: .seconds(1), maxTotal: .seconds(10))
@@ -233,7 +233,7 @@ struct CurlHTTPClientTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct RetryPolicyTests {
+@Suite struct RetryPolicyTests {
     @Test func delaysGrowAndAreCapped() {
         let policy = RetryPolicy(maxAttempts: 10, baseDelay: .seconds(1), maxDelay: .seconds(8), maxTotal: .seconds(60))
         #expect(policy.delay(afterAttempt: 1, retryAfter: nil, unit: 1) == .seconds(1))

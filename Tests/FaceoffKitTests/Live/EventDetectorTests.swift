@@ -4,7 +4,7 @@ import Testing
 
 @testable import FaceoffKit
 
-@Suite(.timeLimit(.minutes(10))) struct SituationCodeTests {
+@Suite struct SituationCodeTests {
     @Test func readsStrengthAndNets() throws {
         let pp = try #require(SituationCode("1451"))
         #expect(pp.homePowerPlay && !pp.awayPowerPlay)
@@ -30,7 +30,7 @@ import Testing
 }
 
 /// Every recorded and project game, replayed one play at a time.
-@Suite("event detection on whole games", .timeLimit(.minutes(10))) struct EventDetectorGameTests {
+@Suite("event detection on whole games") struct EventDetectorGameTests {
     static let games = Replays.recorded + Replays.ownGames
 
     @Test func theProjectsOwnGamesAreThere() {
@@ -181,8 +181,7 @@ extension EventDetectorGameTests {
 }
 
 @Suite(
-    "delayed-penalty pulls in the recordings", .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"),
-    .timeLimit(.minutes(10)))
+    "delayed-penalty pulls in the recordings", .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"))
 struct DelayedPenaltyPullTests {
     @Test func aGoalieOffOnThePenaltyPlayIsNotAnEmptyNet() throws {
         // PIT at MIN, 2nd period 01:54: the penalty to PIT is called with MIN's goalie already
@@ -197,7 +196,7 @@ struct DelayedPenaltyPullTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct EventDetectorRobustnessTests {
+@Suite struct EventDetectorRobustnessTests {
     static var sample: PlayByPlay {
         get throws { try Replays.load(TestPaths.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play")) }
     }

@@ -5,7 +5,7 @@ import Testing
 
 /// Power plays read from the penalties, on short invented feeds: what the whole-game
 /// fixtures don't have (overtime, a misconduct).
-@Suite(.timeLimit(.minutes(10))) struct PowerPlayTests {
+@Suite struct PowerPlayTests {
     /// One play: period, time into it, kind, and for a penalty or a goal the team ("A" away,
     /// "H" home) and its details.
     struct Step {

@@ -4,7 +4,7 @@ import Testing
 @testable import FaceoffKit
 @testable import FaceoffServer
 
-@Suite(.timeLimit(.minutes(10))) struct ReplayServerTests {
+@Suite struct ReplayServerTests {
     static func game() throws -> PlayByPlay {
         try Replays.load(TestPaths.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play"))
     }

@@ -88,7 +88,7 @@ private struct StatsRestTeamList: Decodable {
 
 // MARK: - Real recordings
 
-@Suite("NHL models: real recorded responses", .timeLimit(.minutes(10)))
+@Suite("NHL models: real recorded responses")
 struct RealFixtureDecodingTests {
 
     @Test(
@@ -564,7 +564,7 @@ struct RealFixtureDecodingTests {
 
 // MARK: - Synthetic mirror (Tests/Fixtures/mirror/v1)
 
-@Suite("NHL models: synthetic mirror fixtures", .timeLimit(.minutes(10)))
+@Suite("NHL models: synthetic mirror fixtures")
 struct MirrorFixtureDecodingTests {
 
     @Test("every file of the mirror decodes into the model its URL path selects")
@@ -780,7 +780,7 @@ struct MirrorFixtureDecodingTests {
 
 // MARK: - Leniency
 
-@Suite("NHL models: lenient decoding", .timeLimit(.minutes(10)))
+@Suite("NHL models: lenient decoding")
 struct LenientDecodingTests {
 
     @Test("unknown enum values are kept raw and encode back unchanged")

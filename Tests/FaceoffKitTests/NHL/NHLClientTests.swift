@@ -4,7 +4,7 @@ import Testing
 @testable import FaceoffKit
 
 /// The NHL client end to end: libcurl against a loopback server, a real SQLite cache.
-@Suite(.timeLimit(.minutes(10))) struct NHLClientTests {
+@Suite struct NHLClientTests {
     final class Clock: @unchecked Sendable {
         private let lock = NSLock()
         private var current = Date(timeIntervalSince1970: 1_800_000_000)

@@ -5,7 +5,7 @@ import Testing
 
 @testable import FaceoffKit
 
-@Suite(.timeLimit(.minutes(10))) struct StoreTests {
+@Suite struct StoreTests {
     @Test func createsItsDirectoryAndMigrates() throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -225,7 +225,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct ResponseCacheTests {
+@Suite struct ResponseCacheTests {
     func makeCache() throws -> (ResponseCache, URL) {
         let directory = try TestPaths.temporaryDirectory()
         return (ResponseCache(store: try Store(path: directory.appendingPathComponent("f.sqlite").path)), directory)
@@ -276,7 +276,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct LedgerTests {
+@Suite struct LedgerTests {
     @Test func aClaimIsGrantedOncePerSink() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -4,7 +4,7 @@ import Testing
 @testable import FaceoffKit
 
 /// The scores table's words for the states the recordings don't have.
-@Suite(.timeLimit(.minutes(10))) struct ScoresTextTests {
+@Suite struct ScoresTextTests {
     /// A shootout under way has no clock: "SO", never "SO 00:00 left".
     @Test func aLiveShootoutShowsNoClock() throws {
         let json = """

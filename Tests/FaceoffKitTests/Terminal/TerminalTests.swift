@@ -3,7 +3,7 @@ import Testing
 
 @testable import FaceoffKit
 
-@Suite(.timeLimit(.minutes(10))) struct TerminalTests {
+@Suite struct TerminalTests {
     @Test func displayWidthCountsColumnsNotBytes() {
         #expect(DisplayWidth.of("Montréal") == 8)
         #expect(DisplayWidth.of("Slafkovský") == 10)
@@ -54,7 +54,7 @@ import Testing
 
 /// Alert lines in a 100-column pane: emoji are two columns, a long line gives up its names,
 /// not its score and time, and the scoreboard fills the pane's height.
-@Suite(.timeLimit(.minutes(10))) struct TerminalLayoutTests {
+@Suite struct TerminalLayoutTests {
     @Test func emojiAreTwoColumns() {
         for emoji in ["🚨", "❌", "✅", "🥅", "⚠️", "✏️", "🎬"] { #expect(DisplayWidth.of(emoji) == 2, "\(emoji)") }
         #expect(DisplayWidth.of("é") == 1)

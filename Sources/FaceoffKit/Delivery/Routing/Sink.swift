@@ -77,7 +77,7 @@ public struct SinkFilter: Sendable, Equatable {
 
     /// - Parameter defaultTeams: the followed teams, plus any `faceoff watch` was asked for.
     public init(_ config: SinkConfig, defaultTeams: Set<String>) {
-        kinds = config.events.map { Set($0.compactMap(GameEvent.Kind.init(rawValue:))) }
+        kinds = config.events.map(Set.init)
         teams = config.teams.map(Set.init) ?? defaultTeams
         players = Set(config.players)
     }
