@@ -22,10 +22,11 @@ xdg() { case "${1:-}" in /*) printf '%s' "$1" ;; *) printf '%s' "$HOME/$2" ;; es
 STATE_HOME=$(xdg "${XDG_STATE_HOME:-}" .local/state)
 DATA_HOME=$(xdg "${XDG_DATA_HOME:-}" .local/share)
 CACHE_HOME=$(xdg "${XDG_CACHE_HOME:-}" .cache)
-# The units must be able to name them: checked before anything is installed.
-check=$(mktemp -d)
-contrib/units.sh "$check" "$bin" "$STATE_HOME" "$DATA_HOME" "$CACHE_HOME"
-rm -rf "$check"
+# The units, naming this binary and these folders, rendered (and so checked: a folder they
+# can't name is refused) before anything is installed.
+rendered=$(mktemp -d)
+trap 'rm -rf "$rendered"' EXIT
+contrib/units.sh "$rendered" "$bin" "$STATE_HOME" "$DATA_HOME" "$CACHE_HOME"
 
 if [ "${1:-}" = "--uninstall" ]; then
   if command -v systemctl >/dev/null 2>&1; then
@@ -51,8 +52,8 @@ install -m 644 contrib/man/faceoff.1 "$PREFIX/share/man/man1/faceoff.1"
 "$bin" --generate-completion-script bash > "$PREFIX/share/bash-completion/completions/faceoff"
 "$bin" --generate-completion-script zsh > "$PREFIX/share/zsh/site-functions/_faceoff"
 "$bin" --generate-completion-script fish > "$PREFIX/share/fish/vendor_completions.d/faceoff.fish"
-# The units, naming this binary and these folders (contrib/units.sh, as the package does).
-contrib/units.sh "$UNITS" "$bin" "$STATE_HOME" "$DATA_HOME" "$CACHE_HOME"
+# The units rendered above (contrib/units.sh, as the package does).
+cp "$rendered"/faceoff.service "$rendered"/faceoff-calendar.service "$rendered"/faceoff-calendar.timer "$UNITS"/
 if command -v systemctl >/dev/null 2>&1 && systemctl --user daemon-reload 2>/dev/null; then
   if systemctl --user is-active --quiet faceoff.service; then
     systemctl --user restart faceoff.service

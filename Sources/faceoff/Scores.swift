@@ -51,7 +51,6 @@ extension Faceoff {
         static func watch(_ context: FanContext, day: CalendarDay?, poll: Duration) async throws {
             let keys = TerminalKeys.open()
             defer { keys?.close() }
-            let clock = LocalTime(timeZone: context.service.time.timeZone)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     var table = ""
@@ -62,7 +61,7 @@ extension Faceoff {
                             let output = try await context.service.scores(on: day)
                             table = context.text.scores(output.report)
                             if output.report.games.contains(where: { $0.status == "live" }) { interval = poll }
-                            footer = "Updated \(clock.time(Date()))"
+                            footer = "Updated \(context.service.time.time(Date()))"
                         } catch {
                             footer = "Could not refresh (\(error)); trying again in a minute"
                         }

@@ -15,12 +15,7 @@ import Testing
         try await cli.run(arguments, environment: Self.environment.merging(extra) { $1 })
     }
 
-    func validate(_ json: String, schema name: String) throws {
-        let validator = try SchemaValidator(file: CLI.root.appendingPathComponent("docs/json/\(name).schema.json"))
-        let document = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
-        let problems = validator.problems(in: document)
-        #expect(problems.isEmpty, "\(name): \(problems.prefix(5))")
-    }
+    func validate(_ json: String, schema name: String) throws { try SchemaValidator.validate(json, schema: name) }
 
     @Test func scheduleShowsResultsLiveAndMarkedGames() async throws {
         let cli = try CLI()

@@ -1,5 +1,6 @@
 import FaceoffKit
 import Foundation
+import Testing
 
 /// Checks a JSON document against the subset of JSON Schema that docs/json/*.schema.json use:
 /// type, properties, required, additionalProperties, items, enum and local $ref.
@@ -66,5 +67,15 @@ struct SchemaValidator {
         default:
             return false
         }
+    }
+}
+
+extension SchemaValidator {
+    /// Checks one JSON document a command printed against its schema in docs/json/.
+    static func validate(_ json: String, schema name: String) throws {
+        let validator = try SchemaValidator(file: CLI.root.appendingPathComponent("docs/json/\(name).schema.json"))
+        let document = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
+        let problems = validator.problems(in: document)
+        #expect(problems.isEmpty, "\(name): \(problems.prefix(5))")
     }
 }

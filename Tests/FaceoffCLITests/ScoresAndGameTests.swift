@@ -54,7 +54,7 @@ import Testing
             #expect(lines.allSatisfy { DisplayWidth.of($0) <= columns }, "\(scores.stdout)")
         }
         let json = try await run(cli, ["scores", "--json"], environment)
-        try FanCommandTests().validate(json.stdout, schema: "scores")
+        try SchemaValidator.validate(json.stdout, schema: "scores")
         let report = try JSONDecoder().decode(ScoresReport.self, from: Data(json.stdout.utf8))
         #expect(report.games.map(\.followed) == [true, false])
         let live = try #require(report.games.last)
@@ -78,7 +78,7 @@ import Testing
         #expect(lines[2].hasPrefix("*  DET @ CAR  2–4") && lines[2].hasSuffix("Final"), "\(lines)")
         #expect(lines.contains { $0.contains("EDM @ NYI  2–1") && $0.contains("Final/OT") }, "\(lines)")
         let json = try await run(cli, ["scores", "--date", "2025-03-14", "--json"], environment)
-        try FanCommandTests().validate(json.stdout, schema: "scores")
+        try SchemaValidator.validate(json.stdout, schema: "scores")
         // Cached for good: a past day of finals works offline.
         let offline = try await run(cli, ["--offline", "scores", "--date", "2025-03-14"], environment, columns: 80)
         #expect(offline.status == 0 && offline.stdout == day.stdout, "\(offline.stderr)")
@@ -107,7 +107,7 @@ import Testing
         #expect(text.contains("Not shown: goalies (the boxscore answer:"), "\(text)")
         #expect(!text.contains("SV%  "), "no goalie table without the boxscore")
         let json = try await run(cli, ["game", "2023020209", "--json"], environment)
-        try FanCommandTests().validate(json.stdout, schema: "game")
+        try SchemaValidator.validate(json.stdout, schema: "game")
         let report = try JSONDecoder().decode(BoxScoreReport.self, from: Data(json.stdout.utf8))
         #expect(report.goals?.count == 5 && report.goalies == nil && report.penalties?.count == 6)
         #expect(report.shotsByPeriod?.map(\.home) == [15, 13, 11])

@@ -75,6 +75,12 @@ public struct BoxScoreReport: Codable, Sendable, Equatable {
     /// What could not be shown, and why.
     public var unavailable: [String]
 
+    /// A save percentage as hockey writes it: ".950", "1.000".
+    public static func savePercentage(_ value: Double) -> String {
+        let text = String(format: "%.3f", value)
+        return text.hasPrefix("0.") ? String(text.dropFirst()) : text
+    }
+
     public struct AwayHomeText: Codable, Sendable, Equatable {
         public var away: String
         public var home: String
@@ -95,8 +101,7 @@ public struct BoxScoreReport: Codable, Sendable, Equatable {
         start = schedule.startTimeUTC
         away = summary?.away ?? GameSummary.Side(abbrev: schedule.awayTeam?.abbrev ?? "?", name: "?", score: nil, shots: nil)
         home = summary?.home ?? GameSummary.Side(abbrev: schedule.homeTeam?.abbrev ?? "?", name: "?", score: nil, shots: nil)
-        // The landing has no outcome: the last period played says how a final ended.
-        endedIn = status == "final" ? (schedule.gameOutcome?.lastPeriodType ?? schedule.periodDescriptor?.periodType)?.rawValue : nil
+        endedIn = summary?.endedIn
         period = status == "live" ? schedule.periodDescriptor?.label : nil
         clock = status == "live" ? (landing?.clock ?? boxscore?.clock)?.timeRemaining : nil
 
@@ -108,8 +113,8 @@ public struct BoxScoreReport: Codable, Sendable, Equatable {
                         period: period.periodDescriptor?.label ?? "?", time: goal.timeInPeriod, team: goal.teamAbbrev?.value,
                         scorer: name.isEmpty ? "?" : name, scorerTotal: goal.goalsToDate,
                         assists: (goal.assists ?? []).compactMap { assist in
-                            let name = assist.name?.value ?? assist.lastName?.value
-                            return name.map { assist.assistsToDate.map { total in "\(name!) (\(total))" } ?? $0 }
+                            guard let name = assist.name?.value ?? assist.lastName?.value else { return nil }
+                            return assist.assistsToDate.map { "\(name) (\($0))" } ?? name
                         },
                         strength: goal.strength?.uppercased(), emptyNet: goal.goalModifier?.contains("empty-net") ?? false,
                         penaltyShot: goal.goalModifier == "penalty-shot",
@@ -154,7 +159,7 @@ public struct BoxScoreReport: Codable, Sendable, Equatable {
                 guard let number = star.star, let name = star.name?.value else { return nil }
                 var line: String?
                 if let save = star.savePctg {
-                    line = String(format: "%.3f SV%%", save).replacingOccurrences(of: "0.", with: ".")
+                    line = "\(Self.savePercentage(save)) SV%"
                 } else if let goals = star.goals, let assists = star.assists {
                     line = "\(goals) G, \(assists) A"
                 }

@@ -99,32 +99,28 @@ public struct FanService: Sendable {
     /// (shots by period, power plays) add to it, and when one can't be had the report says so.
     public func boxScore(game id: Int) async throws -> Output<BoxScoreReport> {
         var notes = StaleNotes()
-        var unavailable: [String] = []
-        var landing: GameLanding?
-        var landingError: (any Error)?
-        do {
-            let fetched = try await client.fetch(.landing(id))
-            notes.add(fetched)
-            landing = fetched.value
-        } catch { landingError = error }
-        var boxscore: Boxscore?
-        do {
-            let fetched = try await client.fetch(.boxscore(id))
-            notes.add(fetched)
-            boxscore = fetched.value
-        } catch {
-            // Neither answer: nothing to show, and the landing's error says why.
-            if let landingError { throw landingError }
-            unavailable.append("goalies (the boxscore answer: \(error))")
+        func ask<Response>(_ endpoint: Endpoint<Response>) async -> Result<Response, any Error> {
+            do {
+                let fetched = try await client.fetch(endpoint)
+                notes.add(fetched)
+                return .success(fetched.value)
+            } catch { return .failure(error) }
         }
-        if let landingError { unavailable.append("goals, penalties and three stars (the landing answer: \(landingError))") }
-        var rightRail: GameRightRail?
-        do {
-            let fetched = try await client.fetch(.rightRail(id, state: landing?.gameState ?? boxscore?.gameState))
-            notes.add(fetched)
-            rightRail = fetched.value
-        } catch { unavailable.append("shots by period and power plays (the right-rail answer: \(error))") }
-        let report = BoxScoreReport(landing: landing, boxscore: boxscore, rightRail: rightRail, unavailable: unavailable, time: time)
+        let landing = await ask(.landing(id))
+        let boxscore = await ask(.boxscore(id))
+        // Neither answer: nothing to show, and the landing's error says why.
+        if case .failure(let error) = landing, case .failure = boxscore { throw error }
+        let state = (try? landing.get())?.gameState ?? (try? boxscore.get())?.gameState
+        let rightRail = await ask(.rightRail(id, state: state))
+        var unavailable: [String] = []
+        if case .failure(let error) = boxscore { unavailable.append("goalies (the boxscore answer: \(error))") }
+        if case .failure(let error) = landing { unavailable.append("goals, penalties and three stars (the landing answer: \(error))") }
+        if case .failure(let error) = rightRail {
+            unavailable.append("shots by period and power plays (the right-rail answer: \(error))")
+        }
+        let report = BoxScoreReport(
+            landing: try? landing.get(), boxscore: try? boxscore.get(), rightRail: try? rightRail.get(), unavailable: unavailable,
+            time: time)
         return Output(report: report, notes: notes.lines)
     }
 

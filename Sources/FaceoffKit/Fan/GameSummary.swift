@@ -171,13 +171,15 @@ public struct GameSummary: Codable, Sendable, Equatable {
         return text
     }
 
-    /// National networks first, then the team's own market.
-    public var networksText: String {
+    /// National networks first, then the team's own market (both markets with no team).
+    public var networks: [String] {
         var seen: [String] = []
         let ours = homeOrAway
         for broadcast in broadcasts where broadcast.market == "national" || ours == nil || broadcast.market == ours {
             if !seen.contains(broadcast.network) { seen.append(broadcast.network) }
         }
-        return seen.joined(separator: ", ")
+        return seen
     }
+
+    public var networksText: String { networks.joined(separator: ", ") }
 }

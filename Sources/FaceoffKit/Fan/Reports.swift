@@ -96,22 +96,15 @@ public struct NextReport: Codable, Sendable, Equatable {
         let code =
             playByPlay.situation?.situationCode
             ?? playByPlay.playsInOrder.last(where: { $0.typeDescKey != .periodEnd && $0.typeDescKey != .gameEnd })?.situationCode
-        let situation = playByPlay.periodDescriptor?.periodType == .so ? nil : SituationCode(code).flatMap { $0.isPenaltyShot ? nil : $0 }
-        let away = playByPlay.awayTeam?.abbrev ?? "away"
-        let home = playByPlay.homeTeam?.abbrev ?? "home"
-        var powerPlay: String?
-        var emptyNet: [String] = []
-        if let situation {
-            if situation.awayPowerPlay { powerPlay = away }
-            if situation.homePowerPlay { powerPlay = home }
-            if situation.awayNetEmpty { emptyNet.append(away) }
-            if situation.homeNetEmpty { emptyNet.append(home) }
-        }
+        let shootout = playByPlay.periodDescriptor?.periodType == .so
+        let flags = SituationCode.flags(
+            code, shootout: shootout, away: playByPlay.awayTeam?.abbrev ?? "away", home: playByPlay.homeTeam?.abbrev ?? "home")
+        let strength = shootout ? nil : SituationCode(code).flatMap { $0.isPenaltyShot ? nil : $0.strength }
         let clock = playByPlay.clock
         return Live(
             period: playByPlay.periodDescriptor?.label, clock: clock?.timeRemaining,
             inIntermission: clock?.inIntermission ?? false, awayShots: playByPlay.awayTeam?.sog,
-            homeShots: playByPlay.homeTeam?.sog, powerPlay: powerPlay, strength: situation?.strength, emptyNet: emptyNet)
+            homeShots: playByPlay.homeTeam?.sog, powerPlay: flags.powerPlay, strength: strength, emptyNet: flags.emptyNet)
     }
 }
 

@@ -41,31 +41,23 @@ public struct ScoresReport: Codable, Sendable, Equatable {
             guard let summary = GameSummary(source, team: ours, time: time) else { continue }
             let live = summary.isLive
             let clock = source.clock
-            let descriptions = { (team: SituationTeam?) in Set(team?.situationDescriptions ?? []) }
-            let situation = live ? source.situation : nil
-            var emptyNet: [String] = []
-            if descriptions(situation?.awayTeam).contains("EN") { emptyNet.append(summary.away.abbrev) }
-            if descriptions(situation?.homeTeam).contains("EN") { emptyNet.append(summary.home.abbrev) }
-            let powerPlay =
-                descriptions(situation?.awayTeam).contains("PP")
-                ? summary.away.abbrev
-                : descriptions(situation?.homeTeam).contains("PP") ? summary.home.abbrev : nil
+            let flags =
+                live
+                ? SituationCode.flags(
+                    source.situation?.situationCode, shootout: source.periodDescriptor?.periodType == .so, away: summary.away.abbrev,
+                    home: summary.home.abbrev)
+                : (powerPlay: nil, emptyNet: [])
             games.append(
                 Game(
                     id: summary.id, status: summary.status, start: summary.timeTBD ? nil : summary.start,
                     startLocal: summary.timeTBD ? nil : summary.startLocal, timeTBD: summary.timeTBD,
                     away: summary.away, home: summary.home,
-                    period: live ? source.periodDescriptor?.label.nilIfEmpty : nil,
+                    period: live ? source.periodDescriptor.map(\.label).flatMap { $0.isEmpty ? nil : $0 } : nil,
                     clock: live ? clock?.timeRemaining : nil, intermission: live && clock?.inIntermission == true,
-                    powerPlay: powerPlay, emptyNet: emptyNet, endedIn: summary.endedIn,
-                    networks: summary.networksText.isEmpty ? [] : summary.networksText.components(separatedBy: ", "),
+                    powerPlay: flags.powerPlay, emptyNet: flags.emptyNet, endedIn: summary.endedIn, networks: summary.networks,
                     followed: ours != nil))
         }
         // Followed teams' games first; otherwise the NHL's order (by start time).
         self.games = games.filter(\.followed) + games.filter { !$0.followed }
     }
-}
-
-extension String {
-    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

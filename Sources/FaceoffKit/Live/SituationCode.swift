@@ -28,6 +28,14 @@ public struct SituationCode: Sendable, Equatable, CustomStringConvertible {
     /// `1010`/`0101`: one shooter against a goalie — a shootout or penalty shot, not a strength.
     public var isPenaltyShot: Bool { awaySkaters + homeSkaters == 1 }
 
+    /// The team on the power play and the teams with their net empty, as a live game shows
+    /// them; nothing during a shootout or a penalty shot (one shooter is no strength).
+    public static func flags(_ code: String?, shootout: Bool, away: String, home: String) -> (powerPlay: String?, emptyNet: [String]) {
+        guard !shootout, let code = SituationCode(code), !code.isPenaltyShot else { return (nil, []) }
+        let powerPlay = code.awayPowerPlay ? away : code.homePowerPlay ? home : nil
+        return (powerPlay, [code.awayNetEmpty ? away : nil, code.homeNetEmpty ? home : nil].compactMap(\.self))
+    }
+
     /// "5v4" with the larger side first, counting skaters on the ice.
     public var strength: String {
         "\(max(awaySkaters, homeSkaters))v\(min(awaySkaters, homeSkaters))"

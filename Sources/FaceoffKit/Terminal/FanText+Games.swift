@@ -97,7 +97,7 @@ extension FanText {
                 .init("SV%", .right), .init("TOI", .right, dropRank: 1), .init("Dec"),
             ])
             for goalie in goalies {
-                let save = goalie.savePercentage.map { String(format: "%.3f", $0).replacingOccurrences(of: "0.", with: ".") } ?? ""
+                let save = goalie.savePercentage.map(BoxScoreReport.savePercentage) ?? ""
                 table.add(
                     [
                         goalie.name, goalie.team, goalie.shotsAgainst.map(String.init) ?? "", goalie.saves.map(String.init) ?? "", save,

@@ -84,6 +84,16 @@ import Testing
                 .state == "final")
     }
 
+    /// A schedule change about a game to come leaves the team's state as it was, even mid-game;
+    /// with nothing before, the team is idle.
+    @Test func aScheduleChangeLeavesTheStateAlone() {
+        let now = Date(timeIntervalSince1970: 1_764_000_000)
+        let live = MQTTTeamState.after(Self.event(.goal, team: "TOR", home: 1), team: "TOR", previous: nil, at: now)
+        let change = Self.event(.scheduleChange, team: "TOR", details: ["change": "moved"], game: 2025020200)
+        #expect(MQTTTeamState.after(change, team: "TOR", previous: live, at: now.addingTimeInterval(60)) == live)
+        #expect(MQTTTeamState.after(change, team: "TOR", previous: nil, at: now).state == "idle")
+    }
+
     @Test func triggersFromEachSide() {
         func fired(_ event: GameEvent) -> [String] {
             ["TOR", "BOS"].map { team in MQTTTrigger.fired(by: event, for: team).map(\.rawValue).joined(separator: "+") }
@@ -95,6 +105,7 @@ import Testing
         #expect(fired(Self.event(.final, period: 3, away: 1, home: 3)) == ["final+win", "final+loss"])
         #expect(fired(Self.event(.periodStart, period: 2)) == ["period_start", "period_start"])
         #expect(fired(Self.event(.penalty, team: "TOR")) == ["", ""])
+        #expect(fired(Self.event(.scheduleChange, team: "TOR")) == ["schedule_change", "schedule_change"])
         // Every trigger type is fired by some kind.
         var all: Set<MQTTTrigger> = []
         for kind in GameEvent.Kind.allCases {

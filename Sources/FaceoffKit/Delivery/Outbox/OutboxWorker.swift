@@ -76,6 +76,17 @@ struct OutboxWorker: Sendable {
         var retryNow = false
         // The receiver asked for a wait (429, Retry-After): a new alert doesn't cut it short.
         var askedToWait = false
+        // A full or read-only disk refused a change to the row: it stays, and is looked at
+        // again when the store may take it, said once until the store works again.
+        func storeRefused(_ what: String, _ item: Outbox.Item, _ error: any Error) async {
+            if !storeFailing {
+                logger.error(
+                    "\(what) until the store can be written",
+                    metadata: ["sink": "\(name)", "event": "\(item.eventID)", "error": "\(error)"])
+            }
+            storeFailing = true
+            await pause(schedule.idleCheck, wakeable: false)
+        }
         while !Task.isCancelled {
             if disabledReason() != nil { return }
             let item: Outbox.Item?
@@ -109,17 +120,7 @@ struct OutboxWorker: Sendable {
                     try await outbox.drop(item)
                     storeFailing = false
                 } catch {
-                    // A full or read-only disk: the row stays, and is looked at again when the
-                    // store may take the change, as any failed write waits (said once).
-                    if !storeFailing {
-                        logger.error(
-                            "cannot remove an expired alert from the outbox; trying again until the store can be written",
-                            metadata: [
-                                "sink": "\(name)", "event": "\(item.eventID)", "error": "\(error)",
-                            ])
-                    }
-                    storeFailing = true
-                    await pause(schedule.idleCheck, wakeable: false)
+                    await storeRefused("cannot remove an expired alert from the outbox; trying again", item, error)
                 }
                 continue
             }
@@ -140,17 +141,8 @@ struct OutboxWorker: Sendable {
                 }
                 storeFailing = false
             } catch {
-                // A full or read-only disk: the row stays owed, and is sent once the store can
-                // say so (sending without a lease could send it twice).
-                if !storeFailing {
-                    logger.error(
-                        "cannot take the next alert from the outbox; it waits there until the store can be written",
-                        metadata: [
-                            "sink": "\(name)", "event": "\(item.eventID)", "error": "\(error)",
-                        ])
-                }
-                storeFailing = true
-                await pause(schedule.idleCheck, wakeable: false)
+                // Sending without a lease could send it twice: it waits in the outbox.
+                await storeRefused("cannot take the next alert from the outbox; it waits there", item, error)
                 continue
             }
             // Rows queued before this attempt are no news to the wait after it.
@@ -161,10 +153,10 @@ struct OutboxWorker: Sendable {
             case .delivered(let detail):
                 // The router's line already said it was queued: only a delivery after failed
                 // attempts is news at info.
-                let level: Logger.Level = outage == nil ? .debug : .info
+                let retried = item.attempts > 0
                 outage = nil
                 logger.log(
-                    level: level, item.attempts > 0 ? "alert delivered after retrying" : "alert delivered",
+                    level: retried ? .info : .debug, retried ? "alert delivered after retrying" : "alert delivered",
                     metadata: metadata.merging(["status": "\(detail)"]) { $1 })
                 do { try await outbox.delivered(item) } catch {
                     taken.insert(item.id)

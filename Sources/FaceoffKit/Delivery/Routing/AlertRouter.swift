@@ -313,15 +313,12 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         let done = tallies.withLock { state -> DeliveryTally? in
             guard var tally = state[event.id] else { return nil }
             tally.outcomes.append((sink.name, delivery))
-            // In the order of the config, whichever answered first.
-            let order = routes.map(\.sink.name)
-            tally.outcomes.sort { (order.firstIndex(of: $0.sink) ?? 0) < (order.firstIndex(of: $1.sink) ?? 0) }
             tally.owed -= 1
             state[event.id] = tally.owed > 0 ? tally : nil
             return tally.owed > 0 ? nil : tally
         }
         if let done {
-            let line = "\(DeliveryTally.headline(event)): \(done.summary)"
+            let line = "\(DeliveryTally.headline(event)): \(done.summary(in: routes.map(\.sink.name)))"
             if done.isNews {
                 logger.info("\(line)", metadata: ["event": "\(event.id)"])
             } else {
@@ -338,8 +335,9 @@ struct DeliveryTally {
     var owed = 0
     var outcomes: [(sink: String, delivery: Delivery)] = []
 
-    var summary: String {
-        outcomes.map { sink, delivery in
+    /// The outcomes in `order` (the config's), whichever answered first.
+    func summary(in order: [String]) -> String {
+        outcomes.sorted { (order.firstIndex(of: $0.sink) ?? 0) < (order.firstIndex(of: $1.sink) ?? 0) }.map { sink, delivery in
             switch delivery {
             case .delivered: "\(sink) ✓"
             case .queued: "\(sink) queued"

@@ -136,6 +136,8 @@ public struct MQTTTeamState: Codable, Sendable, Equatable {
 
     /// The state after `event` (a game of `team`'s), from `previous`.
     public static func after(_ event: GameEvent, team: String, previous: MQTTTeamState?, at date: Date) -> MQTTTeamState {
+        // A schedule change is news about a game to come, not a moment of one: the state stays.
+        guard event.kind != .scheduleChange else { return previous ?? .idle(team, at: date) }
         let home = event.home == team
         let opponent = home ? event.away : event.home
         // Another game than the one before: nothing carries over.

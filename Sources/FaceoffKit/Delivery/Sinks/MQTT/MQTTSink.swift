@@ -117,8 +117,7 @@ public final class MQTTSink: DurableSink {
                 }
             }
         }
-        // A schedule change is news about a game to come, not a moment of one: the state stays.
-        for team in involved where event.kind != .scheduleChange {
+        for team in involved {
             // An attempt again after one cut off finds its own state recorded: `after` is
             // idempotent, so it moves on to the same state.
             let state = MQTTTeamState.after(event, team: team, previous: storedState(team), at: date)
