@@ -52,7 +52,17 @@ final class Background: @unchecked Sendable {
 
     var output: [String] { lines.withLock { $0 } }
     var stderr: String { String(decoding: errors.withLock { $0 }, as: UTF8.self) }
-    var status: Int32? { exited.withLock { $0 } }
+    /// The exit status (the signal's number for a process killed by one), as soon as the
+    /// kernel has it: read without reaping, since Foundation's monitor, which reaps the child
+    /// and calls the termination handler, can be seconds late in a loaded test process.
+    var status: Int32? {
+        if let status = exited.withLock({ $0 }) { return status }
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(process.processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
+            info._sifields._sigchld.si_pid == process.processIdentifier
+        else { return exited.withLock { $0 } }
+        return info._sifields._sigchld.si_status
+    }
 
     /// Waits (up to `timeout`) for the process to end; its status, or nil if it did not.
     func exit(within timeout: TimeInterval) async -> Int32? {

@@ -63,6 +63,9 @@ final class Mosquitto: @unchecked Sendable {
     /// is never acknowledged.
     func freeze() { process?.signal(SIGSTOP) }
 
+    /// Answers again after `freeze`, taking what was sent to it meanwhile.
+    func thaw() { process?.signal(SIGCONT) }
+
     var url: String { "mqtt://127.0.0.1:\(port)" }
 
     /// A subscriber to `topics` with a persistent session (QoS 1): what is published while it

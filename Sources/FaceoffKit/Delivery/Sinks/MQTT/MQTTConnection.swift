@@ -106,22 +106,25 @@ final class MQTTConnection: Sendable {
 
     deinit { close() }
 
-    /// Says goodbye to the broker (no last will) and stops the library's thread. `farewell`
-    /// is published first, retained, when connected (the daemon's "offline").
-    func close(farewell: (topic: String, payload: String)? = nil) {
+    /// Says goodbye to the broker (no last will) and stops the library's thread. `lastWords`
+    /// are published first, in order, when connected (what the store says the broker should
+    /// hold, then the daemon's "offline"), waiting up to 2 s for the last to be acknowledged:
+    /// the broker takes a connection's messages in order, so the others are in by then.
+    func close(lastWords: [MQTTMessage] = []) {
         let (first, connected) = state.withLock { state -> (Bool, Bool) in
             defer { state.closed = true }
             return (!state.closed, state.connected)
         }
         guard first else { return }
-        if let farewell, connected {
-            let bytes = Array(farewell.payload.utf8)
-            var mid: Int32 = 0
-            if faceoff_mosquitto_publish(handle.pointer, &mid, farewell.topic, Int32(bytes.count), bytes, 1, true)
-                == MOSQ_ERR_SUCCESS.rawValue
-            {
-                waitBlocking(for: mid, timeout: .seconds(2))
+        if connected, !lastWords.isEmpty {
+            var last: Int32?
+            for message in lastWords {
+                let bytes = Array(message.payload.utf8)
+                var mid: Int32 = 0
+                let code = faceoff_mosquitto_publish(handle.pointer, &mid, message.topic, Int32(bytes.count), bytes, 1, message.retain)
+                last = code == MOSQ_ERR_SUCCESS.rawValue ? mid : nil
             }
+            if let last { waitBlocking(for: last, timeout: .seconds(2)) }
         }
         faceoff_mosquitto_disconnect(handle.pointer)
         faceoff_mosquitto_loop_stop(handle.pointer, false)

@@ -47,6 +47,10 @@ public final class MQTTSink: DurableSink {
     /// that is one step (`publishInTurn`): the outbox's alerts and what `maintain` says take
     /// turns, so a state read before an alert moved it on is never published after it.
     let retainedTurns = Turns()
+    /// Retained messages recorded in the store that the broker has not acknowledged yet (a
+    /// publish cut off as the sink stops): said before going, so the broker is not left
+    /// behind the store until the next start.
+    let unacknowledged = Mutex<[MQTTMessage]>([])
     /// How long an attempt waits for the broker before it counts as failed (libmosquitto
     /// reconnects meanwhile, backing off from 1 s to 30 s), and for an acknowledgement.
     let connectWait: Duration = .seconds(300)
@@ -171,7 +175,13 @@ public final class MQTTSink: DurableSink {
                     "cannot record the retained topics in the store; the next alert moves on from the one before",
                     metadata: ["sink": "\(name)", "error": "\(error)"])
             }
+            let retained = messages.filter(\.retain)
+            unacknowledged.withLock { owed in
+                owed.removeAll { message in retained.contains { $0.topic == message.topic } }
+                owed += retained
+            }
             try await publish(messages, key: key, on: connection, wait: ackWait)
+            unacknowledged.withLock { owed in owed.removeAll { retained.contains($0) } }
         }
     }
 
@@ -290,7 +300,8 @@ public final class MQTTSink: DurableSink {
             group.addTask { await self.maintain(connection) }
         }
         live.withLock { $0 = nil }
-        connection.close(farewell: owner ? (topics.status, "offline") : nil)
+        let farewell = owner ? [MQTTMessage(topic: topics.status, payload: "offline", retain: true)] : []
+        connection.close(lastWords: unacknowledged.withLock { $0 } + farewell)
         await noteConnection(nil)
     }
 
