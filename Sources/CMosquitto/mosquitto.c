@@ -16,6 +16,8 @@ static struct {
     int (*connect_async)(struct mosquitto *, const char *, int, int);
     int (*disconnect)(struct mosquitto *);
     int (*publish)(struct mosquitto *, int *, const char *, int, const void *, int, bool);
+    int (*subscribe)(struct mosquitto *, int *, const char *, int);
+    void (*message_callback_set)(struct mosquitto *, void (*)(struct mosquitto *, void *, const struct mosquitto_message *));
     int (*loop_start)(struct mosquitto *);
     int (*loop_stop)(struct mosquitto *, bool);
     void (*connect_callback_set)(struct mosquitto *, void (*)(struct mosquitto *, void *, int));
@@ -55,6 +57,8 @@ static void load(void) {
     api.connect_async = symbol(library, "mosquitto_connect_async");
     api.disconnect = symbol(library, "mosquitto_disconnect");
     api.publish = symbol(library, "mosquitto_publish");
+    api.subscribe = symbol(library, "mosquitto_subscribe");
+    api.message_callback_set = symbol(library, "mosquitto_message_callback_set");
     api.loop_start = symbol(library, "mosquitto_loop_start");
     api.loop_stop = symbol(library, "mosquitto_loop_stop");
     api.connect_callback_set = symbol(library, "mosquitto_connect_callback_set");
@@ -99,6 +103,18 @@ int faceoff_mosquitto_connect_async(struct mosquitto *handle, const char *host, 
 int faceoff_mosquitto_disconnect(struct mosquitto *handle) { return api.disconnect(handle); }
 int faceoff_mosquitto_publish(struct mosquitto *handle, int *mid, const char *topic, int length, const void *payload, int qos, bool retain) {
     return api.publish(handle, mid, topic, length, payload, qos, retain);
+}
+int faceoff_mosquitto_subscribe(struct mosquitto *handle, int *mid, const char *pattern, int qos) {
+    return api.subscribe(handle, mid, pattern, qos);
+}
+static faceoff_mosquitto_message_callback message_callback;
+static void on_message(struct mosquitto *handle, void *userdata, const struct mosquitto_message *message) {
+    faceoff_mosquitto_message_callback callback = __atomic_load_n(&message_callback, __ATOMIC_ACQUIRE);
+    if (callback != NULL && message != NULL) callback(handle, userdata, message->topic, message->payload, message->payloadlen);
+}
+void faceoff_mosquitto_message_callback_set(struct mosquitto *handle, faceoff_mosquitto_message_callback callback) {
+    __atomic_store_n(&message_callback, callback, __ATOMIC_RELEASE);
+    api.message_callback_set(handle, on_message);
 }
 int faceoff_mosquitto_loop_start(struct mosquitto *handle) { return api.loop_start(handle); }
 int faceoff_mosquitto_loop_stop(struct mosquitto *handle, bool force) { return api.loop_stop(handle, force); }

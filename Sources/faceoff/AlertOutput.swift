@@ -39,7 +39,11 @@ struct AlertPlumbing {
             let filter =
                 stdoutConfig.map { SinkFilter($0, defaultTeams: Set(session.config.teams).union(teams)) }
                 ?? SinkFilter(teams: Set(session.config.teams).union(teams))
-            routes.insert(SinkRoute(sink: terminal, filter: filter, delay: stdoutConfig?.delay ?? session.config.watch.delay), at: 0)
+            routes.insert(
+                SinkRoute(
+                    sink: terminal, filter: filter, delay: stdoutConfig?.delay ?? session.config.watch.delay,
+                    hold: SinkHold(held: .digest, zone: session.config.timeZone)),
+                at: 0)
         }
         // The scoreboard follows the terminal's delay, whichever process changes it.
         router = AlertRouter(

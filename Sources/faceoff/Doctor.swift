@@ -103,6 +103,15 @@ extension Faceoff {
                 try await LiveStatus(store: store).prune(before: .distantPast)
                 if let damage = store.damage() { throw damage }
                 check(.ok, "store", ConfigLoader.displayPath(store.path, paths: session.paths))
+                // A muted sink delivers nothing: a reason for a silent evening worth a warning.
+                let holds = Dictionary(MuteReport.holds(of: session.config), uniquingKeysWith: { first, _ in first })
+                for sink in MuteReport(config: session.config, store: store, at: session.now).sinks where sink.holding {
+                    guard let hold = holds[sink.sink], let state = MuteReport.state(sink, hold: hold, at: session.now) else { continue }
+                    check(
+                        sink.muted ? .warn : .ok, "sink \(sink.sink)",
+                        "\(state); held alerts are \(sink.held == "digest" ? "kept for one digest" : "dropped")"
+                            + (sink.muted ? " (`faceoff unmute \(sink.sink)` ends it)" : ""))
+                }
             } catch {
                 let damaged = (error as? StoreError)?.reason.hasPrefix("the file is damaged") == true
                 check(.fail, "store", damaged ? "\(error)" : "\(error) (check the permissions and free space of ~/.local/state/faceoff)")

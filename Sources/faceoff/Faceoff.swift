@@ -37,7 +37,8 @@ struct Faceoff: AsyncParsableCommand {
             TeamsCommand.self, ScheduleCommand.self, NextCommand.self, RecentCommand.self, StandingsCommand.self, ScoresCommand.self,
             GameCommand.self, PlayoffsCommand.self,
             RosterCommand.self, PlayerCommand.self, CalendarCommand.self, ServeCommand.self, WatchCommand.self, ReplayCommand.self,
-            DemoCommand.self, RunCommand.self, StatusCommand.self, DelayCommand.self, DoctorCommand.self, TestAlertCommand.self,
+            DemoCommand.self, RunCommand.self, StatusCommand.self, DelayCommand.self, MuteCommand.self, UnmuteCommand.self,
+            DoctorCommand.self, TestAlertCommand.self,
             Follow.self, Unfollow.self, ConfigCommand.self, API.self,
         ]
     )

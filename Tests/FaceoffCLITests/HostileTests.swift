@@ -555,7 +555,7 @@ extension CLI {
         defer { cli.cleanUp() }
         let commands: [[String]] = [
             ["follow", "TOR"], ["unfollow", "TOR"], ["calendar", "TOR"], ["doctor"], ["config", "validate"], ["config", "path"],
-            ["watch"], ["replay", "x.json"], ["demo"], ["test-alert"], ["run"], ["serve"], ["config", "init"],
+            ["watch"], ["replay", "x.json"], ["demo"], ["test-alert"], ["run"], ["serve"], ["config", "init"], ["mute"], ["unmute"],
         ]
         for command in commands {
             let result = try await cli.run(command + ["--json"])

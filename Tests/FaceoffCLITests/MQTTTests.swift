@@ -62,12 +62,14 @@ struct MQTTTests {
         func status() -> String? { subscriber.on("faceoff/status").last?.payload }
         #expect(await eventually(within: .seconds(20)) { status() == "online" }, "\(first.stderr.suffix(800))")
 
-        // Discovery: one device, its three sensors and a trigger per type, field by field.
+        // Discovery: one device, its three sensors and a trigger per type, field by field, and
+        // the sink's mute switch.
         let discovery = "homeassistant/"
         #expect(
             await eventually(within: .seconds(10)) {
-                subscriber.messages.filter { $0.topic.hasPrefix(discovery) }.count == 3 + MQTTTrigger.allCases.count
+                subscriber.messages.filter { $0.topic.hasPrefix(discovery) }.count == 3 + MQTTTrigger.allCases.count + 1
             })
+        #expect(subscriber.on("faceoff/mute/mqtt/state").last?.payload == "OFF")
         func config(_ topic: String) -> [String: Any] { subscriber.on(topic).last?.json ?? [:] }
         let device: (Any?) -> Bool = { value in
             guard let device = value as? [String: Any] else { return false }
@@ -276,12 +278,64 @@ struct MQTTTests {
             // behind it when the sink is told to stop.
             broker.freeze()
             #expect(try await sink.enqueue(event(.gameStart, period: 1), at: Date()) == .queued)
-            try await Task.sleep(for: .seconds(1))
+            // Its attempt is under way once the state it will publish is recorded.
+            let recorded = RetainedMessages(store: store, sink: sink.name)
+            var underWay = false
+            for _ in 0..<1000 where !underWay {
+                underWay = try recorded.payload("faceoff/team/TOR/state")?.contains("\"state\":\"live\"") == true
+                if !underWay { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            try #require(underWay)
+            try await Task.sleep(for: .milliseconds(300))
             group.cancelAll()
         }
         broker.thaw()
         #expect(try await retained("faceoff/team/TOR/state").flatMap { $0.contains("\"state\":\"live\"") } == true)
         #expect(try await retained("faceoff/status") == "offline")
+    }
+
+    /// `run`'s sink offers Home Assistant a switch per sink: discovered, its state retained,
+    /// `ON` on its command topic mutes that sink in the store (for every process), `OFF`
+    /// unmutes it, and a mute typed in a terminal shows on the switch within seconds.
+    @Test func aSwitchPerSinkMutesItAndShowsTheMutesOfTheStore() async throws {
+        let (directory, broker, config) = try Self.sinkOfOurOwn()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
+        let holds = Holds(store: store)
+        let sink = MQTTSink(
+            config: config, renderer: Renderer(templates: try TemplateSet(overrides: nil), followed: ["TOR"]),
+            alerts: SinkFilter(teams: ["TOR"]), owner: true, store: store, finalHold: .seconds(3600), switches: ["Goal horn", "mqtt"])
+        let subscriber = try await broker.subscribe()
+        func state(_ slug: String) -> String? { subscriber.on("faceoff/mute/\(slug)/state").last?.payload }
+        func send(_ slug: String, _ payload: String) async throws {
+            let sent = try await CLI.execute(
+                "/usr/bin/mosquitto_pub", ["-p", "\(broker.port)", "-q", "1", "-t", "faceoff/mute/\(slug)/set", "-m", payload])
+            #expect(sent.status == 0, "\(sent.stderr)")
+        }
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await sink.run() }
+            #expect(await eventually(within: .seconds(20)) { state("goal_horn") == "OFF" && state("mqtt") == "OFF" })
+            let entry = subscriber.on("homeassistant/switch/faceoff_mute_goal_horn/config").last?.json ?? [:]
+            #expect(entry["name"] as? String == "Faceoff mute: Goal horn")
+            #expect(entry["command_topic"] as? String == "faceoff/mute/goal_horn/set")
+            #expect(entry["state_topic"] as? String == "faceoff/mute/goal_horn/state")
+            #expect(entry["availability_topic"] as? String == "faceoff/status")
+            #expect((entry["device"] as? [String: Any])?["identifiers"] as? [String] == ["faceoff"])
+
+            try await send("goal_horn", "ON")
+            #expect(await eventually(within: .seconds(10)) { state("goal_horn") == "ON" })
+            #expect(try holds.mutes(at: Date()).map(\.sink) == ["Goal horn"])
+            try await send("goal_horn", "OFF")
+            #expect(await eventually(within: .seconds(10)) { state("goal_horn") == "OFF" })
+            #expect(try holds.mutes(at: Date()).isEmpty)
+            try await send("mqtt", "loud")
+            // As `faceoff mute` in another process: the switch follows.
+            try await holds.mute(["mqtt"], until: nil, at: Date())
+            #expect(await eventually(within: .seconds(10)) { state("mqtt") == "ON" })
+            group.cancelAll()
+        }
+        #expect(try await broker.retained("faceoff/mute/mqtt/state").first?.payload == "ON")
+        #expect(try holds.mutes(at: Date()).map(\.sink) == ["mqtt"], "'loud' changed nothing")
     }
 
     /// The broker killed mid-game, down for 30 s and started again: every alert arrives after it

@@ -103,7 +103,7 @@ import Testing
                 ])
             try #require(downgrade.status == 0, "\(downgrade.stderr)")
             failures += try await Self.round(cli, environment: environment).map { "round \(round): \($0)" }
-            // Upgraded: the sightings, the delay changes and the retained MQTT messages are back.
+            // Upgraded: the sightings, the delay changes, the retained MQTT messages and the mutes are back.
             let check = try await CLI.execute(
                 "/usr/bin/python3",
                 [
@@ -114,9 +114,10 @@ import Testing
                     print(db.execute("SELECT count(*) FROM grdb_migrations").fetchone()[0])
                     print(db.execute("SELECT count(*) FROM mqtt_retained").fetchone()[0])
                     print(db.execute("SELECT count(*) FROM delay_change").fetchone()[0])
+                    print(db.execute("SELECT count(*) FROM sink_mute").fetchone()[0])
                     """, store(cli).path,
                 ])
-            #expect(check.stdout == "11\n0\n0\n", "\(check.stderr)")
+            #expect(check.stdout == "12\n0\n0\n0\n", "\(check.stderr)")
         }
         #expect(failures == [])
     }

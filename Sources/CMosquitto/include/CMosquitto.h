@@ -16,6 +16,9 @@ int faceoff_mosquitto_load(char *message, size_t size);
 
 typedef void (*faceoff_mosquitto_code_callback)(struct mosquitto *handle, void *userdata, int code);
 typedef void (*faceoff_mosquitto_log_callback)(struct mosquitto *handle, void *userdata, int level, const char *text);
+/* A message on a subscribed topic: its topic and payload, valid only during the call. */
+typedef void (*faceoff_mosquitto_message_callback)(struct mosquitto *handle, void *userdata, const char *topic, const void *payload,
+                                                   int length);
 
 struct mosquitto *faceoff_mosquitto_new(const char *client_id, bool clean_session, void *userdata);
 void faceoff_mosquitto_destroy(struct mosquitto *handle);
@@ -27,12 +30,15 @@ int faceoff_mosquitto_reconnect_delay_set(struct mosquitto *handle, unsigned int
 int faceoff_mosquitto_connect_async(struct mosquitto *handle, const char *host, int port, int keepalive);
 int faceoff_mosquitto_disconnect(struct mosquitto *handle);
 int faceoff_mosquitto_publish(struct mosquitto *handle, int *mid, const char *topic, int length, const void *payload, int qos, bool retain);
+int faceoff_mosquitto_subscribe(struct mosquitto *handle, int *mid, const char *pattern, int qos);
 int faceoff_mosquitto_loop_start(struct mosquitto *handle);
 int faceoff_mosquitto_loop_stop(struct mosquitto *handle, bool force);
 void faceoff_mosquitto_connect_callback_set(struct mosquitto *handle, faceoff_mosquitto_code_callback callback);
 void faceoff_mosquitto_disconnect_callback_set(struct mosquitto *handle, faceoff_mosquitto_code_callback callback);
 void faceoff_mosquitto_publish_callback_set(struct mosquitto *handle, faceoff_mosquitto_code_callback callback);
 void faceoff_mosquitto_log_callback_set(struct mosquitto *handle, faceoff_mosquitto_log_callback callback);
+/* One callback for every handle (the caller finds its connection by the handle). */
+void faceoff_mosquitto_message_callback_set(struct mosquitto *handle, faceoff_mosquitto_message_callback callback);
 const char *faceoff_mosquitto_strerror(int code);
 const char *faceoff_mosquitto_connack_string(int code);
 

@@ -102,6 +102,14 @@ public struct SinkConfig: Sendable, Equatable {
         case critical, normal, low
     }
 
+    /// What becomes of the alerts a sink holds while muted or quiet.
+    public enum Held: String, Sendable, CaseIterable {
+        /// Gone: claimed in the ledger, never sent.
+        case drop
+        /// One message when the hold ends, summing them up.
+        case digest
+    }
+
     public var type: Kind
     public var name: String?
     /// The kinds it gets, as the config lists them (checked at load: an unknown name is a
@@ -112,6 +120,10 @@ public struct SinkConfig: Sendable, Equatable {
     public var players: [Int] = []
     /// nil means `[watch] delay`.
     public var delay: Duration?
+    /// The nightly quiet, in the configured time zone.
+    public var quietHours: QuietHours?
+    /// nil means `heldAlerts`' default.
+    public var held: Held?
     public var url: String?
     public var preset: Preset = .generic
     public var secret: String?
@@ -140,6 +152,10 @@ public struct SinkConfig: Sendable, Equatable {
     public var discoveryPrefix = "homeassistant"
 
     public init(type: Kind) { self.type = type }
+
+    /// What becomes of held alerts: as configured, else dropped at a desktop or exec sink (a
+    /// horn at 7 am for a goal at midnight is wrong) and summed up in a digest elsewhere.
+    public var heldAlerts: Held { held ?? ([.notify, .exec].contains(type) ? .drop : .digest) }
 
     /// How logs and errors name this sink.
     public var displayName: String { name ?? type.rawValue }

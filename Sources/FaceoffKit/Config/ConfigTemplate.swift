@@ -98,6 +98,8 @@ public enum ConfigRenderer {
             lines.append("teams = \(list(sink.teams ?? config.teams))")
             if !sink.players.isEmpty { lines.append("players = [\(sink.players.map(String.init).joined(separator: ", "))]") }
             lines.append("delay = \(duration(sink.delay ?? config.watch.delay))")
+            if let quiet = sink.quietHours { lines.append("quiet_hours = \(quote(quiet.description))") }
+            lines.append("held = \(quote(sink.heldAlerts.rawValue))")
             switch sink.type {
             case .webhook:
                 // A webhook URL often carries its own credential (Discord, Slack), so it is a secret too.
@@ -150,6 +152,8 @@ extension ConfigRenderer {
                 "delay": duration(sink.delay ?? config.watch.delay),
             ]
             if let name = sink.name { object["name"] = name }
+            if let quiet = sink.quietHours { object["quiet_hours"] = quiet.description }
+            object["held"] = sink.heldAlerts.rawValue
             switch sink.type {
             case .webhook:
                 if let url = sink.url { object["url"] = secret(url) }

@@ -44,7 +44,7 @@ extension ConfigValidator {
             return nil
         }
         var sink = SinkConfig(type: kind)
-        let common = ["type", "name", "events", "teams", "players", "delay"]
+        let common = ["type", "name", "events", "teams", "players", "delay", "quiet_hours", "held"]
         let specific: [SinkConfig.Kind: [String]] = [
             .webhook: ["url", "preset", "secret", "headers", "expiry"],
             .stdout: ["format"],
@@ -86,6 +86,22 @@ extension ConfigValidator {
                 sink.players = playerIDs(value, keyPath)
             case "delay":
                 sink.delay = duration(value, keyPath)
+            case "quiet_hours":
+                if let text = string(value, keyPath, example: #""23:00-07:00""#) {
+                    if let quiet = QuietHours(text) {
+                        sink.quietHours = quiet
+                    } else {
+                        fail(keyPath, "'quiet_hours' must be two times of day, from-to, like \"23:00-07:00\" (it may span midnight)")
+                    }
+                }
+            case "held":
+                if let name = string(value, keyPath, example: #""digest""#) {
+                    if let held = SinkConfig.Held(rawValue: name) {
+                        sink.held = held
+                    } else {
+                        fail(keyPath, "unknown 'held' value '\(name)'; use \"drop\" or \"digest\"")
+                    }
+                }
             case "url":
                 if kind == .mqtt {
                     if let url = string(value, keyPath, example: #""mqtt://localhost:1883""#) {

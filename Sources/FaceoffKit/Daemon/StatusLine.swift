@@ -25,6 +25,8 @@ public struct StatusLine: Sendable {
         public var staleSince: Date?
         /// The delay in effect at each sink (`faceoff delay`).
         public var delays: [DelayReport.Sink]?
+        /// Each sink's mute, quiet hours and held alerts (`faceoff mute --list`).
+        public var sinks: [MuteReport.Sink]?
         public var text: String
     }
 
@@ -42,6 +44,12 @@ public struct StatusLine: Sendable {
     public func report(style: Style = .plain) -> Report {
         var report = current(style: style)
         report.delays = DelayReport(DelayBook(config: config, store: store)).sinks
+        let holds = MuteReport(config: config, store: store, at: now).sinks
+        report.sinks = holds
+        let muted = holds.filter(\.muted).map(\.sink)
+        if !muted.isEmpty {
+            report.text += style == .tmux ? " · 🔇 \(muted.joined(separator: ","))" : " · muted: \(muted.joined(separator: ", "))"
+        }
         if let since = DaemonState(store: store).date(.outageSince) {
             report.staleSince = since
             let time = LocalTime(timeZone: config.timeZone)

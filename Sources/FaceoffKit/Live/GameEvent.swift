@@ -25,6 +25,9 @@ public struct GameEvent: Codable, Sendable, Equatable {
         /// A followed team's game moved, got its time, was postponed or cancelled, added or
         /// moved to another arena (from `run`'s schedule refreshes).
         case scheduleChange = "schedule_change"
+        /// What a muted or quiet sink held, in one message when the hold ends (`summary` in
+        /// its details). Sent to the sink that held the alerts, whatever its `events` list.
+        case digest
 
         /// Kinds a sink gets only when its `events` lists them: a highlight link comes minutes
         /// after its goal, which is news only to a sink that asked.

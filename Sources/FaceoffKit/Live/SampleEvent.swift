@@ -26,6 +26,10 @@ public enum SampleEvent {
             kind: kind, key: key ?? "sample", gameId: gameId, away: rival, home: team, team: team, period: 2,
             periodType: "REG", clock: "12:34", score: score)
         switch kind {
+        case .digest:
+            event.details = ["summary": "\(rival) 1–2 \(team), final (\(us[0].1) ×2)", "alerts": "6"]
+            event.team = nil
+            event.clock = nil
         case .scheduleChange:
             event.details = ["change": "moved", "from": "Sat Nov 28 19:00", "to": "Sun Nov 29 15:00"]
             event.period = nil

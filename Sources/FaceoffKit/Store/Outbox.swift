@@ -30,12 +30,18 @@ public struct Outbox: Sendable {
 
     /// Claims (event, sink) in the ledger and queues the body, atomically. False when the pair
     /// was claimed already (by this process before a restart, or by another one).
-    public func enqueue(_ event: GameEvent, sink: String, body: [UInt8], at date: Date, expiresAt: Date) async throws(StoreError) -> Bool {
+    /// With `claimed`, the caller has claimed it in the ledger already (an alert held back
+    /// whose state still goes out).
+    public func enqueue(
+        _ event: GameEvent, sink: String, body: [UInt8], at date: Date, expiresAt: Date, claimed: Bool = false
+    ) async throws(StoreError) -> Bool {
         try await store.write { db in
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO ledger (event_id, sink, game_id, kind, claimed_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [event.id, sink, event.gameId, event.kind.rawValue, date.timeIntervalSince1970])
-            guard db.changesCount == 1 else { return false }
+            if !claimed {
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO ledger (event_id, sink, game_id, kind, claimed_at) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [event.id, sink, event.gameId, event.kind.rawValue, date.timeIntervalSince1970])
+                guard db.changesCount == 1 else { return false }
+            }
             try db.execute(
                 sql: """
                     INSERT INTO outbox (sink, event_id, game_id, kind, body, created_at, expires_at, next_attempt_at)

@@ -180,5 +180,26 @@ extension Store {
                 try db.alter(table: "event_seen") { table in table.add(column: "label", .text) }
             }
         ),
+        (
+            "v12: mutes and held alerts",
+            { db in
+                // A sink muted by `faceoff mute` or the MQTT switch, until when (NULL: until
+                // unmuted), for every process on the store.
+                try db.create(table: "sink_mute") { table in
+                    table.primaryKey("sink", .text)
+                    table.column("until", .double)
+                    table.column("since", .double).notNull()
+                }
+                // Alerts a muted or quiet sink holds for its digest (the event JSON), oldest first.
+                try db.create(table: "held_alert") { table in
+                    table.autoIncrementedPrimaryKey("id")
+                    table.column("sink", .text).notNull()
+                    table.column("event_id", .text).notNull()
+                    table.column("body", .blob).notNull()
+                    table.column("held_at", .double).notNull()
+                    table.uniqueKey(["sink", "event_id"])
+                }
+            }
+        ),
     ]
 }

@@ -43,6 +43,7 @@ import Testing
             .periodEnd: "⏸ End of 2nd  MTL 1–2 TOR · shots 18–24",
             .final: "🏁 Final  MTL 2–3 TOR · TOR win · shots 27–33",
             .scheduleChange: "📅 MTL @ TOR moved  from Sat Nov 28 19:00 to Sun Nov 29 15:00",
+            .digest: "🌙 While you were away  MTL 1–2 TOR, final (A. Matthews ×2)",
         ]
         for kind in GameEvent.Kind.allCases {
             #expect(Self.renderer.line(SampleEvent.make(kind, team: "TOR")) == expected[kind], "\(kind)")

@@ -76,6 +76,8 @@ enum AlertContext {
         set("from", details["from"])
         set("to", details["to"])
         set("change", details["change"])
+        set("summary", details["summary"])
+        set("alerts", details["alerts"])
         set("highlight_url", details["highlight_url"])
         if let endedIn = details["ended_in"] {
             values["ended_in"] = endedIn

@@ -9,11 +9,14 @@ public struct SinkRoute: Sendable {
     /// The alert waits this long after it is first seen, unless the router's `DelayBook`
     /// says otherwise (a delay changed while watching).
     public var delay: Duration
+    /// Its quiet hours and what becomes of held alerts (a mute is in the store).
+    public var hold: SinkHold
 
-    public init(sink: any Sink, filter: SinkFilter, delay: Duration = .zero) {
+    public init(sink: any Sink, filter: SinkFilter, delay: Duration = .zero, hold: SinkHold = SinkHold()) {
         self.sink = sink
         self.filter = filter
         self.delay = delay
+        self.hold = hold
     }
 }
 
@@ -40,6 +43,9 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
     public let scoreboard: ScoreboardDelay?
     let lanes: [Lane]
     let ledger: Ledger?
+    /// The mutes and held alerts, with the ledger's store: without one (replay, demo,
+    /// test-alert) nothing is held.
+    let holds: Holds?
     let clock: C
     let now: @Sendable () -> Date
     let logger: Logger
@@ -77,6 +83,7 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
             return Lane(route: route, stream: stream, continuation: continuation)
         }
         self.ledger = ledger
+        holds = ledger.map { Holds(store: $0.store) }
         self.clock = clock
         self.now = now
         self.logger = logger
@@ -92,6 +99,7 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         await withTaskGroup(of: Void.self) { group in
             for route in routes { group.addTask { await route.sink.run() } }
             if delays.store != nil { group.addTask { await self.followDelayChanges() } }
+            if holds != nil, routes.contains(where: { $0.hold.held == .digest }) { group.addTask { await self.sendDigests() } }
             await withDiscardingTaskGroup { group in
                 for lane in lanes { group.addTask { await self.drive(lane) } }
             }
@@ -209,7 +217,7 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         for await item in lane.stream {
             if !Task.isCancelled {
                 await waitOut(item, lane.route)
-                if !Task.isCancelled { await deliver(item.event, via: lane.route.sink) }
+                if !Task.isCancelled { await deliver(item.event, via: lane.route) }
             }
             let waiters = outstanding.withLock { state -> [CheckedContinuation<Void, Never>] in
                 state.count -= 1
@@ -246,9 +254,55 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         }
     }
 
-    private func deliver(_ event: GameEvent, via sink: any Sink) async {
+    /// Why `route`'s sink holds alerts now (muted, quiet), if it does. A store that can't be
+    /// read mutes nothing: better a goal too many than a missed one.
+    func holdReason(_ route: SinkRoute, at date: Date) -> HoldReason? {
+        guard let holds else { return nil }
+        let mute = (try? holds.mutes(at: date))?.first { $0.sink == route.sink.name }
+        return route.hold.reason(mute: mute, at: date)
+    }
+
+    /// A held alert: claimed for the sink as handled (so an unmute never replays it), kept for
+    /// the digest when the sink wants one, and a sink's state (MQTT's) still moved on.
+    private func holdBack(_ event: GameEvent, _ route: SinkRoute, _ reason: HoldReason, holds: Holds) async -> Delivery {
+        let sink = route.sink
+        let keeper = sink as? any StateKeepingSink
+        let keep = route.hold.held == .digest && (keeper?.isAlert(event) ?? true)
+        do {
+            guard try await holds.hold(event, sink: sink.name, keep: keep, at: now()) else { return .duplicate }
+        } catch {
+            logger.warning(
+                "cannot record a held alert in the store; it is not sent", metadata: ["sink": "\(sink.name)", "error": "\(error)"])
+        }
+        await keeper?.keepState(event, at: now())
+        return .held(reason.text(in: route.hold.zone) + (keep ? ", in the digest" : ""))
+    }
+
+    /// Every 2 s, for each sink that wants digests and no longer holds alerts: what it held,
+    /// taken from the store (one process takes it) and sent as one message.
+    private func sendDigests() async {
+        guard let holds else { return }
+        while !Task.isCancelled {
+            let waiting = (try? holds.heldCounts()) ?? [:]
+            for route in routes where route.hold.held == .digest && waiting[route.sink.name, default: 0] > 0 {
+                guard holdReason(route, at: now()) == nil, let held = try? await holds.take(sink: route.sink.name),
+                    let digest = Digest.event(held, sink: route.sink.name, at: now())
+                else { continue }
+                logger.notice("sending the digest of held alerts", metadata: ["sink": "\(route.sink.name)", "alerts": "\(held.count)"])
+                await deliver(digest, via: route)
+            }
+            // Real time, as `followDelayChanges`: a poll of what other processes and the wall
+            // clock did, not a wait in the game's time (a test clock would spin here).
+            try? await Task.sleep(for: .seconds(2))
+        }
+    }
+
+    private func deliver(_ event: GameEvent, via route: SinkRoute) async {
+        let sink = route.sink
         let delivery: Delivery
-        if ledger != nil, let durable = sink as? any DurableSink, durable.isDurable {
+        if let holds, event.kind != .digest, let reason = holdReason(route, at: now()) {
+            delivery = await holdBack(event, route, reason, holds: holds)
+        } else if ledger != nil, let durable = sink as? any DurableSink, durable.isDurable {
             do { delivery = try await durable.enqueue(event, at: now()) } catch {
                 // As for the ledger below: the outbox can't take it (a full disk), so one
                 // attempt now, without the outbox's retries.
@@ -298,6 +352,7 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
             }
             logger.debug("alert handed over", metadata: metadata)
         case .duplicate: logger.debug("alert already sent", metadata: metadata)
+        case .held: logger.debug("alert held", metadata: metadata)
         case .skipped(let why), .failed(let why):
             let new = undeliverable.withLock { state -> Bool in
                 defer { state[sink.name] = why }
@@ -342,6 +397,7 @@ struct DeliveryTally {
             case .delivered: "\(sink) ✓"
             case .queued: "\(sink) queued"
             case .duplicate: "\(sink) sent before"
+            case .held: "\(sink) held"
             case .skipped, .failed: "\(sink) ✗"
             }
         }.joined(separator: " ")

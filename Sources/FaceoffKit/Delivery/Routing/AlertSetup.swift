@@ -75,6 +75,7 @@ public struct AlertSetup: Sendable {
                 guard let client, let schedule = try? await client.fetch(.clubSchedule(team, season: "now")) else { return [] }
                 return (schedule.value.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
             },
+            switches: session.config.sinks.map(\.displayName),
             schedule: retrySchedule ?? .mqtt)
     }
 
@@ -82,7 +83,7 @@ public struct AlertSetup: Sendable {
         let filter = SinkFilter(config, defaultTeams: defaultTeams)
         return SinkRoute(
             sink: sink(config, terminal: terminal), filter: config.type == .mqtt ? MQTTSink.routeFilter(filter) : filter,
-            delay: config.delay ?? session.config.watch.delay)
+            delay: config.delay ?? session.config.watch.delay, hold: SinkHold(config, zone: session.config.timeZone))
     }
 
     /// The configured sinks; `fallback` when the config has none.

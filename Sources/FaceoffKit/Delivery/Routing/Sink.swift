@@ -34,6 +34,15 @@ extension DurableSink {
     public var isDurable: Bool { true }
 }
 
+/// A sink that keeps a state beside its alerts (MQTT's team states): an alert held back by a
+/// mute or quiet hours still moves the state on.
+public protocol StateKeepingSink: Sink {
+    /// Whether `event` is an alert here (else it only moves the state on).
+    func isAlert(_ event: GameEvent) -> Bool
+    /// Moves the state on for an alert held back (claimed for the sink already).
+    func keepState(_ event: GameEvent, at date: Date) async
+}
+
 /// What happened to one alert at one sink.
 public enum Delivery: Sendable, Equatable, CustomStringConvertible {
     case delivered(String)
@@ -43,6 +52,8 @@ public enum Delivery: Sendable, Equatable, CustomStringConvertible {
     case duplicate
     case skipped(String)
     case failed(String)
+    /// Held back by a mute or quiet hours (why, and whether it waits for the digest).
+    case held(String)
 
     public var description: String {
         switch self {
@@ -51,6 +62,7 @@ public enum Delivery: Sendable, Equatable, CustomStringConvertible {
         case .duplicate: return "already sent"
         case .skipped(let why): return "skipped: \(why)"
         case .failed(let why): return "failed: \(why)"
+        case .held(let why): return "held: \(why)"
         }
     }
 

@@ -13,6 +13,9 @@ final class MQTTConnection: Sendable {
         /// A retained message the broker publishes if the connection dies without a goodbye.
         var will: (topic: String, payload: String)?
         var keepalive: Int = 30
+        /// Topic filters subscribed to (QoS 1) on every connect; what arrives waits in
+        /// `received()`.
+        var subscriptions: [String] = []
     }
 
     private struct State {
@@ -32,6 +35,8 @@ final class MQTTConnection: Sendable {
         var keyOf: [Int32: String] = [:]
         /// Keys acknowledged while nobody waited (a publish that timed out, then got through).
         var done: Set<String> = []
+        /// Messages on subscribed topics, oldest first, until taken.
+        var inbox: [(topic: String, payload: String)] = []
         var closed = false
     }
 
@@ -233,6 +238,11 @@ final class MQTTConnection: Sendable {
                 state.connected = true
                 state.generation += 1
                 state.problem = nil
+                // A clean session forgets subscriptions: each connect makes them again.
+                for pattern in options.subscriptions {
+                    var mid: Int32 = 0
+                    _ = faceoff_mosquitto_subscribe(handle.pointer, &mid, pattern, 1)
+                }
             } else {
                 state.connected = false
                 state.problem = Self.refusal(code, broker: broker)
@@ -268,6 +278,19 @@ final class MQTTConnection: Sendable {
             }
         }
         changed.fire()
+    }
+
+    fileprivate func received(_ topic: String, _ payload: String) {
+        state.withLock { $0.inbox.append((topic, payload)) }
+        changed.fire()
+    }
+
+    /// The messages that came on subscribed topics since the last call, oldest first.
+    func received() -> [(topic: String, payload: String)] {
+        state.withLock { state in
+            defer { state.inbox.removeAll() }
+            return state.inbox
+        }
     }
 
     fileprivate func logged(_ level: Int32, _ text: String) {
@@ -356,6 +379,11 @@ private enum MQTTCallbacks {
         faceoff_mosquitto_connect_callback_set(pointer) { handle, _, code in MQTTCallbacks.find(handle)?.connected(code) }
         faceoff_mosquitto_disconnect_callback_set(pointer) { handle, _, code in MQTTCallbacks.find(handle)?.disconnected(code) }
         faceoff_mosquitto_publish_callback_set(pointer) { handle, _, mid in MQTTCallbacks.find(handle)?.published(mid) }
+        faceoff_mosquitto_message_callback_set(pointer) { handle, _, topic, payload, length in
+            guard let topic else { return }
+            let bytes = payload.map { UnsafeRawBufferPointer(start: $0, count: Int(max(0, length))) }.map(Array.init) ?? []
+            MQTTCallbacks.find(handle)?.received(String(cString: topic), String(decoding: bytes, as: UTF8.self))
+        }
         faceoff_mosquitto_log_callback_set(pointer) { handle, _, level, text in
             guard let text else { return }
             MQTTCallbacks.find(handle)?.logged(level, String(cString: text))

@@ -16,6 +16,16 @@ public struct MQTTTopics: Sendable, Equatable {
     public func state(_ team: String) -> String { "\(prefix)/team/\(team)/state" }
     public func next(_ team: String) -> String { "\(prefix)/team/\(team)/next" }
     public func trigger(_ team: String, _ type: MQTTTrigger) -> String { "\(prefix)/team/\(team)/trigger/\(type.rawValue)" }
+    /// A sink's mute switch: `ON` or `OFF` to its command topic; its state, retained.
+    public func muteCommand(_ sink: String) -> String { "\(prefix)/mute/\(Self.slug(sink))/set" }
+    public func muteState(_ sink: String) -> String { "\(prefix)/mute/\(Self.slug(sink))/state" }
+    public var muteCommands: String { "\(prefix)/mute/+/set" }
+
+    /// A sink's name as one topic level and id: lower case, anything but a-z, 0-9, _ and -
+    /// made `_`.
+    public static func slug(_ name: String) -> String {
+        String(name.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : "_" })
+    }
 }
 
 /// One message for the broker.
@@ -70,7 +80,7 @@ public enum MQTTTrigger: String, Sendable, CaseIterable {
             let other = team == event.away ? event.score.home : event.score.away
             return mine == other ? [.final] : [.final, mine > other ? .win : .loss]
         case .scheduleChange: return [.scheduleChange]
-        case .pregame, .gameJoined, .scoringChange, .goalHighlight, .penalty, .goalieReturned: return []
+        case .pregame, .gameJoined, .scoringChange, .goalHighlight, .penalty, .goalieReturned, .digest: return []
         }
     }
 
@@ -136,8 +146,9 @@ public struct MQTTTeamState: Codable, Sendable, Equatable {
 
     /// The state after `event` (a game of `team`'s), from `previous`.
     public static func after(_ event: GameEvent, team: String, previous: MQTTTeamState?, at date: Date) -> MQTTTeamState {
-        // A schedule change is news about a game to come, not a moment of one: the state stays.
-        guard event.kind != .scheduleChange else { return previous ?? .idle(team, at: date) }
+        // A schedule change is news about a game to come, not a moment of one, and a digest
+        // tells of moments the state has moved on with already: the state stays.
+        guard ![.scheduleChange, .digest].contains(event.kind) else { return previous ?? .idle(team, at: date) }
         let home = event.home == team
         let opponent = home ? event.away : event.home
         // Another game than the one before: nothing carries over.
@@ -317,6 +328,27 @@ public struct HomeAssistantDiscovery: Sendable {
                     payload: Self.json(config), retain: true))
         }
         return messages
+    }
+
+    /// A switch that mutes `sink` (`faceoff mute`), on a device of Faceoff's own.
+    public func muteSwitch(_ sink: String) -> MQTTMessage {
+        let id = "faceoff_mute_\(MQTTTopics.slug(sink))"
+        let config: [String: Any] = [
+            "name": "Faceoff mute: \(sink)",
+            "unique_id": id,
+            "object_id": id,
+            "command_topic": topics.muteCommand(sink),
+            "state_topic": topics.muteState(sink),
+            "payload_on": "ON",
+            "payload_off": "OFF",
+            "qos": 1,
+            "icon": "mdi:bell-off",
+            "availability_topic": topics.status, "payload_available": "online", "payload_not_available": "offline",
+            "device": [
+                "identifiers": ["faceoff"], "name": "Faceoff", "model": "NHL alerts", "manufacturer": "Faceoff", "sw_version": version,
+            ] as [String: Any],
+        ]
+        return MQTTMessage(topic: "\(topics.discoveryPrefix)/switch/\(id)/config", payload: Self.json(config), retain: true)
     }
 
     /// Whether `topic` is one of this sink's discovery topics (for removing a team's).

@@ -36,7 +36,15 @@ extension MQTTSink {
                 lastLook = ContinuousClock.now
                 await publishRetained(on: connection) { await looked() }
             }
-            await connection.waitForChange(after: version, until: ContinuousClock.now.advanced(by: .seconds(30)))
+            let commands = connection.received()
+            if !commands.isEmpty { await obey(commands) }
+            if connection.isConnected {
+                let moved = switchStates().filter { message in (try? retained?.payload(message.topic)) ?? nil != message.payload }
+                if !moved.isEmpty { await publishRetained(on: connection) { moved } }
+            }
+            // With switches, a mute typed in a terminal shows on them within 5 s.
+            let idle: Duration = switches.isEmpty ? .seconds(30) : .seconds(5)
+            await connection.waitForChange(after: version, until: ContinuousClock.now.advanced(by: idle))
         }
     }
 
@@ -46,7 +54,7 @@ extension MQTTSink {
         let stored = (try? retained?.all()) ?? []
         if owner {
             messages.append(MQTTMessage(topic: topics.status, payload: "online", retain: true))
-            let wanted = config.discovery ? teams.flatMap(discovery.messages(for:)) : []
+            let wanted = config.discovery ? teams.flatMap(discovery.messages(for:)) + switches.map(discovery.muteSwitch) : []
             let wantedTopics = Set(wanted.map(\.topic))
             let stale = stored.filter { discovery.owns($0.topic) && !wantedTopics.contains($0.topic) }
             messages += wanted
@@ -62,6 +70,7 @@ extension MQTTSink {
             }
             messages += gone.map { MQTTMessage(topic: $0.topic, payload: "", retain: true) }
             messages += stored.filter { teamTopics.contains($0.topic) }
+            messages += switchStates()
             // A team with no state yet: idle.
             let date = now()
             for team in teams where !stored.contains(where: { $0.topic == topics.state(team) }) {
@@ -94,6 +103,37 @@ extension MQTTSink {
             }
         }
         return messages
+    }
+
+    /// The mute switches' states, from the mutes in the store: `ON` while muted.
+    func switchStates() -> [MQTTMessage] {
+        guard !switches.isEmpty, let store = outbox?.store else { return [] }
+        let muted = Set(((try? Holds(store: store).mutes(at: now())) ?? []).map(\.sink))
+        return switches.map { MQTTMessage(topic: topics.muteState($0), payload: muted.contains($0) ? "ON" : "OFF", retain: true) }
+    }
+
+    /// What the switches were told: `ON` mutes the sink until unmuted, `OFF` unmutes it, for
+    /// every process on the store (as `faceoff mute` does).
+    func obey(_ commands: [(topic: String, payload: String)]) async {
+        guard let store = outbox?.store else { return }
+        let holds = Holds(store: store)
+        for (topic, payload) in commands {
+            guard let sink = switches.first(where: { topics.muteCommand($0) == topic }) else { continue }
+            let on = payload.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+            do {
+                switch on {
+                case "ON": try await holds.mute([sink], until: nil, at: now())
+                case "OFF": try await holds.unmute([sink], at: now())
+                default:
+                    logger.warning(
+                        "a mute switch was sent neither ON nor OFF; ignored", metadata: ["sink": "\(name)", "topic": "\(topic)"])
+                    continue
+                }
+                logger.notice("\(on == "ON" ? "muted" : "unmuted") from MQTT", metadata: ["sink": "\(name)", "muted_sink": "\(sink)"])
+            } catch {
+                logger.error("cannot record a mute from MQTT", metadata: ["sink": "\(name)", "error": "\(error)"])
+            }
+        }
     }
 
     func publishRetained(on connection: MQTTConnection, _ compose: () async -> [MQTTMessage]) async {

@@ -12,7 +12,7 @@ import Synchronization
 /// Only `faceoff run` (`owner`) speaks for the home's view: its last will and `online` on
 /// `<prefix>/status`, the discovery entries, the next games and the `idle` states. Other
 /// commands only publish what they deliver.
-public final class MQTTSink: DurableSink {
+public final class MQTTSink: DurableSink, StateKeepingSink {
     public let name: String
     let config: SinkConfig
     let broker: MQTTBroker
@@ -32,6 +32,8 @@ public final class MQTTSink: DurableSink {
     let games: @Sendable (String) async -> [GameSummary]
     /// How long a final stays the state before `idle`.
     let finalHold: Duration
+    /// The sinks `run` offers a mute switch for (none for other processes).
+    let switches: [String]
     let now: @Sendable () -> Date
     let logger: Logger
     let wake = WakeSignal()
@@ -66,7 +68,7 @@ public final class MQTTSink: DurableSink {
 
     public init(
         config: SinkConfig, renderer: Renderer, alerts: SinkFilter, owner: Bool, store: Store?, finalHold: Duration,
-        games: @escaping @Sendable (String) async -> [GameSummary] = { _ in [] },
+        games: @escaping @Sendable (String) async -> [GameSummary] = { _ in [] }, switches: [String] = [],
         schedule: RetrySchedule = .mqtt, now: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "faceoff.mqtt")
     ) {
@@ -87,6 +89,7 @@ public final class MQTTSink: DurableSink {
         discovery = HomeAssistantDiscovery(topics: topics, version: FaceoffInfo.version)
         self.games = games
         self.finalHold = finalHold
+        self.switches = owner ? switches : []
         self.now = now
         self.logger = logger
     }
@@ -141,8 +144,24 @@ public final class MQTTSink: DurableSink {
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
+    public func isAlert(_ event: GameEvent) -> Bool { event.kind == .digest || alerts.matches(event) }
+
+    /// A held alert's state: queued without the alert (the router claimed it).
+    public func keepState(_ event: GameEvent, at date: Date) async {
+        guard let outbox, let body = try? JSONEncoder().encode(Queued(event: event, alert: nil)) else { return }
+        do {
+            if try await outbox.enqueue(
+                event, sink: name, body: Array(body), at: date, expiresAt: date.addingTimeInterval(config.expiry.inSeconds), claimed: true)
+            {
+                wake.fire()
+            }
+        } catch {
+            logger.warning("cannot queue a held alert's state", metadata: ["sink": "\(name)", "error": "\(error)"])
+        }
+    }
+
     func alertJSON(_ event: GameEvent) -> String? {
-        guard alerts.matches(event) else { return nil }
+        guard isAlert(event) else { return nil }
         return EventJSON(event, text: renderer.text(event)).encoded()
     }
 
@@ -151,7 +170,8 @@ public final class MQTTSink: DurableSink {
     func connect(will: Bool) throws(MQTTProblem) -> MQTTConnection {
         try MQTTConnection(
             .init(
-                broker: broker, clientID: clientID, will: will ? (topics.status, "offline") : nil), changes: changes)
+                broker: broker, clientID: clientID, will: will ? (topics.status, "offline") : nil,
+                subscriptions: will && !switches.isEmpty ? [topics.muteCommands] : []), changes: changes)
     }
 
     /// Publishes `messages` in order on `connection`; each keyed by `key` across retries.

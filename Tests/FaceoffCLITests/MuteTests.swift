@@ -1,0 +1,119 @@
+import FaceoffKit
+import Foundation
+import Testing
+
+/// `faceoff mute` and `unmute` against a `faceoff run` replaying a game: the mute typed in
+/// another process silences the sink at its next alert, and the unmute brings one digest.
+@Suite("mute and unmute, the binary") struct MuteTests {
+    @Test func aMuteTypedWhileRunWatchesSilencesTheSinkAndTheUnmuteBringsOneDigest() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let (replay, base) = try await MQTTTests.serve(cli)
+        defer { replay.kill() }
+        try AlertCommandTests().writeConfig(
+            cli,
+            """
+            teams = ["TOR"]
+            [watch]
+            poll = "2s"
+            [[sink]]
+            type = "stdout"
+            name = "tty"
+            format = "jsonl"
+            """)
+        let environment = MQTTTests.environment(cli, base: base)
+        let run = try Background(CLI.binary.path, ["run"], environment: environment)
+        defer { run.kill() }
+        func kinds() -> [String] {
+            run.output.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.compactMap {
+                $0["kind"] as? String
+            }
+        }
+        try #require(await run.wait(timeout: 60) { _ in kinds().contains("game_start") }, "\(run.stderr.suffix(800))")
+
+        let muted = try await cli.run(["mute", "tty"])
+        #expect(muted.status == 0 && muted.stdout == "Muted tty until `faceoff unmute`.\n", "\(muted.stdout)\(muted.stderr)")
+        let before = kinds().count
+        // Held while muted: what the list says waits for the digest, and nothing on stdout.
+        func waiting() async throws -> Int {
+            let list = try await cli.run(["mute", "--list", "--json"])
+            let object = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any]
+            let sinks = object?["sinks"] as? [[String: Any]] ?? []
+            return sinks.first { $0["sink"] as? String == "tty" }?["waiting"] as? Int ?? 0
+        }
+        var held = 0
+        for _ in 0..<120 where held < 3 {
+            held = try await waiting()
+            if held < 3 { try await Task.sleep(for: .milliseconds(500)) }
+        }
+        #expect(held >= 3, "\(run.stderr.suffix(800))")
+        let list = try await cli.run(["mute", "--list"])
+        #expect(list.stdout.hasPrefix("tty  muted · held alerts: digest · "), "\(list.stdout)")
+        let status = try await cli.run(["status"])
+        #expect(status.stdout.contains(" · muted: tty"), "\(status.stdout)")
+        #expect(kinds().count == before, "an alert reached a muted sink: \(kinds())")
+
+        let unmuted = try await cli.run(["unmute"])
+        #expect(unmuted.status == 0 && unmuted.stdout.hasPrefix("Unmuted tty. "), "\(unmuted.stdout)")
+        #expect(await run.wait(timeout: 10) { _ in kinds().contains("digest") }, "\(run.stderr.suffix(800))")
+        let digest = run.output.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.first {
+            $0["kind"] as? String == "digest"
+        }
+        let details = digest?["details"] as? [String: String]
+        #expect(Int(details?["alerts"] ?? "") ?? 0 >= held, "\(details ?? [:])")
+        #expect(details?["summary"]?.hasPrefix("BOS ") == true, "\(details ?? [:])")
+        #expect((digest?["title"] as? String)?.contains("While you were away") == true)
+        // Alerts flow again, and those held are never sent one by one.
+        #expect(await run.wait(timeout: 150) { _ in kinds().contains("final") }, "\(run.stderr.suffix(800))")
+        let after = kinds().drop { $0 != "digest" }.dropFirst()
+        #expect(!after.isEmpty && kinds().count == before + 1 + after.count)
+        let ids = run.output.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.compactMap {
+            $0["id"] as? String
+        }
+        #expect(Set(ids).count == ids.count, "an alert went out twice: \(ids)")
+    }
+
+    /// What the config says of quiet hours and held alerts, and the mistakes it refuses.
+    @Test func quietHoursAndHeldInTheConfig() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        try AlertCommandTests().writeConfig(
+            cli,
+            """
+            teams = ["TOR"]
+            timezone = "America/Toronto"
+            [[sink]]
+            type = "notify"
+            quiet_hours = "23:00-07:00"
+            [[sink]]
+            type = "webhook"
+            url = "https://example.invalid/hook"
+            held = "drop"
+            """)
+        let list = try await cli.run(["mute", "--list"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.contains("notify   ") && list.stdout.contains("quiet hours 23:00-07:00 · held alerts: drop"), "\(list.stdout)")
+        #expect(list.stdout.contains("webhook  delivering · held alerts: drop"), "\(list.stdout)")
+        let json = try await cli.run(["mute", "--list", "--json"])
+        let validator = try SchemaValidator(file: CLI.root.appendingPathComponent("docs/json/mute.schema.json"))
+        let document = try JSONDecoder().decode(JSONValue.self, from: Data(json.stdout.utf8))
+        #expect(validator.problems(in: document).isEmpty, "\(validator.problems(in: document))")
+        let until = try await cli.run(["mute", "notify", "--until", "07:00"])
+        #expect(until.stdout.hasPrefix("Muted notify until 07:00"), "\(until.stdout)")
+        let doctor = try await cli.run(["doctor"])
+        #expect(
+            doctor.stdout.contains("! sink notify: muted until 07:00; held alerts are dropped (`faceoff unmute notify` ends it)"),
+            "\(doctor.stdout)")
+        let unknown = try await cli.run(["mute", "notfy"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("did you mean 'notify'"), "\(unknown.stderr)")
+
+        for (line, message) in [
+            ("quiet_hours = \"23:00\"", "'quiet_hours' must be two times of day, from-to, like \"23:00-07:00\""),
+            ("held = \"later\"", "unknown 'held' value 'later'; use \"drop\" or \"digest\""),
+        ] {
+            try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n[[sink]]\ntype = \"notify\"\n\(line)\n")
+            let result = try await cli.run(["mute", "--list"])
+            #expect(result.status != 0 && result.stderr.contains(message) && result.stderr.contains("config.toml:4:"), "\(result.stderr)")
+        }
+    }
+}

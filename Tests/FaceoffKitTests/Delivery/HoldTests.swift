@@ -1,0 +1,203 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FaceoffKit
+
+/// Mutes, quiet hours and digests: when a sink holds its alerts, what the ledger says of them,
+/// and the one message that sums them up.
+@Suite struct HoldTests {
+    static let toronto = TimeZone(identifier: "America/Toronto")!
+
+    /// A moment on Toronto's wall clock.
+    static func at(_ day: Int, _ hour: Int, _ minute: Int, month: Int = 11) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = toronto
+        return calendar.date(from: DateComponents(year: 2026, month: month, day: day, hour: hour, minute: minute))!
+    }
+
+    @Test func quietHoursSpanMidnightOnTheConfiguredClock() throws {
+        let quiet = try #require(QuietHours("23:00-07:00"))
+        #expect(quiet.description == "23:00-07:00")
+        #expect(quiet.contains(Self.at(26, 23, 0), in: Self.toronto))
+        #expect(quiet.contains(Self.at(27, 0, 30), in: Self.toronto))
+        #expect(quiet.contains(Self.at(27, 6, 59), in: Self.toronto))
+        #expect(!quiet.contains(Self.at(27, 7, 0), in: Self.toronto))
+        #expect(!quiet.contains(Self.at(26, 22, 59), in: Self.toronto))
+        // 22:30 in Toronto is 03:30 in UTC: the zone decides.
+        #expect(quiet.contains(Self.at(26, 22, 30), in: TimeZone(identifier: "UTC")!))
+        #expect(quiet.end(after: Self.at(26, 23, 30), in: Self.toronto) == Self.at(27, 7, 0))
+        // Across the autumn clock change (Nov 1, 2026): still 07:00 on the wall.
+        #expect(quiet.end(after: Self.at(1, 1, 30), in: Self.toronto) == Self.at(1, 7, 0))
+        let day = try #require(QuietHours("9:00-17:30"))
+        #expect(day.contains(Self.at(26, 12, 0), in: Self.toronto) && !day.contains(Self.at(26, 17, 30), in: Self.toronto))
+        for bad in ["23:00", "23:00-", "24:00-07:00", "23:00-07:60", "10:00-10:00", "ten-seven", "23:00-07:00-08:00", "+1:00-07:00"] {
+            #expect(QuietHours(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func aDigestSaysEachGamesScoreWhereItGotAndItsScorers() {
+        func goal(_ key: String, _ scorer: String, game: Int = 1, away: Int, home: Int, period: Int = 1) -> GameEvent {
+            GameEvent(
+                kind: .goal, key: key, gameId: game, away: "PIT", home: "MIN", team: "PIT", period: period,
+                score: .init(away: away, home: home), players: [.init(role: "scorer", id: 1, name: scorer)])
+        }
+        var overturned = goal("3", "Rust", away: 2, home: 1)
+        overturned.kind = .goalOverturned
+        overturned.id = "1:goal_overturned:3"
+        let final = GameEvent(kind: .final, key: nil, gameId: 1, away: "PIT", home: "MIN", period: 3, score: .init(away: 3, home: 1))
+        let other = GameEvent(
+            kind: .periodEnd, key: "2", gameId: 2, away: "BOS", home: "TOR", period: 2, score: .init(away: 0, home: 1))
+        let moved = GameEvent(
+            kind: .scheduleChange, key: "x", gameId: 3, away: "TOR", home: "MTL", score: .init(away: 0, home: 0),
+            details: ["change": "moved"])
+        let held = [
+            goal("1", "Crosby", away: 1, home: 0), goal("2", "Crosby", away: 2, home: 0), goal("3", "Rust", away: 3, home: 0), other,
+            overturned, goal("4", "Malkin", away: 3, home: 1, period: 3), final, moved,
+        ]
+        #expect(Digest.summary(held) == "PIT 3–1 MIN, final (Crosby ×2, Malkin); BOS 0–1 TOR, 2nd; TOR @ MTL, moved")
+        let digest = Digest.event(held, sink: "hook", at: Self.at(27, 7, 0))
+        #expect(digest?.kind == .digest && digest?.details["alerts"] == "8")
+        #expect(Digest.event([], sink: "hook", at: Date()) == nil)
+    }
+
+    final class Log: Sendable {
+        let events = Mutex<[(sink: String, event: GameEvent)]>([])
+        let states = Mutex<[String]>([])
+        func of(_ sink: String) -> [GameEvent] { events.withLock { $0.filter { $0.sink == sink }.map(\.event) } }
+    }
+
+    /// A sink with a state beside its alerts, as MQTT's: goals are its alerts.
+    struct StatefulSink: StateKeepingSink {
+        let name: String
+        let log: Log
+        func send(_ event: GameEvent) async -> Delivery {
+            log.events.withLock { $0.append((name, event)) }
+            return .delivered("")
+        }
+        func isAlert(_ event: GameEvent) -> Bool { event.kind == .goal || event.kind == .digest }
+        func keepState(_ event: GameEvent, at date: Date) async { log.states.withLock { $0.append(event.id) } }
+    }
+
+    final class Moment: Sendable {
+        let date: Mutex<Date>
+        init(_ date: Date) { self.date = Mutex(date) }
+    }
+
+    struct Setup {
+        let store: Store
+        let log = Log()
+        let now: Moment
+        let router: AlertRouter<ContinuousClock>
+
+        init(directory: URL, start: Date) throws {
+            store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
+            let quiet = QuietHours("23:00-07:00")
+            let log = log
+            let now = Moment(start)
+            self.now = now
+            func recording(_ name: String) -> RecordingSink {
+                RecordingSink(name: name) { event in log.events.withLock { $0.append((name, event)) } }
+            }
+            router = AlertRouter(
+                routes: [
+                    SinkRoute(
+                        sink: recording("hook"), filter: SinkFilter(teams: ["TOR"]),
+                        hold: SinkHold(quietHours: quiet, held: .digest, zone: HoldTests.toronto)),
+                    SinkRoute(
+                        sink: recording("desktop"), filter: SinkFilter(teams: ["TOR"]),
+                        hold: SinkHold(quietHours: quiet, held: .drop, zone: HoldTests.toronto)),
+                    SinkRoute(
+                        sink: StatefulSink(name: "ha", log: log), filter: SinkFilter(teams: ["TOR"]),
+                        hold: SinkHold(held: .digest, zone: HoldTests.toronto)),
+                ],
+                ledger: Ledger(store: store), clock: ContinuousClock(), now: { now.date.withLock { $0 } })
+        }
+
+        func set(_ date: Date) { now.date.withLock { $0 = date } }
+
+        /// Waits (real time, up to 10 s) until `condition` holds.
+        func until(_ condition: () -> Bool) async throws {
+            for _ in 0..<1000 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        }
+    }
+
+    static func goal(_ key: String) -> GameEvent { SampleEvent.make(.goal, team: "TOR", key: key) }
+
+    /// Quiet hours crossing midnight: before 23:00 alerts go out; from 23:00 they are held,
+    /// claimed in the ledger for each sink (so nothing replays them) and kept for the digest
+    /// where the sink wants one; at 07:00 one digest goes to that sink, none to the one that
+    /// drops, and alerts flow again.
+    @Test func quietHoursHoldAlertsAndOneDigestComesWhenTheyEnd() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let setup = try Setup(directory: directory, start: Self.at(26, 22, 59))
+        let router = setup.router
+        try await router.serving {
+            router.route(Self.goal("1"))
+            try await setup.until { setup.log.of("desktop").count == 1 && setup.log.of("hook").count == 1 }
+            setup.set(Self.at(26, 23, 30))
+            router.route(Self.goal("2"))
+            router.route(SampleEvent.make(.periodEnd, team: "TOR"))
+            await router.settle()
+            // Past midnight, still quiet.
+            setup.set(Self.at(27, 1, 0))
+            router.route(Self.goal("3"))
+            await router.settle()
+            #expect(setup.log.of("hook").map(\.id) == [Self.goal("1").id])
+            #expect(setup.log.of("desktop").map(\.id) == [Self.goal("1").id])
+            #expect(try Holds(store: setup.store).heldCounts() == ["hook": 3])
+            let ledger = Ledger(store: setup.store)
+            for sink in ["hook", "desktop"] {
+                #expect(try ledger.claimedIDs(gameID: 2025029999, sink: sink).count == 4, "\(sink)")
+            }
+            setup.set(Self.at(27, 7, 0))
+            try await setup.until { setup.log.of("hook").count == 2 }
+            router.route(Self.goal("4"))
+            try await setup.until { setup.log.of("desktop").count == 2 }
+        }
+        let hook = setup.log.of("hook")
+        #expect(hook.map(\.kind) == [.goal, .digest, .goal], "\(hook.map(\.id))")
+        #expect(hook[1].details["alerts"] == "3")
+        #expect(hook[1].details["summary"]?.hasPrefix("MTL 1–2 TOR, 2nd") == true, "\(hook[1].details)")
+        #expect(setup.log.of("desktop").map(\.kind) == [.goal, .goal])
+        #expect(try Holds(store: setup.store).heldCounts().isEmpty)
+        // The same alerts routed again (a restart) are claimed already: nothing replays.
+        setup.set(Self.at(27, 8, 0))
+        try await router.serving { router.route(Self.goal("2")) }
+        #expect(setup.log.of("hook").count == 3 && setup.log.of("desktop").count == 2)
+    }
+
+    /// A mute written to the store (as `faceoff mute` in another process does) silences the
+    /// next alert at once; a sink with a state still moves it on; unmuted, the digest comes.
+    @Test func aMuteInTheStoreHoldsTheNextAlertAndUnmutingSendsTheDigest() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let setup = try Setup(directory: directory, start: Self.at(26, 12, 0))
+        let router = setup.router
+        let holds = Holds(store: setup.store)
+        try await router.serving {
+            router.route(Self.goal("1"))
+            try await setup.until { setup.log.of("ha").count == 1 }
+            try await holds.mute(["ha", "hook"], until: nil, at: Self.at(26, 12, 1))
+            #expect(try holds.mutes(at: Self.at(26, 12, 2)).map(\.sink) == ["ha", "hook"])
+            router.route(Self.goal("2"))
+            router.route(SampleEvent.make(.penalty, team: "TOR"))
+            await router.settle()
+            #expect(setup.log.of("ha").count == 1 && setup.log.of("hook").count == 1)
+            #expect(setup.log.of("desktop").count == 3)
+            // The state moved on for both; only the goal waits for the digest (the penalty is
+            // not one of this sink's alerts).
+            #expect(setup.log.states.withLock { $0 } == [Self.goal("2").id, SampleEvent.make(.penalty, team: "TOR").id])
+            #expect(try holds.heldCounts() == ["ha": 1, "hook": 2])
+            #expect(try await holds.unmute(["ha"], at: Self.at(26, 12, 3)) == ["ha"])
+            try await setup.until { setup.log.of("ha").count == 2 }
+        }
+        #expect(setup.log.of("ha").last?.kind == .digest)
+        #expect(setup.log.of("hook").count == 1, "still muted")
+        // A mute with an end is over at its end.
+        try await holds.mute(["desktop"], until: Self.at(26, 13, 0), at: Self.at(26, 12, 0))
+        #expect(try holds.mutes(at: Self.at(26, 12, 59)).map(\.sink) == ["desktop", "hook"])
+        #expect(try holds.mutes(at: Self.at(26, 13, 0)).map(\.sink) == ["hook"])
+    }
+}
