@@ -9,7 +9,8 @@ final class Background: @unchecked Sendable {
     private let lines = Mutex<[String]>([])
     private let partial = Mutex(Data())
     private let errors = Mutex(Data())
-    private let exited = Mutex<Int32?>(nil)
+    /// The status, and whether a signal ended it, once the termination handler has run.
+    private let exited = Mutex<(status: Int32, signalled: Bool)?>(nil)
     /// The end of stdout was read: `output` has every line the process wrote.
     private let outputEnded = Mutex(false)
 
@@ -30,7 +31,9 @@ final class Background: @unchecked Sendable {
             }
             self.errors.withLock { $0.append(data) }
         }
-        process.terminationHandler = { [weak self] process in self?.exited.withLock { $0 = process.terminationStatus } }
+        process.terminationHandler = { [weak self] process in
+            self?.exited.withLock { $0 = (process.terminationStatus, process.terminationReason == .uncaughtSignal) }
+        }
         out.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard let self, !data.isEmpty else {
@@ -55,13 +58,19 @@ final class Background: @unchecked Sendable {
     /// The exit status (the signal's number for a process killed by one), as soon as the
     /// kernel has it: read without reaping, since Foundation's monitor, which reaps the child
     /// and calls the termination handler, can be seconds late in a loaded test process.
-    var status: Int32? {
-        if let status = exited.withLock({ $0 }) { return status }
+    var status: Int32? { ending?.status }
+
+    /// Whether a signal ended it (its status is then the signal's number); nil while running.
+    /// Foundation's `terminationReason` must not be asked before its own monitor saw the end.
+    var signalled: Bool? { ending?.signalled }
+
+    private var ending: (status: Int32, signalled: Bool)? {
+        if let ended = exited.withLock({ $0 }) { return ended }
         var info = siginfo_t()
         guard waitid(P_PID, id_t(process.processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
             info._sifields._sigchld.si_pid == process.processIdentifier
         else { return exited.withLock { $0 } }
-        return info._sifields._sigchld.si_status
+        return (info._sifields._sigchld.si_status, info.si_code != CLD_EXITED)
     }
 
     /// Waits (up to `timeout`) for the process to end; its status, or nil if it did not.

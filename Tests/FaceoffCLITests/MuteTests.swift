@@ -110,6 +110,7 @@ import Testing
         for (line, message) in [
             ("quiet_hours = \"23:00\"", "'quiet_hours' must be two times of day, from-to, like \"23:00-07:00\""),
             ("held = \"later\"", "unknown 'held' value 'later'; use \"drop\" or \"digest\""),
+            ("edit = \"maybe\"", "'edit' must be true, false or \"both\""),
         ] {
             try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n[[sink]]\ntype = \"notify\"\n\(line)\n")
             let result = try await cli.run(["mute", "--list"])

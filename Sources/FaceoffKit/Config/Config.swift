@@ -102,6 +102,17 @@ public struct SinkConfig: Sendable, Equatable {
         case critical, normal, low
     }
 
+    /// What a correction (a goal overturned, reinstated, its scorer changed) does to the goal's
+    /// message where the receiver can edit it (notify, Discord, ntfy).
+    public enum Edit: String, Sendable, CaseIterable {
+        /// The goal's message becomes the correction.
+        case on
+        /// A new message, as at receivers that can't edit.
+        case off
+        /// Both: the goal's message edited, and a new one.
+        case both
+    }
+
     /// What becomes of the alerts a sink holds while muted or quiet.
     public enum Held: String, Sendable, CaseIterable {
         /// Gone: claimed in the ledger, never sent.
@@ -124,6 +135,8 @@ public struct SinkConfig: Sendable, Equatable {
     public var quietHours: QuietHours?
     /// nil means `heldAlerts`' default.
     public var held: Held?
+    /// notify, and webhooks with the discord or ntfy preset.
+    public var edit: Edit = .on
     public var url: String?
     public var preset: Preset = .generic
     public var secret: String?
@@ -156,6 +169,11 @@ public struct SinkConfig: Sendable, Equatable {
     /// What becomes of held alerts: as configured, else dropped at a desktop or exec sink (a
     /// horn at 7 am for a goal at midnight is wrong) and summed up in a digest elsewhere.
     public var heldAlerts: Held { held ?? ([.notify, .exec].contains(type) ? .drop : .digest) }
+
+    /// Whether corrections edit the goal's message here: a receiver that can, and `edit` not off.
+    public var editsCorrections: Bool {
+        edit != .off && (type == .notify || (type == .webhook && [.discord, .ntfy].contains(preset)))
+    }
 
     /// How logs and errors name this sink.
     public var displayName: String { name ?? type.rawValue }

@@ -105,6 +105,9 @@ public enum ConfigRenderer {
                 // A webhook URL often carries its own credential (Discord, Slack), so it is a secret too.
                 if let url = sink.url { lines.append("url = \(secret(url))") }
                 lines.append("preset = \(quote(sink.preset.rawValue))")
+                if sink.editsCorrections || sink.edit != .on {
+                    lines.append("edit = \(sink.edit == .both ? "\"both\"" : "\(sink.edit == .on)")")
+                }
                 if let value = sink.secret { lines.append("secret = \(secret(value))") }
                 if !sink.headers.isEmpty {
                     let pairs = sink.headers.sorted { $0.key < $1.key }.map { "\(quote($0.key)) = \(secret($0.value))" }
@@ -115,6 +118,7 @@ public enum ConfigRenderer {
                 lines.append("format = \(quote(sink.format.rawValue))")
             case .notify:
                 if let urgency = sink.urgency { lines.append("urgency = \(quote(urgency.rawValue))") }
+                lines.append("edit = \(sink.edit == .both ? "\"both\"" : "\(sink.edit == .on)")")
             case .exec:
                 lines.append("command = \(list(sink.command))")
                 lines.append("timeout = \(duration(sink.timeout))")
@@ -158,6 +162,7 @@ extension ConfigRenderer {
             case .webhook:
                 if let url = sink.url { object["url"] = secret(url) }
                 object["preset"] = sink.preset.rawValue
+                if sink.editsCorrections || sink.edit != .on { object["edit"] = sink.edit == .both ? "both" : (sink.edit == .on) as Any }
                 if let value = sink.secret { object["secret"] = secret(value) }
                 object["headers"] = sink.headers.mapValues(secret)
                 object["expiry"] = duration(sink.expiry)
@@ -165,6 +170,7 @@ extension ConfigRenderer {
                 object["format"] = sink.format.rawValue
             case .notify:
                 if let urgency = sink.urgency { object["urgency"] = urgency.rawValue }
+                object["edit"] = sink.edit == .both ? "both" : (sink.edit == .on) as Any
             case .exec:
                 object["command"] = sink.command
                 object["timeout"] = duration(sink.timeout)

@@ -46,9 +46,9 @@ extension ConfigValidator {
         var sink = SinkConfig(type: kind)
         let common = ["type", "name", "events", "teams", "players", "delay", "quiet_hours", "held"]
         let specific: [SinkConfig.Kind: [String]] = [
-            .webhook: ["url", "preset", "secret", "headers", "expiry"],
+            .webhook: ["url", "preset", "secret", "headers", "expiry", "edit"],
             .stdout: ["format"],
-            .notify: ["urgency"],
+            .notify: ["urgency", "edit"],
             .exec: ["command", "timeout", "retry", "expiry"],
             .mqtt: ["url", "username", "password", "ca_file", "client_id", "topic_prefix", "discovery", "discovery_prefix", "expiry"],
         ]
@@ -93,6 +93,14 @@ extension ConfigValidator {
                     } else {
                         fail(keyPath, "'quiet_hours' must be two times of day, from-to, like \"23:00-07:00\" (it may span midnight)")
                     }
+                }
+            case "edit":
+                if case .bool(let flag) = value {
+                    sink.edit = flag ? .on : .off
+                } else if case .string("both") = value {
+                    sink.edit = .both
+                } else {
+                    fail(keyPath, "'edit' must be true, false or \"both\" (edit the first message and send a new one too)")
                 }
             case "held":
                 if let name = string(value, keyPath, example: #""digest""#) {

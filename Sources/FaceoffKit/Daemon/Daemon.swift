@@ -292,6 +292,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         try? await Ledger(store: store).prune(before: cutoff)
         try? await LiveStatus(store: store).prune(before: cutoff)
         try? await Sightings(store: store).prune(before: cutoff)
+        try? await SentMessages(store: store).prune(before: cutoff)
         logger.debug("housekeeping done", metadata: ["cache_entries_pruned": "\(pruned)"])
     }
 }

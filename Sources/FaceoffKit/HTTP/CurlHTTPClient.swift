@@ -165,9 +165,10 @@ private enum CurlTransfer {
                 break
             case .head:
                 faceoff_curl_setopt_long(handle, CURLOPT_NOBODY, 1)
-            case .post:
+            case .post, .patch:
                 let body = request.body ?? []
                 faceoff_curl_setopt_long(handle, CURLOPT_POST, 1)
+                if request.method == .patch { faceoff_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, "PATCH") }
                 faceoff_curl_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
                 body.withUnsafeBufferPointer { bytes in
                     // COPYPOSTFIELDS copies the bytes, so the buffer need not outlive this call.
@@ -224,11 +225,11 @@ private enum CurlTransfer {
             let value = String(String.UnicodeScalarView(header.value.unicodeScalars.filter { $0 != "\r" && $0 != "\n" }))
             lines.append("\(header.name): \(value)")
         }
-        if request.method == .post, !given.contains("content-type") {
+        if request.method == .post || request.method == .patch, !given.contains("content-type") {
             lines.append("Content-Type: application/json")
         }
         // libcurl adds "Expect: 100-continue" to larger POSTs; receivers don't need the round trip.
-        if request.method == .post { lines.append("Expect:") }
+        if request.method == .post || request.method == .patch { lines.append("Expect:") }
         return lines
     }
 

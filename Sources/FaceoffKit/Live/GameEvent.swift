@@ -146,3 +146,19 @@ public struct GameEvent: Codable, Sendable, Equatable {
         return PeriodDescriptor(number: period, periodType: periodType.map(PeriodType.init(rawValue:)), maxRegulationPeriods: 3).label
     }
 }
+
+extension GameEvent {
+    /// The goal a correction is about (`goal_overturned`, `goal_reinstated`,
+    /// `scoring_change`): the id of that goal's own alert, whose message a receiver that can
+    /// edit turns into the correction. nil for anything else.
+    public static func correctedGoal(of id: String) -> String? {
+        let parts = id.split(separator: ":", maxSplits: 2).map(String.init)
+        guard parts.count == 3, let kind = Kind(rawValue: parts[1]) else { return nil }
+        switch kind {
+        case .goalOverturned, .goalReinstated: return "\(parts[0]):goal:\(parts[2])"
+        // "eventId-revision": the play's goal, whatever the revision.
+        case .scoringChange: return parts[2].split(separator: "-").first.map { "\(parts[0]):goal:\($0)" }
+        default: return nil
+        }
+    }
+}

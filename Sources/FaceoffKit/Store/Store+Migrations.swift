@@ -201,5 +201,19 @@ extension Store {
                 }
             }
         ),
+        (
+            "v13: sent messages",
+            { db in
+                // A goal alert's message id at a receiver that can edit it (notify-send,
+                // Discord, ntfy): where its correction goes.
+                try db.create(table: "sent_message") { table in
+                    table.column("sink", .text).notNull()
+                    table.column("event_id", .text).notNull()
+                    table.column("message_id", .text).notNull()
+                    table.column("sent_at", .double).notNull()
+                    table.primaryKey(["sink", "event_id"])
+                }
+            }
+        ),
     ]
 }

@@ -97,7 +97,7 @@ import Testing
         let (server, clock, daemon, directory) = (setup.server, setup.clock, setup.daemon, setup.directory)
         let task = Task { try await daemon.run() }
         // Let it run until the clock (which jumps from one wake to the next) is a day on.
-        while clock.now.offset < .seconds(26 * 3600) { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(await eventually(within: hangGuard) { clock.now.offset >= .seconds(26 * 3600) })
         task.cancel()
         _ = await task.result
         let paths = server.requests.map(\.path)
@@ -144,9 +144,8 @@ import Testing
         #expect(try await ledger.claim(recentGoal, sink: "stdout", at: recent))
 
         let task = Task { try await setup.daemon.run() }
-        while !setup.server.requests.contains(where: { $0.path.hasPrefix("/v1/club-schedule-season/") }) {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try #require(
+            await eventually(within: hangGuard) { setup.server.requests.contains { $0.path.hasPrefix("/v1/club-schedule-season/") } })
         task.cancel()
         _ = await task.result
         #expect(try cache.entry(for: "https://example.invalid/old") == nil)
@@ -232,7 +231,7 @@ import Testing
         // On the daemon's first sleep, the wall moves 7 hours on.
         clock.onSleep { [jump = setup.wallJump] _ in jump.set(once: 7 * 3600) }
         let task = Task { try await setup.daemon.run() }
-        while log.first("watching game") == nil, clock.now.offset < .seconds(12 * 3600) { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(await eventually(within: hangGuard) { log.first("watching game") != nil || clock.now.offset >= .seconds(12 * 3600) })
         task.cancel()
         _ = await task.result
         let watched = try #require(log.first("watching game"), "the game was never watched")
@@ -258,7 +257,7 @@ import Testing
         defer { setup.close() }
         clock.onSleep { [jump = setup.wallJump] _ in jump.set(once: -2 * 3600) }
         let task = Task { try await setup.daemon.run() }
-        while log.first("watching game") == nil, clock.now.offset < .seconds(12 * 3600) { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(await eventually(within: hangGuard) { log.first("watching game") != nil || clock.now.offset >= .seconds(12 * 3600) })
         task.cancel()
         _ = await task.result
         let watched = try #require(log.first("watching game"), "the game was never watched")
@@ -297,7 +296,7 @@ import Testing
             schedule: { $0 == 1 || $0 >= 6 ? full : bad })
         defer { setup.close() }
         let task = Task { try await setup.daemon.run() }
-        while log.first("watching game") == nil, clock.now.offset < .seconds(4 * 3600) { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(await eventually(within: hangGuard) { log.first("watching game") != nil || clock.now.offset >= .seconds(4 * 3600) })
         task.cancel()
         _ = await task.result
         let watched = try #require(log.first("watching game"), "the game was never watched: \(log.all.map(\.1))")

@@ -41,7 +41,7 @@ import Testing
         try await router.serving {
             for event in events { router.route(event) }
             // Every alert reaches the fast sink while the other is stuck on the first.
-            while log.ids("fast").count < events.count { try await Task.sleep(for: .milliseconds(10)) }
+            try #require(await eventually(within: hangGuard) { log.ids("fast").count >= events.count })
             #expect(log.ids("stuck").isEmpty)
             gate.isOpen.withLock { $0 = true }
         }

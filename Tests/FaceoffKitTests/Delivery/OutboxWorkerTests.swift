@@ -44,14 +44,4 @@ import Testing
         }
         #expect(attempts.withLock { $0 } == 0)
     }
-
-    /// Waits (up to `limit`) until `condition` holds.
-    func eventually(within limit: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: limit)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition()
-    }
 }

@@ -157,7 +157,7 @@ import Testing
         var recovered: Date? { state.withLock { $0.recovered } }
         /// Waits until `count` requests came in.
         func waitFor(_ count: Int) async throws {
-            while requests.count < count { try await Task.sleep(for: .milliseconds(10)) }
+            try #require(await eventually(within: hangGuard) { requests.count >= count })
         }
     }
 
@@ -241,9 +241,7 @@ import Testing
                 // Down until an attempt fails past the early half second: after that one the
                 // worker waits 3 s, whatever comes in meanwhile.
                 let first = receiver.requests[0]
-                while !receiver.requests.contains(where: { $0.timeIntervalSince(first) >= 0.5 }) {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
+                try #require(await eventually(within: hangGuard) { receiver.requests.contains { $0.timeIntervalSince(first) >= 0.5 } })
                 receiver.recover()
                 _ = try await sink.enqueue(events[1], at: Date())
             })
@@ -360,7 +358,7 @@ import Testing
         let sink = setup.sink()
         _ = try await sink.enqueue(Self.events(1)[0], at: Date())
         let worker = Task { await sink.run() }
-        while setup.server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(await eventually(within: hangGuard) { !setup.server.requests.isEmpty })
         let clock = ContinuousClock()
         let stopping = clock.now
         worker.cancel()

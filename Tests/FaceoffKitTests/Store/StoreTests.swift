@@ -16,7 +16,7 @@ import Testing
             "v1: response cache", "v2: calendar state", "v3: alert ledger", "v4: webhook outbox", "v5: live games", "v6: daemon state",
             "v7: ledger claims being sent",
             "v8: sightings and delay changes", "v9: retained MQTT messages", "v10: daemon notes", "v11: what a sighting was",
-            "v12: mutes and held alerts",
+            "v12: mutes and held alerts", "v13: sent messages",
         ]
         #expect(try store.appliedMigrations() == all)
         // Opening again is fine and migrates nothing twice.
@@ -166,7 +166,7 @@ import Testing
                 try db.execute(sql: "COMMIT")
             }
         }
-        while !locked.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(await eventually(within: hangGuard) { locked.withLock { $0 } })
         return release
     }
 

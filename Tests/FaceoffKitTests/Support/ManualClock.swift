@@ -66,7 +66,12 @@ final class ManualClock: Clock, Sendable {
     }
 }
 
-/// Waits (real time, up to `limit`) until `condition` holds; whether it did.
+/// Waits (real time, up to `limit`) until `condition` holds; whether it did. With
+/// `hangGuard`, for what a test would otherwise wait on with no end: a stalled daemon or worker
+/// fails its test instead of hanging the suite (far beyond what the work needs, since the whole
+/// suite on two cores can hold a task back for many seconds).
+let hangGuard: Duration = .seconds(120)
+
 func eventually(within limit: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: limit)
     while ContinuousClock.now < deadline {

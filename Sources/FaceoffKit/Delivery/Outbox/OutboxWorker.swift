@@ -212,3 +212,11 @@ struct OutboxWorker: Sendable {
         return await wake.wait(timeout: duration)
     }
 }
+
+extension OutboxAttempt {
+    /// Anything but delivered.
+    var isFailure: Bool {
+        if case .delivered = self { return false }
+        return true
+    }
+}

@@ -47,7 +47,8 @@ public struct AlertSetup: Sendable {
                     directory: session.paths.cacheHome + "/logos",
                     base: session.environment["FACEOFF_LOGO_BASE"].flatMap { $0.isEmpty ? nil : $0 }
                         ?? TeamFacts.logoBase,
-                    http: http))
+                    http: http),
+                edit: config.edit, sent: store.map(SentMessages.init))
         case .webhook:
             return WebhookSink(
                 config: config, renderer: renderer, http: http, outbox: store.map { Outbox(store: $0) },

@@ -5,6 +5,8 @@ import Synchronization
 /// Desktop notifications through `notify-send` (libnotify-bin). Goals of the followed teams
 /// and finals are critical and stand on their own; every other alert of a game replaces that
 /// game's one running notification in place, so a game leaves one live-score bubble behind.
+/// A correction (a goal overturned, reinstated, its scorer changed) replaces its goal's
+/// notification, unless `edit = false`.
 public final class NotifySendSink: Sink {
     public let name: String
     let renderer: Renderer
@@ -12,6 +14,10 @@ public final class NotifySendSink: Sink {
     let environment: [String: String]
     let logos: LogoCache?
     let timeout: Duration
+    /// What a correction does to its goal's notification (`edit`).
+    let edit: SinkConfig.Edit
+    /// Each goal's notification id, for a correction after a restart (nil: this process only).
+    let sent: SentMessages?
     let logger: Logger
     private let state = Mutex(State())
 
@@ -19,13 +25,17 @@ public final class NotifySendSink: Sink {
         var disabled: String?
         /// The game's running notification, to replace in place.
         var running: [Int: UInt32] = [:]
+        /// The goals' notification ids this process sent.
+        var goals: [String: UInt32] = [:]
     }
 
     public init(
         name: String = "notify", renderer: Renderer, urgency: SinkConfig.Urgency? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment, logos: LogoCache?, timeout: Duration = .seconds(5),
-        logger: Logger = Logger(label: "faceoff.notify")
+        edit: SinkConfig.Edit = .on, sent: SentMessages? = nil, logger: Logger = Logger(label: "faceoff.notify")
     ) {
+        self.edit = edit
+        self.sent = sent
         self.name = name
         self.renderer = renderer
         self.urgency = urgency
@@ -70,14 +80,31 @@ public final class NotifySendSink: Sink {
 
     public func send(_ event: GameEvent) async -> Delivery {
         if let reason = disabledReason { return .skipped(reason) }
+        // A correction turns its goal's notification into itself (and, with edit = "both",
+        // comes as a new one too); a goal never shown here comes as a new one.
+        if edit != .off, let goal = GameEvent.correctedGoal(of: event.id), let shown = goalNotification(goal) {
+            let replaced = await notify(event, replacing: shown)
+            guard edit == .both, !replaced.isFailure else { return replaced }
+        }
+        return await notify(event, replacing: nil)
+    }
+
+    /// The notification id of `goal`'s alert, from this process or the store.
+    func goalNotification(_ goal: String) -> UInt32? {
+        state.withLock { $0.goals[goal] } ?? sent?.message(sink: name, event: goal).flatMap { UInt32($0) }
+    }
+
+    /// One notify-send: a new notification, the game's running one replaced, or (`replacing`)
+    /// the goal notification a correction edits.
+    private func notify(_ event: GameEvent, replacing goal: UInt32?) async -> Delivery {
         let text = renderer.text(event)
         let level = urgency(for: event)
         var arguments = ["--app-name=Faceoff", "--urgency=\(level.rawValue)", "--category=x-faceoff.\(event.kind.rawValue)", "--print-id"]
         if let team = event.team ?? (event.kind == .final ? event.details["winner"] : nil), let icon = await logos?.path(for: team) {
             arguments.append("--icon=\(icon)")
         }
-        let standsAlone = level == .critical
-        let replace = standsAlone ? nil : state.withLock { $0.running[event.gameId] }
+        let standsAlone = level == .critical || goal != nil
+        let replace = goal ?? (standsAlone ? nil : state.withLock { $0.running[event.gameId] })
         if let replace { arguments.append("--replace-id=\(replace)") }
         // The body is markup to most notification servers (<b>, <a href>, <img>, &): what the
         // API wrote is shown as text, never interpreted. The summary is plain text by the spec.
@@ -102,6 +129,10 @@ public final class NotifySendSink: Sink {
             let id = UInt32(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
             if !standsAlone, let id { state.withLock { $0.running[event.gameId] = id } }
             if event.kind == .final { state.withLock { _ = $0.running.removeValue(forKey: event.gameId) } }
+            if event.kind == .goal, edit != .off, let id {
+                state.withLock { $0.goals[event.id] = id }
+                try? await sent?.record(sink: name, event: event.id, message: "\(id)", at: Date())
+            }
             return .delivered(id.map { "notification \($0)" } ?? "")
         } catch {
             disable(error.description)

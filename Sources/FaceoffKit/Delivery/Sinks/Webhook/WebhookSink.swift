@@ -82,7 +82,7 @@ public final class WebhookSink: DurableSink {
         if let reason = disabledReason { return .skipped(reason) }
         let body: [UInt8]
         do { body = try renderer.webhookBody(event, preset: config.preset, url: url) } catch { return .failed(error.description) }
-        switch await attempt(id: event.id, body: body) {
+        switch await post(id: event.id, body: body).outcome {
         case .delivered(let status): return .delivered("HTTP \(status)")
         case .retry(let why, _), .refused(let why): return .failed(why)
         case .gone(let why): return .failed(why)
@@ -113,8 +113,51 @@ public final class WebhookSink: DurableSink {
         return .queued
     }
 
-    /// One signed POST: a fresh timestamp and signature on every attempt, the same id.
+    /// One delivery: a signed POST; at a receiver that can edit its messages (Discord, ntfy,
+    /// unless `edit = false`), a correction edits its goal's message instead (or as well, with
+    /// `edit = "both"`), and a goal's message id is kept for that.
     func attempt(id: String, body: [UInt8]) async -> OutboxAttempt {
+        guard config.editsCorrections, let sent = outbox.map({ SentMessages(store: $0.store) }) else {
+            return await post(id: id, body: body).outcome
+        }
+        let isGoal = id.split(separator: ":").dropFirst().first == "goal"
+        let goal = GameEvent.correctedGoal(of: id)
+        let original = goal.flatMap { sent.message(sink: name, event: $0) }
+        switch config.preset {
+        case .discord:
+            if let original {
+                let edited = await post(
+                    id: id, body: DiscordEdit.body(body, striking: id.contains(":goal_overturned:")),
+                    to: DiscordEdit.messageURL(url, message: original), method: .patch)
+                // A message deleted in Discord meanwhile (404): a new one instead.
+                if edited.status != 404, config.edit != .both || edited.outcome.isFailure { return edited.outcome }
+            }
+            guard isGoal else { return await post(id: id, body: body).outcome }
+            let posted = await post(id: id, body: body, to: DiscordEdit.waitURL(url))
+            if let message = posted.response.flatMap(DiscordEdit.messageID) {
+                try? await sent.record(sink: name, event: id, message: message, at: now())
+            }
+            return posted.outcome
+        case .ntfy:
+            let sequence = isGoal ? NtfyEdit.sequence(of: id) : original
+            if let sequence {
+                let published = await post(id: id, body: NtfyEdit.body(body, sequence: sequence), headers: [("X-Sequence-ID", sequence)])
+                if isGoal, !published.outcome.isFailure {
+                    try? await sent.record(sink: name, event: id, message: sequence, at: now())
+                }
+                if isGoal || config.edit != .both || published.outcome.isFailure { return published.outcome }
+            }
+            return await post(id: id, body: body).outcome
+        default:
+            return await post(id: id, body: body).outcome
+        }
+    }
+
+    /// One signed request: a fresh timestamp and signature on every attempt, the same id. What
+    /// it came to, the status a receiver answered with, and its answer when it took it.
+    func post(
+        id: String, body: [UInt8], to target: String? = nil, method: HTTPRequest.Method = .post, headers extra: [(String, String)] = []
+    ) async -> (outcome: OutboxAttempt, status: Int?, response: HTTPResponse?) {
         let timestamp = Int(now().timeIntervalSince1970)
         var headers: [(name: String, value: String)] = [
             ("Content-Type", "application/json"),
@@ -124,34 +167,40 @@ public final class WebhookSink: DurableSink {
         if let signer {
             // Never sent unsigned: the receiver would refuse it, or worse, trust it.
             do { headers.append(("webhook-signature", try signer.signature(id: id, timestamp: timestamp, body: body))) } catch {
-                return .retry(error.description, after: nil)
+                return (.retry(error.description, after: nil), nil, nil)
             }
         }
+        for (header, value) in extra { headers.append((header, value)) }
         for (header, value) in config.headers.sorted(by: { $0.key < $1.key }) { headers.append((header, value)) }
         var request = HTTPRequest(
-            url: WebhookTarget.postURL(url, preset: config.preset), method: .post, headers: headers, body: body, followRedirects: false,
-            retry: nil, connectTimeout: .seconds(10), totalTimeout: .seconds(10))
+            url: target ?? WebhookTarget.postURL(url, preset: config.preset), method: method, headers: headers, body: body,
+            followRedirects: false, retry: nil, connectTimeout: .seconds(10), totalTimeout: .seconds(10))
         request.displayURL = displayURL
         do {
             let response = try await http.send(request)
-            return .delivered("\(response.status)")
+            return (.delivered("\(response.status)"), response.status, response)
         } catch let error as HTTPError {
-            let said = error.detail.isEmpty ? "" : " (\(Self.scrub(error.detail, secrets: secrets)))"
-            guard let status = error.status else {
-                return .retry("\(displayURL): \(Self.scrub(error.reason, secrets: secrets))", after: nil)
-            }
-            switch status {
-            case 410: return .gone("\(displayURL) answered 410 Gone\(said); fix the url in the config to enable the sink again")
-            case 300..<400:
-                return .refused("\(displayURL) answered \(status), a redirect, which webhooks don't follow; set url to the final address")
-            case 408, 429, 500..<600: return .retry("\(displayURL) answered \(status)\(said)", after: error.retryAfter)
-            default: return .refused("\(displayURL) answered \(status)\(said)")
-            }
+            return (outcome(of: error), error.status, nil)
         } catch is CancellationError {
-            return .cancelled
+            return (.cancelled, nil, nil)
         } catch {
-            if Task.isCancelled { return .cancelled }
-            return .retry("\(displayURL): \(error)", after: nil)
+            if Task.isCancelled { return (.cancelled, nil, nil) }
+            return (.retry("\(displayURL): \(error)", after: nil), nil, nil)
+        }
+    }
+
+    /// What an HTTP error means for the alert: retried, refused, or the receiver gone.
+    private func outcome(of error: HTTPError) -> OutboxAttempt {
+        let said = error.detail.isEmpty ? "" : " (\(Self.scrub(error.detail, secrets: secrets)))"
+        guard let status = error.status else {
+            return .retry("\(displayURL): \(Self.scrub(error.reason, secrets: secrets))", after: nil)
+        }
+        switch status {
+        case 410: return .gone("\(displayURL) answered 410 Gone\(said); fix the url in the config to enable the sink again")
+        case 300..<400:
+            return .refused("\(displayURL) answered \(status), a redirect, which webhooks don't follow; set url to the final address")
+        case 408, 429, 500..<600: return .retry("\(displayURL) answered \(status)\(said)", after: error.retryAfter)
+        default: return .refused("\(displayURL) answered \(status)\(said)")
         }
     }
 
