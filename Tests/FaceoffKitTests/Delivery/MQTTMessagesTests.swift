@@ -195,4 +195,19 @@ import Testing
         #expect(found.contains { $0.message.contains("this mqtt sink has no `url`") })
         #expect(found.contains { $0.message.contains("two sinks are named 'mqtt'") })
     }
+
+    /// A sink made with no broker's address (a config's is refused at load) says so when it
+    /// connects, rather than dialing a broker nobody named.
+    @Test func aSinkWithoutABrokersAddressSaysSo() async {
+        var config = SinkConfig(type: .mqtt)
+        config.url = "http://example.invalid/hook"
+        let sink = MQTTSink(
+            config: config, renderer: RendererTests.renderer, alerts: SinkFilter(teams: ["TOR"]), owner: false, store: nil,
+            finalHold: .seconds(60))
+        guard case .failure(let problem) = await sink.probe(timeout: .seconds(1)) else {
+            Issue.record("a sink without a broker connected")
+            return
+        }
+        #expect(problem.description.contains("is not an MQTT broker's address; set the sink's url"), "\(problem)")
+    }
 }

@@ -25,6 +25,12 @@ public struct MQTTBroker: Sendable, Equatable {
         self.password = password ?? components.password?.removingPercentEncoding
     }
 
+    init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+        tls = false
+    }
+
     /// "host:port", for messages.
     public var address: String { "\(host):\(port)" }
 }

@@ -15,7 +15,11 @@ import Synchronization
 public final class MQTTSink: DurableSink, StateKeepingSink {
     public let name: String
     let config: SinkConfig
-    let broker: MQTTBroker
+    /// The sink's broker; nil when its url is not an MQTT one (the config's is checked when it
+    /// loads, a sink made in code may not be): connecting then says so.
+    let configuredBroker: MQTTBroker?
+    /// For messages: the broker, or the url as given.
+    var broker: MQTTBroker { configuredBroker ?? MQTTBroker(host: config.url ?? "(no url)", port: 0) }
     public let topics: MQTTTopics
     let renderer: Renderer
     /// What the event topic and the triggers carry (the sink's `events`, `teams`, `players`);
@@ -74,9 +78,7 @@ public final class MQTTSink: DurableSink, StateKeepingSink {
     ) {
         name = config.displayName
         self.config = config
-        broker =
-            MQTTBroker(url: config.url ?? "", caFile: config.caFile, username: config.username, password: config.password)
-            ?? MQTTBroker(url: "mqtt://localhost")!
+        configuredBroker = MQTTBroker(url: config.url ?? "", caFile: config.caFile, username: config.username, password: config.password)
         topics = MQTTTopics(prefix: config.topicPrefix, discoveryPrefix: config.discoveryPrefix)
         self.renderer = renderer
         self.alerts = alerts
@@ -168,7 +170,11 @@ public final class MQTTSink: DurableSink, StateKeepingSink {
     // MARK: Connection
 
     func connect(will: Bool) throws(MQTTProblem) -> MQTTConnection {
-        try MQTTConnection(
+        guard let broker = configuredBroker else {
+            throw MQTTProblem(
+                "'\(config.url ?? "")' is not an MQTT broker's address; set the sink's url to mqtt://host[:port] or mqtts://host[:port]")
+        }
+        return try MQTTConnection(
             .init(
                 broker: broker, clientID: clientID, will: will ? (topics.status, "offline") : nil,
                 subscriptions: will && !switches.isEmpty ? [topics.muteCommands] : []), changes: changes)
