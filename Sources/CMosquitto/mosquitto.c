@@ -13,6 +13,7 @@ static struct {
     int (*tls_set)(struct mosquitto *, const char *, const char *, const char *, const char *, int (*)(char *, int, int, void *));
     int (*int_option)(struct mosquitto *, int, int);
     int (*reconnect_delay_set)(struct mosquitto *, unsigned int, unsigned int, bool);
+    int (*max_inflight_messages_set)(struct mosquitto *, unsigned int);
     int (*connect_async)(struct mosquitto *, const char *, int, int);
     int (*disconnect)(struct mosquitto *);
     int (*publish)(struct mosquitto *, int *, const char *, int, const void *, int, bool);
@@ -54,6 +55,7 @@ static void load(void) {
     api.tls_set = symbol(library, "mosquitto_tls_set");
     api.int_option = symbol(library, "mosquitto_int_option");
     api.reconnect_delay_set = symbol(library, "mosquitto_reconnect_delay_set");
+    api.max_inflight_messages_set = symbol(library, "mosquitto_max_inflight_messages_set");
     api.connect_async = symbol(library, "mosquitto_connect_async");
     api.disconnect = symbol(library, "mosquitto_disconnect");
     api.publish = symbol(library, "mosquitto_publish");
@@ -94,6 +96,9 @@ int faceoff_mosquitto_tls_set(struct mosquitto *handle, const char *ca_file, con
     return api.tls_set(handle, ca_file, ca_path, NULL, NULL, NULL);
 }
 int faceoff_mosquitto_int_option(struct mosquitto *handle, int option, int value) { return api.int_option(handle, option, value); }
+int faceoff_mosquitto_max_inflight_messages_set(struct mosquitto *handle, unsigned int max) {
+    return api.max_inflight_messages_set(handle, max);
+}
 int faceoff_mosquitto_reconnect_delay_set(struct mosquitto *handle, unsigned int delay, unsigned int delay_max, bool exponential) {
     return api.reconnect_delay_set(handle, delay, delay_max, exponential);
 }

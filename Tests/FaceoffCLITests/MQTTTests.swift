@@ -270,10 +270,20 @@ struct MQTTTests {
             GameEvent(kind: kind, key: nil, gameId: 2025020100, away: "BOS", home: "TOR", period: period, score: .init(away: 0, home: 0))
         }
         func retained(_ topic: String) async throws -> String? { try await broker.retained(topic).first?.payload }
+        let subscriber = try await broker.subscribe()
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await sink.run() }
             #expect(try await sink.enqueue(event(.pregame, period: 0), at: Date()) == .queued)
             #expect(await sink.settle(timeout: .seconds(20)), "the pregame was not delivered")
+            // Everything before the game start has reached the broker (what the connect said,
+            // the pregame's state, the next game its delivery asked for): only the game start
+            // will be waiting for an acknowledgement.
+            try #require(
+                await eventually(within: .seconds(60)) {
+                    subscriber.on("faceoff/status").last?.payload == "online"
+                        && subscriber.on("faceoff/team/TOR/state").last?.payload.contains("\"state\":\"pregame\"") == true
+                        && !subscriber.on("faceoff/team/TOR/next").isEmpty
+                })
             // The game start's event goes out first and is never acknowledged: its state waits
             // behind it when the sink is told to stop.
             broker.freeze()

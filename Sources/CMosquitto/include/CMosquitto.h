@@ -26,6 +26,7 @@ int faceoff_mosquitto_username_pw_set(struct mosquitto *handle, const char *user
 int faceoff_mosquitto_will_set(struct mosquitto *handle, const char *topic, int length, const void *payload, int qos, bool retain);
 int faceoff_mosquitto_tls_set(struct mosquitto *handle, const char *ca_file, const char *ca_path);
 int faceoff_mosquitto_int_option(struct mosquitto *handle, int option, int value);
+int faceoff_mosquitto_max_inflight_messages_set(struct mosquitto *handle, unsigned int max);
 int faceoff_mosquitto_reconnect_delay_set(struct mosquitto *handle, unsigned int delay, unsigned int delay_max, bool exponential);
 int faceoff_mosquitto_connect_async(struct mosquitto *handle, const char *host, int port, int keepalive);
 int faceoff_mosquitto_disconnect(struct mosquitto *handle);

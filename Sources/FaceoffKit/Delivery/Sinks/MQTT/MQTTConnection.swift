@@ -96,6 +96,10 @@ final class MQTTConnection: Sendable {
             throw failure
         }
         faceoff_mosquitto_reconnect_delay_set(pointer, 1, 30, true)
+        // Every publish goes on the wire at once, however many await their acknowledgement
+        // (libmosquitto holds back all past 20 by default): a reconnect's retained topics
+        // (two dozen with discovery) never hold back an alert, or the last words of a stop.
+        faceoff_mosquitto_max_inflight_messages_set(pointer, 0)
         MQTTCallbacks.install(on: pointer, for: self)
         // The library's thread first, then the connect: libmosquitto 2.0.11 (Debian 12's)
         // never retries a first connect that failed before its thread was started, so a
