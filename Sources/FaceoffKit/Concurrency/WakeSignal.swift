@@ -29,12 +29,13 @@ final class WakeSignal: Sendable {
         state.withLock { $0.fired = false }
     }
 
-    /// Returns when fired (true), when `timeout` passes or the task is cancelled (false).
+    /// Returns when fired (true), when `timeout` passes on `clock` or the task is cancelled
+    /// (false).
     @discardableResult
-    func wait(timeout: Duration) async -> Bool {
+    func wait(timeout: Duration, on clock: any Clock<Duration> = ContinuousClock()) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
-                try? await Task.sleep(for: timeout)
+                try? await clock.sleep(for: timeout)
                 return false
             }
             group.addTask { await self.next() }

@@ -44,4 +44,40 @@ import Testing
         }
         #expect(attempts.withLock { $0 } == 0)
     }
+
+    /// A receiver down for over an hour, on a test clock: the head is tried every 5 s for the
+    /// first minute, then after 30 s, 2 min and every 10 min, and dropped as expired, said
+    /// once, when the next try would come after its hour. Order and counts, not seconds of
+    /// real time: the hour passes at once.
+    @Test func anOutageIsRetriedOnTheScheduleUntilTheAlertExpires() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
+        let outbox = Outbox(store: store)
+        let clock = TestClock()
+        let start = Date(timeIntervalSince1970: 1_790_000_000)
+        let now: @Sendable () -> Date = { start.addingTimeInterval(Double(clock.now.offset.components.seconds)) }
+        _ = try await outbox.enqueue(
+            SampleEvent.make(.goal, team: "TOR"), sink: "hook", body: [1], at: start, expiresAt: start.addingTimeInterval(3600))
+        let attempts = Mutex<[Int64]>([])
+        let lines = LogLines()
+        let schedule = RetrySchedule(
+            early: .seconds(5), earlyFor: .seconds(60), delays: [.seconds(30), .seconds(120), .seconds(600)], jitter: 0,
+            idleCheck: .seconds(30))
+        let worker = OutboxWorker(
+            name: "hook", outbox: outbox, schedule: schedule, lease: .seconds(30), wake: WakeSignal(), now: now, logger: lines.logger(),
+            disabledReason: { nil },
+            attempt: { _, _ in
+                attempts.withLock { $0.append(clock.now.offset.components.seconds) }
+                return .retry("503", after: nil)
+            }, gone: { _ in }, clock: clock)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await worker.run() }
+            #expect(await eventually(within: hangGuard) { (try? outbox.pending(sink: "hook"))?.isEmpty == true })
+            group.cancelAll()
+        }
+        let early = Array(stride(from: Int64(0), through: 60, by: 5))
+        #expect(attempts.withLock { $0 } == early + [90, 210, 810, 1410, 2010, 2610, 3210], "\(attempts.withLock { $0 })")
+        #expect(lines.all.filter { $0.1 == "alert expired undelivered" }.count == 1)
+    }
 }

@@ -32,6 +32,9 @@ struct OutboxWorker: Sendable {
     let attempt: @Sendable (_ id: String, _ body: [UInt8]) async -> OutboxAttempt
     /// The receiver is gone: turn the sink off.
     let gone: @Sendable (_ why: String) async -> Void
+    /// What its waits (between attempts, for new rows) sleep on; `now` is the same time as a
+    /// date. Tests run the retry schedule on a test clock.
+    var clock: any Clock<Duration> = ContinuousClock()
 
     /// A receiver failing since `since` (this process's first failed attempt at it), with
     /// `later` attempts made past the schedule's early part.
@@ -41,8 +44,9 @@ struct OutboxWorker: Sendable {
     }
 
     /// Waits until nothing is owed for this sink (or `timeout` passes); true when nothing is.
-    /// The outbox is read from the store every 50 ms: other processes deliver its rows too,
-    /// so the store is the only place that knows.
+    /// The outbox is read from the store every 50 ms of real time: other processes deliver
+    /// its rows too, so the store is the only place that knows (a poll, not one of the
+    /// worker's waits).
     func settle(timeout: Duration) async -> Bool {
         guard let outbox else { return true }
         let clock = ContinuousClock()
@@ -206,10 +210,10 @@ struct OutboxWorker: Sendable {
     @discardableResult
     private func pause(_ duration: Duration, wakeable: Bool = true) async -> Bool {
         guard wakeable else {
-            try? await Task.sleep(for: duration)
+            try? await clock.sleep(for: duration)
             return false
         }
-        return await wake.wait(timeout: duration)
+        return await wake.wait(timeout: duration, on: clock)
     }
 }
 

@@ -19,6 +19,8 @@ public final class ExecSink: DurableSink {
     let outbox: Outbox?
     let schedule: RetrySchedule
     let now: @Sendable () -> Date
+    /// What the outbox worker's waits sleep on (`now` is the same time as a date).
+    let clock: any Clock<Duration>
     let logger: Logger
     let wake = WakeSignal()
     /// Held while the program runs: one at a time per sink across processes too (`run` and
@@ -36,8 +38,9 @@ public final class ExecSink: DurableSink {
     public init(
         config: SinkConfig, renderer: Renderer, environment: [String: String], paths: Paths, outbox: Outbox?,
         schedule: RetrySchedule = .standard, now: @escaping @Sendable () -> Date = { Date() },
-        logger: Logger = Logger(label: "faceoff.exec")
+        clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "faceoff.exec")
     ) {
+        self.clock = clock
         name = config.displayName
         self.config = config
         self.renderer = renderer
@@ -188,7 +191,7 @@ public final class ExecSink: DurableSink {
                 }
                 return await execute(invocation)
             },
-            gone: { _ in })
+            gone: { _ in }, clock: clock)
     }
 
     public func run() async { await worker.run() }

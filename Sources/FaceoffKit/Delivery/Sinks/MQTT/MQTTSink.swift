@@ -39,6 +39,8 @@ public final class MQTTSink: DurableSink, StateKeepingSink {
     /// The sinks `run` offers a mute switch for (none for other processes).
     let switches: [String]
     let now: @Sendable () -> Date
+    /// What the outbox worker's waits between attempts sleep on.
+    let clock: any Clock<Duration>
     let logger: Logger
     let wake = WakeSignal()
     /// The connection while `run()` runs.
@@ -74,6 +76,7 @@ public final class MQTTSink: DurableSink, StateKeepingSink {
         config: SinkConfig, renderer: Renderer, alerts: SinkFilter, owner: Bool, store: Store?, finalHold: Duration,
         games: @escaping @Sendable (String) async -> [GameSummary] = { _ in [] }, switches: [String] = [],
         schedule: RetrySchedule = .mqtt, now: @escaping @Sendable () -> Date = { Date() },
+        clock: any Clock<Duration> = ContinuousClock(),
         logger: Logger = Logger(label: "faceoff.mqtt")
     ) {
         name = config.displayName
@@ -93,6 +96,7 @@ public final class MQTTSink: DurableSink, StateKeepingSink {
         self.finalHold = finalHold
         self.switches = owner ? switches : []
         self.now = now
+        self.clock = clock
         self.logger = logger
     }
 
@@ -309,7 +313,7 @@ public final class MQTTSink: DurableSink, StateKeepingSink {
                 }
                 return .delivered("QoS 1 acknowledged")
             },
-            gone: { _ in })
+            gone: { _ in }, clock: clock)
     }
 
     /// Connects, then delivers the outbox and keeps the retained topics true until cancelled;

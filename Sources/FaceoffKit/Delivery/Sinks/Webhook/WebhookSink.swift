@@ -16,6 +16,8 @@ public final class WebhookSink: DurableSink {
     let signer: WebhookSigner?
     let schedule: RetrySchedule
     let now: @Sendable () -> Date
+    /// What the outbox worker's waits sleep on (`now` is the same time as a date).
+    let clock: any Clock<Duration>
     let logger: Logger
     /// Fired when a row is queued: the outbox worker looks at once.
     let wake = WakeSignal()
@@ -23,8 +25,10 @@ public final class WebhookSink: DurableSink {
 
     public init(
         config: SinkConfig, renderer: Renderer, http: any HTTPClient, outbox: Outbox?, schedule: RetrySchedule = .standard,
-        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.webhook")
+        now: @escaping @Sendable () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock(),
+        logger: Logger = Logger(label: "faceoff.webhook")
     ) {
+        self.clock = clock
         name = config.displayName
         self.config = config
         url = config.url ?? ""
@@ -52,7 +56,7 @@ public final class WebhookSink: DurableSink {
             gone: { [self] why in
                 disabled.withLock { $0 = why }
                 try? await outbox?.disable(sink: name, url: url, reason: why, at: now())
-            })
+            }, clock: clock)
     }
 
     /// Delivers the outbox's rows for this sink, until cancelled or disabled (a 410).
