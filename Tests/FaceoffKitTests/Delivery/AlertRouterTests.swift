@@ -105,4 +105,24 @@ import Testing
         #expect(info.contains("penalty MTL · MTL 1–2 TOR: hook ✓ desktop ✗"), "\(info)")
         #expect(lines.all.filter { $0.0 == .warning }.count == 1, "\(lines.all)")
     }
+
+    /// An alert a stop cuts short still gets its one line: what the sinks that had it said,
+    /// and how many had not had it yet.
+    @Test func anAlertCutShortByAStopIsSaidInItsLine() async throws {
+        let lines = LogLines()
+        let router = AlertRouter(
+            routes: [
+                SinkRoute(sink: RecordingSink(name: "fast") { _ in }, filter: SinkFilter(teams: ["TOR"])),
+                SinkRoute(sink: RecordingSink(name: "later") { _ in }, filter: SinkFilter(teams: ["TOR"]), delay: .seconds(3600)),
+            ],
+            ledger: nil, clock: ContinuousClock(), logger: lines.logger())
+        await withDiscardingTaskGroup { group in
+            group.addTask { await router.run() }
+            router.route(SampleEvent.make(.goal, team: "TOR"))
+            #expect(await eventually { lines.all.contains { $0.1 == "alert handed over" } })
+            group.cancelAll()
+        }
+        let said = lines.all.map(\.1).filter { $0.hasPrefix("goal TOR") }
+        #expect(said == ["goal TOR · MTL 1–2 TOR: fast ✓ · stopped before one sink had it"], "\(lines.all)")
+    }
 }

@@ -106,7 +106,21 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
             group.cancelAll()
         }
         releaseSettlers()
+        sayCutShort()
         ended.open()
+    }
+
+    /// The alerts a stop cut short get their line too: what their sinks said so far, and
+    /// that the rest were not sent (the next start sends them).
+    private func sayCutShort() {
+        let left = tallies.withLock { state -> [DeliveryTally] in
+            defer { state.removeAll() }
+            return Array(state.values)
+        }
+        for tally in left {
+            let said = tally.summary(in: routes.map(\.sink.name))
+            logger.info("\(tally.headline): \(said.isEmpty ? "" : said + " ")· stopped before \(tally.owed == 1 ? "one sink" : "\(tally.owed) sinks") had it")
+        }
     }
 
     /// Runs after `previous` has handed over everything it held (its delays included) and
@@ -160,7 +174,7 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         guard !taking.isEmpty else { return }
         // A change made while nothing was held is read now.
         if outstanding.withLock({ $0.count }) == 0 { delays.refresh() }
-        tallies.withLock { $0[event.id, default: DeliveryTally()].owed += taking.count }
+        tallies.withLock { $0[event.id, default: DeliveryTally(headline: DeliveryTally.headline(event))].owed += taking.count }
         for lane in taking {
             outstanding.withLock { $0.count += 1 }
             lane.continuation.yield(Item(event: event, seen: seen))
@@ -373,7 +387,7 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
             return tally.owed > 0 ? nil : tally
         }
         if let done {
-            let line = "\(DeliveryTally.headline(event)): \(done.summary(in: routes.map(\.sink.name)))"
+            let line = "\(done.headline): \(done.summary(in: routes.map(\.sink.name)))"
             if done.isNews {
                 logger.info("\(line)", metadata: ["event": "\(event.id)"])
             } else {
@@ -387,6 +401,8 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
 /// `goal TOR · TOR 1–0 MTL: hook ✓ ha queued desktop ✗`. A sink that could not deliver says
 /// why in its own warning, once until it delivers again.
 struct DeliveryTally {
+    /// `goal TOR · TOR 1–0 MTL`
+    var headline: String
     var owed = 0
     var outcomes: [(sink: String, delivery: Delivery)] = []
 
