@@ -119,7 +119,9 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         }
         for tally in left {
             let said = tally.summary(in: routes.map(\.sink.name))
-            logger.info("\(tally.headline): \(said.isEmpty ? "" : said + " ")· stopped before \(tally.owed == 1 ? "one sink" : "\(tally.owed) sinks") had it")
+            logger.info(
+                "\(tally.headline): \(said.isEmpty ? "" : said + " ")· stopped before \(tally.owed == 1 ? "one sink" : "\(tally.owed) sinks") had it"
+            )
         }
     }
 
