@@ -36,13 +36,6 @@ struct OutboxWorker: Sendable {
     /// date. Tests run the retry schedule on a test clock.
     var clock: any Clock<Duration> = ContinuousClock()
 
-    /// A receiver failing since `since` (this process's first failed attempt at it), with
-    /// `later` attempts made past the schedule's early part.
-    struct Outage {
-        var since: Date
-        var later = 0
-    }
-
     /// Waits until nothing is owed for this sink (or `timeout` passes); true when nothing is.
     /// The outbox is read from the store every 50 ms of real time: other processes deliver
     /// its rows too, so the store is the only place that knows (a poll, not one of the
@@ -61,25 +54,13 @@ struct OutboxWorker: Sendable {
     }
 
     /// Delivers the sink's rows, oldest first, until the task is cancelled or the sink is
-    /// disabled (a 410).
+    /// disabled (a 410). What to do next is the plan's (`OutboxPlan`); this does it.
     func run() async {
         guard let outbox else { return }
         let lease = lease.inSeconds
-        // What a previous run left owed is tried at once on start: how long ago its last
-        // attempt failed is not a reason to wait now.
-        var resumed = false
-        // Rows the receiver took whose deletion failed (a full disk): never sent again.
-        var taken: Set<Int64> = []
+        var plan = OutboxPlan(schedule: schedule)
         // The store refused a lease or a removal last time (logged once until it works again).
         var storeFailing = false
-        // Rows already logged as expired: a row the store can't remove is said once.
-        var expired: Set<Int64> = []
-        // The receiver has been failing since; nil while it answers.
-        var outage: Outage?
-        // A new alert came in while the head waited early in an outage: try the head now.
-        var retryNow = false
-        // The receiver asked for a wait (429, Retry-After): a new alert doesn't cut it short.
-        var askedToWait = false
         // A full or read-only disk refused a change to the row: it stays, and is looked at
         // again when the store may take it, said once until the store works again.
         func storeRefused(_ what: String, _ item: Outbox.Item, _ error: any Error) async {
@@ -93,50 +74,43 @@ struct OutboxWorker: Sendable {
         }
         while !Task.isCancelled {
             if disabledReason() != nil { return }
-            let item: Outbox.Item?
-            do { item = try outbox.head(sink: name) } catch {
+            let head: Outbox.Item?
+            do { head = try outbox.head(sink: name) } catch {
                 logger.error("cannot read the outbox; trying again", metadata: ["sink": "\(name)", "error": "\(error)"])
                 await pause(schedule.idleCheck)
                 continue
             }
-            guard let item else {
-                // Nothing owed: whatever failed before is over.
-                outage = nil
+            let current = now()
+            let item: Outbox.Item
+            switch plan.next(head, now: current) {
+            case .idle:
                 await pause(schedule.idleCheck)
                 continue
-            }
-            if taken.contains(item.id) {
-                if (try? await outbox.delivered(item)) == nil { await pause(schedule.idleCheck, wakeable: false) }
+            case .removeTaken(let taken):
+                if (try? await outbox.delivered(taken)) == nil { await pause(schedule.idleCheck, wakeable: false) }
                 continue
-            }
-            let current = now()
-            if item.expiresAt <= current {
-                outage = nil
-                if expired.insert(item.id).inserted {
+            case .expire(let expired, let say):
+                if say {
                     logger.error(
                         "alert expired undelivered",
                         metadata: [
-                            "sink": "\(name)", "event": "\(item.eventID)", "attempts": "\(item.attempts)",
-                            "last_error": "\(item.lastError ?? "-")",
+                            "sink": "\(name)", "event": "\(expired.eventID)", "attempts": "\(expired.attempts)",
+                            "last_error": "\(expired.lastError ?? "-")",
                         ])
                 }
                 do {
-                    try await outbox.drop(item)
+                    try await outbox.drop(expired)
                     storeFailing = false
                 } catch {
-                    await storeRefused("cannot remove an expired alert from the outbox; trying again", item, error)
+                    await storeRefused("cannot remove an expired alert from the outbox; trying again", expired, error)
                 }
                 continue
-            }
-            if resumed, !retryNow, item.nextAttemptAt > current {
-                // The head waits, and so does everything behind it: order is kept. Early in an
-                // outage a new alert for the sink cuts the wait short.
-                let early = !askedToWait && outage.map { schedule.isEarly(.seconds(current.timeIntervalSince($0.since))) } ?? false
-                retryNow = await pause(.seconds(item.nextAttemptAt.timeIntervalSince(current)), wakeable: early)
+            case .wait(let duration, let wakeable):
+                plan.waited(woken: await pause(duration, wakeable: wakeable))
                 continue
+            case .attempt(let head):
+                item = head
             }
-            resumed = true
-            retryNow = false
             do {
                 guard try await outbox.lease(item, until: current.addingTimeInterval(lease), now: current) else {
                     // Another process is delivering it.
@@ -158,12 +132,12 @@ struct OutboxWorker: Sendable {
                 // The router's line already said it was queued: only a delivery after failed
                 // attempts is news at info.
                 let retried = item.attempts > 0
-                outage = nil
+                plan.delivered()
                 logger.log(
                     level: retried ? .info : .debug, retried ? "alert delivered after retrying" : "alert delivered",
                     metadata: metadata.merging(["status": "\(detail)"]) { $1 })
                 do { try await outbox.delivered(item) } catch {
-                    taken.insert(item.id)
+                    plan.deliveredUnrecorded(item)
                     logger.error(
                         "cannot record a delivery in the store; it will not be sent again",
                         metadata: metadata.merging(["error": "\(error)"]) { $1 })
@@ -173,19 +147,12 @@ struct OutboxWorker: Sendable {
                 try? await outbox.release(item)
                 return
             case .retry(let why, let after):
-                var failing = outage ?? Outage(since: current)
-                let age = Duration.seconds(now().timeIntervalSince(failing.since))
-                let wait = max(after ?? .zero, schedule.delay(age: age, later: failing.later))
-                if !schedule.isEarly(age) { failing.later += 1 }
-                outage = failing
-                askedToWait = after != nil
-                let at = now().addingTimeInterval(wait.inSeconds)
-                if at >= item.expiresAt {
+                switch plan.failed(item, after: after, now: now()) {
+                case .expire(let wait):
                     logger.error("alert expired undelivered", metadata: metadata.merging(["error": "\(why)"]) { $1 })
-                    expired.insert(item.id)
                     // Not removed (a full disk): no attempt before the wait is out.
                     if (try? await outbox.drop(item)) == nil { await pause(wait, wakeable: false) }
-                } else {
+                case .retry(let at, let wait):
                     logger.warning(
                         "delivery failed; will retry",
                         metadata: metadata.merging(["error": "\(why)", "retry_in": "\(DurationText.log(wait))"]) { $1 })
@@ -193,7 +160,7 @@ struct OutboxWorker: Sendable {
                     if (try? await outbox.retry(item, at: at, error: why)) == nil { await pause(wait, wakeable: false) }
                 }
             case .refused(let why):
-                outage = nil
+                plan.refused()
                 logger.error("receiver refused the alert; not retrying", metadata: metadata.merging(["error": "\(why)"]) { $1 })
                 try? await outbox.drop(item)
             case .gone(let why):
