@@ -8,33 +8,32 @@ extension MQTTSink {
     /// config no longer wants), then every retained message again; every 10 minutes, the next
     /// games and the finals that have become `idle`.
     func maintain(_ connection: MQTTConnection) async {
-        var generation = 0
-        var lastProblem: String?
-        var lastLook = ContinuousClock.now.advanced(by: .seconds(-3600))
+        var upkeep = MQTTUpkeep(owner: owner)
+        let began = ContinuousClock.now
         while !Task.isCancelled {
             let version = connection.changeVersion
-            if connection.isConnected, connection.generation != generation {
-                generation = connection.generation
-                logger.notice(
-                    "connected to the MQTT broker",
-                    metadata: ["sink": "\(name)", "broker": "\(broker.address)", "client_id": "\(clientID)"])
-                lastProblem = nil
-                await noteConnection("connected to \(broker.address) as \(clientID)")
-                await publishRetained(on: connection) { republished() }
-                lastLook = ContinuousClock.now.advanced(by: .seconds(-3600))
-            } else if !connection.isConnected, let problem = connection.knownProblem, problem != lastProblem {
-                lastProblem = problem
-                logger.warning(
-                    "MQTT broker not connected; alerts wait in the outbox", metadata: ["sink": "\(name)", "error": "\(problem)"])
-                await noteConnection("not connected: \(problem)")
-            }
             let poked = lookNow.withLock { state -> Bool in
                 defer { state = false }
                 return state
             }
-            if owner, connection.isConnected, poked || ContinuousClock.now - lastLook >= .seconds(600) {
-                lastLook = ContinuousClock.now
-                await publishRetained(on: connection) { await looked() }
+            let steps = upkeep.look(
+                connected: connection.isConnected, generation: connection.generation, problem: connection.knownProblem, poked: poked,
+                at: began.duration(to: .now))
+            for step in steps {
+                switch step {
+                case .connected:
+                    logger.notice(
+                        "connected to the MQTT broker",
+                        metadata: ["sink": "\(name)", "broker": "\(broker.address)", "client_id": "\(clientID)"])
+                    await noteConnection("connected to \(broker.address) as \(clientID)")
+                    await publishRetained(on: connection) { republished() }
+                case .lost(let problem):
+                    logger.warning(
+                        "MQTT broker not connected; alerts wait in the outbox", metadata: ["sink": "\(name)", "error": "\(problem)"])
+                    await noteConnection("not connected: \(problem)")
+                case .look:
+                    await publishRetained(on: connection) { await looked() }
+                }
             }
             let commands = connection.received()
             if !commands.isEmpty { await obey(commands) }
