@@ -115,7 +115,9 @@ int faceoff_mosquitto_subscribe(struct mosquitto *handle, int *mid, const char *
 static faceoff_mosquitto_message_callback message_callback;
 static void on_message(struct mosquitto *handle, void *userdata, const struct mosquitto_message *message) {
     faceoff_mosquitto_message_callback callback = __atomic_load_n(&message_callback, __ATOMIC_ACQUIRE);
-    if (callback != NULL && message != NULL) callback(handle, userdata, message->topic, message->payload, message->payloadlen);
+    /* A command is what someone says now: a retained one (published with -r) would say it
+       again at every connect. */
+    if (callback != NULL && message != NULL && !message->retain) callback(handle, userdata, message->topic, message->payload, message->payloadlen);
 }
 void faceoff_mosquitto_message_callback_set(struct mosquitto *handle, faceoff_mosquitto_message_callback callback) {
     __atomic_store_n(&message_callback, callback, __ATOMIC_RELEASE);

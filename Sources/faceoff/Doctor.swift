@@ -110,7 +110,7 @@ extension Faceoff {
                     check(
                         sink.muted ? .warn : .ok, "sink \(sink.sink)",
                         "\(state); held alerts are \(sink.held == "digest" ? "kept for one digest" : "dropped")"
-                            + (sink.muted ? " (`faceoff unmute \(sink.sink)` ends it)" : ""))
+                            + (sink.muted ? " (`faceoff unmute \(sink.sink.contains(" ") ? "'\(sink.sink)'" : sink.sink)` ends it)" : ""))
                 }
             } catch {
                 let damaged = (error as? StoreError)?.reason.hasPrefix("the file is damaged") == true

@@ -99,8 +99,21 @@ extension Faceoff {
                 return
             }
             let waiting = (try? holds.heldCounts()) ?? [:]
-            let owed = ended.reduce(0) { $0 + waiting[$1, default: 0] }
-            print("Unmuted \(MuteList.phrase(ended)).\(owed > 0 ? " \(owed) held alert\(owed == 1 ? "" : "s") go out as one digest." : "")")
+            let kinds = Dictionary(MuteReport.holds(of: session.config), uniquingKeysWith: { first, _ in first })
+            let time = LocalTime(timeZone: session.config.timeZone)
+            var news: [String] = []
+            for sink in ended {
+                let owed = waiting[sink, default: 0]
+                guard owed > 0, let hold = kinds[sink], hold.held == .digest else { continue }
+                let alerts = owed == 1 ? "its held alert goes" : "its \(owed) held alerts go"
+                if let quiet = hold.quietHours, quiet.contains(session.now, in: hold.zone) {
+                    let end = quiet.end(after: session.now, in: hold.zone)
+                    news.append("\(sink): \(alerts) out as one digest at \(time.time(end)), when its quiet hours end.")
+                } else {
+                    news.append("\(sink): \(alerts) out as one digest.")
+                }
+            }
+            print((["Unmuted \(MuteList.phrase(ended))."] + news).joined(separator: " "))
         }
     }
 }

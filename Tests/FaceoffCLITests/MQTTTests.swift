@@ -352,6 +352,25 @@ struct MQTTTests {
         }
         #expect(try await broker.retained("faceoff/mute/mqtt/state").first?.payload == "ON")
         #expect(try holds.mutes(at: Date()).map(\.sink) == ["mqtt"], "'loud' changed nothing")
+
+        // A command left retained on the broker is not said again at the next connect.
+        let kept = try await CLI.execute(
+            "/usr/bin/mosquitto_pub", ["-p", "\(broker.port)", "-q", "1", "-r", "-t", "faceoff/mute/goal_horn/set", "-m", "ON"])
+        #expect(kept.status == 0, "\(kept.stderr)")
+        let again = MQTTSink(
+            config: config, renderer: Renderer(templates: try TemplateSet(overrides: nil), followed: ["TOR"]),
+            alerts: SinkFilter(teams: ["TOR"]), owner: true, store: store, finalHold: .seconds(3600), switches: ["Goal horn", "mqtt"])
+        let before = subscriber.on("faceoff/status").count
+        await withDiscardingTaskGroup { group in
+            group.addTask { await again.run() }
+            #expect(
+                await eventually(within: .seconds(20)) {
+                    subscriber.on("faceoff/status").dropFirst(before).contains { $0.payload == "online" }
+                })
+            try? await Task.sleep(for: .seconds(1))
+            group.cancelAll()
+        }
+        #expect(try holds.mutes(at: Date()).map(\.sink) == ["mqtt"], "a retained ON muted the horn again")
     }
 
     /// The broker killed mid-game, down for 30 s and started again: every alert arrives after it

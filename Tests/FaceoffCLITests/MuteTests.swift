@@ -116,5 +116,14 @@ import Testing
             let result = try await cli.run(["mute", "--list"])
             #expect(result.status != 0 && result.stderr.contains(message) && result.stderr.contains("config.toml:4:"), "\(result.stderr)")
         }
+        // With an MQTT sink, two names alike as topics would share one mute switch.
+        try AlertCommandTests().writeConfig(
+            cli,
+            "teams = [\"TOR\"]\n[[sink]]\ntype = \"notify\"\nname = \"Goal horn\"\n[[sink]]\ntype = \"mqtt\"\nurl = \"mqtt://localhost\"\nname = \"goal_horn\"\n"
+        )
+        let alike = try await cli.run(["mute", "--list"])
+        #expect(
+            alike.status == 2 && alike.stderr.contains("sinks 'Goal horn' and 'goal_horn' would share one MQTT mute switch"),
+            "\(alike.stderr)")
     }
 }

@@ -14,6 +14,14 @@ extension ConfigValidator {
         }
         var sinks: [SinkConfig] = []
         var names: Set<String> = []
+        // With an MQTT sink, each sink has a mute switch named by its slug: two alike would
+        // share one topic.
+        var slugs: [String: String] = [:]
+        let mqtt = items.contains { item in
+            guard case .table(let entries) = item, let type = entries.first(where: { $0.0 == "type" })?.1, case .string("mqtt") = type
+            else { return false }
+            return true
+        }
         for (position, item) in items.enumerated() {
             let itemPath = path + [String(position)]
             guard case .table(let entries) = item else {
@@ -23,6 +31,11 @@ extension ConfigValidator {
             if let sink = sink(entries, itemPath) {
                 if !names.insert(sink.displayName).inserted {
                     fail(itemPath + ["name"], "two sinks are named '\(sink.displayName)'; give each a different `name`")
+                } else if mqtt, let other = slugs.updateValue(sink.displayName, forKey: MQTTTopics.slug(sink.displayName)) {
+                    fail(
+                        itemPath + ["name"],
+                        "sinks '\(other)' and '\(sink.displayName)' would share one MQTT mute switch (\(MQTTTopics.slug(sink.displayName))); give one another `name`"
+                    )
                 }
                 sinks.append(sink)
             }
@@ -95,6 +108,17 @@ extension ConfigValidator {
                     }
                 }
             case "edit":
+                // Only where a message can be edited: desktop notifications, Discord, ntfy.
+                let preset = entries.first { $0.0 == "preset" }.flatMap { entry -> String? in
+                    if case .string(let name) = entry.1 { return name }
+                    return nil
+                }
+                guard kind == .notify || preset == "discord" || preset == "ntfy" else {
+                    fail(
+                        keyPath,
+                        "'edit' applies to notify sinks and webhooks with preset \"discord\" or \"ntfy\", which can edit a message")
+                    continue
+                }
                 if case .bool(let flag) = value {
                     sink.edit = flag ? .on : .off
                 } else if case .string("both") = value {

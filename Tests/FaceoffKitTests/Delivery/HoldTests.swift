@@ -29,6 +29,14 @@ import Testing
         #expect(quiet.end(after: Self.at(26, 23, 30), in: Self.toronto) == Self.at(27, 7, 0))
         // Across the autumn clock change (Nov 1, 2026): still 07:00 on the wall.
         #expect(quiet.end(after: Self.at(1, 1, 30), in: Self.toronto) == Self.at(1, 7, 0))
+        // The autumn's repeated hour (Nov 1, 2026: 01:00-02:00 twice) inside a quiet that ends
+        // at 01:30: it ends at the first 01:30 and does not come back for the second.
+        let short = try #require(QuietHours("23:00-01:30"))
+        let firstPass = Date(timeIntervalSince1970: 1_793_511_000)  // 01:30 EDT, 05:30 UTC
+        #expect(short.contains(firstPass.addingTimeInterval(-60), in: Self.toronto))
+        #expect(!short.contains(firstPass.addingTimeInterval(600), in: Self.toronto))  // 01:40 EDT
+        #expect(!short.contains(firstPass.addingTimeInterval(2400), in: Self.toronto))  // 01:10 EST
+        #expect(quiet.contains(firstPass.addingTimeInterval(2400), in: Self.toronto))
         let day = try #require(QuietHours("9:00-17:30"))
         #expect(day.contains(Self.at(26, 12, 0), in: Self.toronto) && !day.contains(Self.at(26, 17, 30), in: Self.toronto))
         for bad in ["23:00", "23:00-", "24:00-07:00", "23:00-07:60", "10:00-10:00", "ten-seven", "23:00-07:00-08:00", "+1:00-07:00"] {
@@ -56,6 +64,11 @@ import Testing
             overturned, goal("4", "Malkin", away: 3, home: 1, period: 3), final, moved,
         ]
         #expect(Digest.summary(held) == "PIT 3–1 MIN, final (Crosby ×2, Malkin); BOS 0–1 TOR, 2nd; TOR @ MTL, moved")
+        // A goal credited anew counts for its new scorer.
+        var recredited = goal("2", "Letang", away: 2, home: 0)
+        recredited.kind = .scoringChange
+        recredited.id = "1:scoring_change:2-1"
+        #expect(Digest.summary(held + [recredited]).hasPrefix("PIT 2–0 MIN, final (Crosby, Letang, Malkin)"))
         let digest = Digest.event(held, sink: "hook", at: Self.at(27, 7, 0))
         #expect(digest?.kind == .digest && digest?.details["alerts"] == "8")
         #expect(Digest.event([], sink: "hook", at: Date()) == nil)
@@ -199,5 +212,34 @@ import Testing
         try await holds.mute(["desktop"], until: Self.at(26, 13, 0), at: Self.at(26, 12, 0))
         #expect(try holds.mutes(at: Self.at(26, 12, 59)).map(\.sink) == ["desktop", "hook"])
         #expect(try holds.mutes(at: Self.at(26, 13, 0)).map(\.sink) == ["hook"])
+    }
+
+    /// A sink that can edit what it showed: a correction of a goal it showed goes through a
+    /// mute (it sets the first message right); a new goal does not.
+    struct EditingRecorder: EditingSink {
+        let log: Log
+        var name: String { "discord" }
+        func send(_ event: GameEvent) async -> Delivery {
+            log.events.withLock { $0.append((name, event)) }
+            return .delivered("")
+        }
+        func edits(_ event: GameEvent) -> Bool { GameEvent.correctedGoal(of: event.id) != nil }
+    }
+
+    @Test func aCorrectionThatEditsAMessageGoesThroughAMute() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
+        let log = Log()
+        let router = AlertRouter(
+            routes: [SinkRoute(sink: EditingRecorder(log: log), filter: SinkFilter(teams: ["TOR"]), hold: SinkHold(held: .digest))],
+            ledger: Ledger(store: store), clock: ContinuousClock())
+        try await Holds(store: store).mute(["discord"], until: nil, at: Date())
+        try await router.serving {
+            router.route(SampleEvent.make(.goalOverturned, team: "TOR"))
+            router.route(Self.goal("new"))
+        }
+        #expect(log.of("discord").map(\.kind) == [.goalOverturned])
+        #expect(try Holds(store: store).heldCounts() == ["discord": 1])
     }
 }

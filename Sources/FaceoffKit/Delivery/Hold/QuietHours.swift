@@ -28,15 +28,25 @@ public struct QuietHours: Sendable, Equatable, CustomStringConvertible {
 
     static func text(_ minutes: Int) -> String { String(format: "%02d:%02d", minutes / 60, minutes % 60) }
 
-    /// Whether `date` falls in the quiet, read on the wall clock of `zone`.
+    /// Whether `date` falls in the quiet: after the latest `start` on the wall clock of
+    /// `zone`, before the first `end` that follows it. One span from its start, so a clock
+    /// change inside it (01:00–02:00 twice in the autumn) never ends it and starts it again.
     public func contains(_ date: Date, in zone: TimeZone) -> Bool {
-        let minute = Self.minuteOfDay(date, in: zone)
-        return start < end ? (start..<end).contains(minute) : minute >= start || minute < end
+        date < end(after: date, in: zone)
     }
 
-    /// When the quiet that holds at `date` ends: the next `end` on the wall clock of `zone`.
+    /// When the quiet that holds at `date` ends: the first `end` after the latest `start`.
     public func end(after date: Date, in zone: TimeZone) -> Date {
-        Self.next(end, after: date, in: zone)
+        Self.next(end, after: Self.latest(start, atOrBefore: date, in: zone), in: zone)
+    }
+
+    /// The latest moment at or before `date` whose wall clock in `zone` reads `minutes`.
+    static func latest(_ minutes: Int, atOrBefore date: Date, in zone: TimeZone) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let components = DateComponents(hour: minutes / 60, minute: minutes % 60, second: 0)
+        return calendar.nextDate(after: date.addingTimeInterval(1), matching: components, matchingPolicy: .nextTime, direction: .backward)
+            ?? date.addingTimeInterval(-86400)
     }
 
     /// The first moment after `date` whose wall clock in `zone` reads `minutes` after midnight
@@ -46,12 +56,5 @@ public struct QuietHours: Sendable, Equatable, CustomStringConvertible {
         calendar.timeZone = zone
         let components = DateComponents(hour: minutes / 60, minute: minutes % 60, second: 0)
         return calendar.nextDate(after: date, matching: components, matchingPolicy: .nextTime) ?? date.addingTimeInterval(86400)
-    }
-
-    static func minuteOfDay(_ date: Date, in zone: TimeZone) -> Int {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.hour, .minute], from: date)
-        return (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
     }
 }

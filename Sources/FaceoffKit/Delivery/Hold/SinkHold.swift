@@ -83,6 +83,10 @@ public enum Digest {
             case .goal, .goalReinstated:
                 if let scorer, !goals.contains(where: { $0.play == play }) { goals.append((play, scorer)) }
             case .goalOverturned: goals.removeAll { $0.play == play }
+            case .scoringChange:
+                // "eventId-revision": the goal of that play, credited anew.
+                let goal = String(play.split(separator: "-").first ?? Substring(play))
+                if let scorer, let index = goals.firstIndex(where: { $0.play == goal }) { goals[index].scorer = scorer }
             default: break
             }
         }

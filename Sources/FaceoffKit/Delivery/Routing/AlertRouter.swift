@@ -99,7 +99,7 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         await withTaskGroup(of: Void.self) { group in
             for route in routes { group.addTask { await route.sink.run() } }
             if delays.store != nil { group.addTask { await self.followDelayChanges() } }
-            if holds != nil, routes.contains(where: { $0.hold.held == .digest }) { group.addTask { await self.sendDigests() } }
+            if holds != nil { group.addTask { await self.sendDigests() } }
             await withDiscardingTaskGroup { group in
                 for lane in lanes { group.addTask { await self.drive(lane) } }
             }
@@ -294,16 +294,17 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         return .held(reason.text(in: route.hold.zone) + (keep ? ", in the digest" : ""))
     }
 
-    /// Every 2 s, for each sink that wants digests and no longer holds alerts: what it held,
-    /// taken from the store (one process takes it) and sent as one message.
+    /// Every 2 s, for each sink that holds alerts no longer: what it held, taken from the store
+    /// (one process takes it) and sent as one message, or dropped if the sink no longer wants
+    /// digests.
     private func sendDigests() async {
         guard let holds else { return }
         while !Task.isCancelled {
             let waiting = (try? holds.heldCounts()) ?? [:]
-            for route in routes where route.hold.held == .digest && waiting[route.sink.name, default: 0] > 0 {
-                guard holdReason(route, at: now()) == nil, let held = try? await holds.take(sink: route.sink.name),
-                    let digest = Digest.event(held, sink: route.sink.name, at: now())
-                else { continue }
+            for route in routes where waiting[route.sink.name, default: 0] > 0 {
+                guard holdReason(route, at: now()) == nil, let held = try? await holds.take(sink: route.sink.name) else { continue }
+                // Kept for a digest the sink no longer wants (`held = "drop"` since): gone.
+                guard route.hold.held == .digest, let digest = Digest.event(held, sink: route.sink.name, at: now()) else { continue }
                 logger.notice("sending the digest of held alerts", metadata: ["sink": "\(route.sink.name)", "alerts": "\(held.count)"])
                 await deliver(digest, via: route)
             }
@@ -316,7 +317,9 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
     private func deliver(_ event: GameEvent, via route: SinkRoute) async {
         let sink = route.sink
         let delivery: Delivery
-        if let holds, event.kind != .digest, let reason = holdReason(route, at: now()) {
+        // A correction that only edits a message the sink showed before goes through a hold:
+        // it sets the first message right rather than sounding anew.
+        if let holds, event.kind != .digest, let reason = holdReason(route, at: now()), (sink as? any EditingSink)?.edits(event) != true {
             delivery = await holdBack(event, route, reason, holds: holds)
         } else if ledger != nil, let durable = sink as? any DurableSink, durable.isDurable {
             do { delivery = try await durable.enqueue(event, at: now()) } catch {

@@ -43,6 +43,13 @@ public protocol StateKeepingSink: Sink {
     func keepState(_ event: GameEvent, at date: Date) async
 }
 
+/// A sink that can edit a message it showed (a goal's), so that a correction there is no new
+/// alert: it goes through a mute or quiet hours, setting the first message right.
+public protocol EditingSink: Sink {
+    /// Whether `event` would only edit a message this sink already showed.
+    func edits(_ event: GameEvent) -> Bool
+}
+
 /// What happened to one alert at one sink.
 public enum Delivery: Sendable, Equatable, CustomStringConvertible {
     case delivered(String)

@@ -7,7 +7,7 @@ import Synchronization
 /// game's one running notification in place, so a game leaves one live-score bubble behind.
 /// A correction (a goal overturned, reinstated, its scorer changed) replaces its goal's
 /// notification, unless `edit = false`.
-public final class NotifySendSink: Sink {
+public final class NotifySendSink: EditingSink {
     public let name: String
     let renderer: Renderer
     let urgency: SinkConfig.Urgency?
@@ -89,6 +89,10 @@ public final class NotifySendSink: Sink {
         return await notify(event, replacing: nil)
     }
 
+    public func edits(_ event: GameEvent) -> Bool {
+        edit == .on && GameEvent.correctedGoal(of: event.id).flatMap(goalNotification) != nil
+    }
+
     /// The notification id of `goal`'s alert, from this process or the store.
     func goalNotification(_ goal: String) -> UInt32? {
         state.withLock { $0.goals[goal] } ?? sent?.message(sink: name, event: goal).flatMap { UInt32($0) }
@@ -129,7 +133,9 @@ public final class NotifySendSink: Sink {
             let id = UInt32(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
             if !standsAlone, let id { state.withLock { $0.running[event.gameId] = id } }
             if event.kind == .final { state.withLock { _ = $0.running.removeValue(forKey: event.gameId) } }
-            if event.kind == .goal, edit != .off, let id {
+            // Only a goal with a notification of its own: one that took over the game's running
+            // bubble is no place for its correction (the next play replaces it).
+            if event.kind == .goal, edit != .off, level == .critical, goal == nil, let id {
                 state.withLock { $0.goals[event.id] = id }
                 try? await sent?.record(sink: name, event: event.id, message: "\(id)", at: Date())
             }

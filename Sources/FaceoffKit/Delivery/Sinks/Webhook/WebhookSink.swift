@@ -6,7 +6,7 @@ import Synchronization
 /// sink, retried with backoff until the event's expiry, never a redirect followed. This file
 /// is what one delivery is (the body, the signature, what an answer means); the outbox worker
 /// and its retry policy are in OutboxWorker.swift.
-public final class WebhookSink: DurableSink {
+public final class WebhookSink: DurableSink, EditingSink {
     public let name: String
     let config: SinkConfig
     let url: String
@@ -115,6 +115,13 @@ public final class WebhookSink: DurableSink {
         guard try await outbox.enqueue(event, sink: name, body: body, at: date, expiresAt: expires) else { return .duplicate }
         wake.fire()
         return .queued
+    }
+
+    public func edits(_ event: GameEvent) -> Bool {
+        guard config.edit == .on, config.editsCorrections, let outbox, let goal = GameEvent.correctedGoal(of: event.id) else {
+            return false
+        }
+        return SentMessages(store: outbox.store).message(sink: name, event: goal) != nil
     }
 
     /// One delivery: a signed POST; at a receiver that can edit its messages (Discord, ntfy,
