@@ -42,7 +42,7 @@ struct AlertPlumbing {
             routes.insert(
                 SinkRoute(
                     sink: terminal, filter: filter, delay: stdoutConfig?.delay ?? session.config.watch.delay,
-                    hold: SinkHold(held: .digest, zone: session.config.timeZone)),
+                    hold: .unconfigured(.stdout, zone: session.config.timeZone)),
                 at: 0)
         }
         // The scoreboard follows the terminal's delay, whichever process changes it.

@@ -104,9 +104,9 @@ extension Faceoff {
                 if let damage = store.damage() { throw damage }
                 check(.ok, "store", ConfigLoader.displayPath(store.path, paths: session.paths))
                 // A muted sink delivers nothing: a reason for a silent evening worth a warning.
-                let holds = Dictionary(MuteReport.holds(of: session.config), uniquingKeysWith: { first, _ in first })
-                for sink in MuteReport(config: session.config, store: store, at: session.now).sinks where sink.holding {
-                    guard let hold = holds[sink.sink], let state = MuteReport.state(sink, hold: hold, at: session.now) else { continue }
+                let report = MuteReport(config: session.config, store: store, at: session.now)
+                for sink in report.sinks {
+                    guard let state = report.state(of: sink.sink) else { continue }
                     check(
                         sink.muted ? .warn : .ok, "sink \(sink.sink)",
                         "\(state); held alerts are \(sink.held == "digest" ? "kept for one digest" : "dropped")"

@@ -98,19 +98,15 @@ extension Faceoff {
                 print("Nothing was muted\(names.map { " (\(MuteList.phrase($0)))" } ?? "").")
                 return
             }
-            let waiting = (try? holds.heldCounts()) ?? [:]
-            let kinds = Dictionary(MuteReport.holds(of: session.config), uniquingKeysWith: { first, _ in first })
+            let report = MuteReport(config: session.config, store: store, at: session.now)
             let time = LocalTime(timeZone: session.config.timeZone)
             var news: [String] = []
-            for sink in ended {
-                let owed = waiting[sink, default: 0]
-                guard owed > 0, let hold = kinds[sink], hold.held == .digest else { continue }
-                let alerts = owed == 1 ? "its held alert goes" : "its \(owed) held alerts go"
-                if let quiet = hold.quietHours, quiet.contains(session.now, in: hold.zone) {
-                    let end = quiet.end(after: session.now, in: hold.zone)
-                    news.append("\(sink): \(alerts) out as one digest at \(time.time(end)), when its quiet hours end.")
+            for sink in report.sinks where ended.contains(sink.sink) && sink.waiting > 0 && sink.held == "digest" {
+                let alerts = sink.waiting == 1 ? "its held alert goes" : "its \(sink.waiting) held alerts go"
+                if case .quiet(let end)? = report.holding[sink.sink] {
+                    news.append("\(sink.sink): \(alerts) out as one digest at \(time.time(end)), when its quiet hours end.")
                 } else {
-                    news.append("\(sink): \(alerts) out as one digest.")
+                    news.append("\(sink.sink): \(alerts) out as one digest.")
                 }
             }
             print((["Unmuted \(MuteList.phrase(ended))."] + news).joined(separator: " "))
@@ -144,10 +140,9 @@ enum MuteList {
             Swift.print(String(decoding: try encoder.encode(report), as: UTF8.self))
             return
         }
-        let holds = Dictionary(MuteReport.holds(of: session.config), uniquingKeysWith: { first, _ in first })
         let width = report.sinks.map(\.sink.count).max() ?? 0
         for sink in report.sinks {
-            var parts = [holds[sink.sink].flatMap { MuteReport.state(sink, hold: $0, at: now) } ?? "delivering"]
+            var parts = [report.state(of: sink.sink) ?? "delivering"]
             if let quiet = sink.quietHours { parts.append("quiet hours \(quiet)") }
             parts.append("held alerts: \(sink.held)")
             if sink.waiting > 0 { parts.append("\(sink.waiting) waiting for the digest") }

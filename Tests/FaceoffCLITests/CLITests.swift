@@ -52,6 +52,13 @@ struct CLI {
         return try await Self.execute(Self.binary.path, arguments, environment: environment)
     }
 
+    /// Runs `script` in Python with `db`, Python's own sqlite3 connection to the store at
+    /// `path` (a reader and writer independent of Faceoff's), committing at the end.
+    static func sqlite(_ path: String, _ script: String) async throws -> Result {
+        try await execute(
+            "/usr/bin/python3", ["-c", "import sqlite3, sys\ndb = sqlite3.connect(sys.argv[1])\n" + script + "\ndb.commit()\n", path])
+    }
+
     /// Runs a program to its end and collects its output and status.
     ///
     /// It waits without holding a thread: tests run on the few threads of the cooperative pool

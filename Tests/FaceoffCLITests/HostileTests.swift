@@ -35,17 +35,11 @@ extension CLI {
 
     /// Makes every cached response two days old, so the next command asks the server again.
     func ageCache() async throws {
-        let aged = try await CLI.execute(
-            "/usr/bin/python3",
-            [
-                "-c",
-                """
-                import sqlite3, sys
-                db = sqlite3.connect(sys.argv[1])
-                db.execute("UPDATE response_cache SET fetched_at = fetched_at - 2 * 86400")
-                db.commit()
-                """, storeFile.path,
-            ])
+        let aged = try await CLI.sqlite(
+            storeFile.path,
+            """
+            db.execute("UPDATE response_cache SET fetched_at = fetched_at - 2 * 86400")
+            """)
         try #require(aged.status == 0, "\(aged.stderr)")
     }
 }

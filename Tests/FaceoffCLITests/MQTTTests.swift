@@ -115,6 +115,12 @@ struct MQTTTests {
         #expect(await eventually(within: .seconds(20)) { status() == "online" })
         try #require(
             await eventually(within: .seconds(150)) { subscriber.ids().contains("\(Self.gameID):final") }, "\(again.stderr.suffix(800))")
+        // Once it is over, it is no longer the next game (the replay has no other): the final's
+        // delivery makes the sink look again.
+        #expect(
+            await eventually(within: .seconds(20)) {
+                subscriber.on("faceoff/team/TOR/next").last.map { $0.json["gameId"] == nil && !$0.payload.isEmpty } == true
+            })
         again.signal(SIGTERM)
         #expect(await again.exit(within: 10) == 0, "\(again.stderr.suffix(1500))")
         #expect(await eventually(within: .seconds(5)) { status() == "offline" })
@@ -152,7 +158,6 @@ struct MQTTTests {
             else { continue }
             #expect(state["teamScore"] as? Int == score["home"] && state["opponentScore"] as? Int == score["away"], "\(state)")
         }
-        // Once it is over, it is no longer the next game (the replay has no other).
         #expect(try await broker.retained("faceoff/team/TOR/next").first?.json["gameId"] == nil)
         let final = try #require(try await broker.retained("faceoff/team/TOR/state").first?.json)
         #expect(
@@ -168,6 +173,20 @@ struct MQTTTests {
         var config = SinkConfig(type: .mqtt)
         config.url = broker.url
         return (directory, broker, config)
+    }
+
+    /// `run`'s sink for TOR (the owner: status, will, retained topics) on `store`.
+    static func runSink(
+        _ config: SinkConfig, store: Store, alerts: SinkFilter = SinkFilter(teams: ["TOR"]), switches: [String] = []
+    ) throws -> MQTTSink {
+        MQTTSink(
+            config: config, renderer: Renderer(templates: try TemplateSet(overrides: nil), followed: ["TOR"]), alerts: alerts,
+            owner: true, store: store, finalHold: .seconds(3600), switches: switches)
+    }
+
+    /// An event of the BOS @ TOR game, 0–0.
+    static func event(_ kind: GameEvent.Kind, period: Int) -> GameEvent {
+        GameEvent(kind: kind, key: nil, gameId: 2025020100, away: "BOS", home: "TOR", period: period, score: .init(away: 0, home: 0))
     }
 
     /// `run`'s sink connecting with an alert already in the outbox (queued while the broker was
@@ -211,20 +230,14 @@ struct MQTTTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         config.discovery = false
         let store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
-        let sink = MQTTSink(
-            // Goals only as alerts: a game start publishes nothing but the state, so the state is
-            // the message that was in flight.
-            config: config, renderer: Renderer(templates: try TemplateSet(overrides: nil), followed: ["TOR"]),
-            alerts: SinkFilter(kinds: [.goal], teams: ["TOR"]),
-            owner: true, store: store, finalHold: .seconds(3600))
-        func event(_ kind: GameEvent.Kind, period: Int) -> GameEvent {
-            GameEvent(kind: kind, key: nil, gameId: 2025020100, away: "BOS", home: "TOR", period: period, score: .init(away: 0, home: 0))
-        }
+        // Goals only as alerts: a game start publishes nothing but the state, so the state is the
+        // message that was in flight.
+        let sink = try Self.runSink(config, store: store, alerts: SinkFilter(kinds: [.goal], teams: ["TOR"]))
         func state() async throws -> String? { try await broker.retained("faceoff/team/TOR/state").first?.json["state"] as? String }
         let subscriber = try await broker.subscribe(["faceoff/team/TOR/state"])
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await sink.run() }
-            #expect(try await sink.enqueue(event(.pregame, period: 0), at: Date()) == .queued)
+            #expect(try await sink.enqueue(Self.event(.pregame, period: 0), at: Date()) == .queued)
             var pregame = false
             for _ in 0..<100 where !pregame {
                 pregame = try await state() == "pregame"
@@ -235,7 +248,7 @@ struct MQTTTests {
             // gives up after 10 s. At that moment the broker goes and comes back, so the sink
             // reconnects while the alert waits for its next try (2 s later).
             broker.freeze()
-            #expect(try await sink.enqueue(event(.gameStart, period: 1), at: Date()) == .queued)
+            #expect(try await sink.enqueue(Self.event(.gameStart, period: 1), at: Date()) == .queued)
             let outbox = Outbox(store: store)
             var failed = false
             for _ in 0..<1000 where !failed {
@@ -263,17 +276,12 @@ struct MQTTTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         config.discovery = false
         let store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
-        let sink = MQTTSink(
-            config: config, renderer: Renderer(templates: try TemplateSet(overrides: nil), followed: ["TOR"]),
-            alerts: SinkFilter(teams: ["TOR"]), owner: true, store: store, finalHold: .seconds(3600))
-        func event(_ kind: GameEvent.Kind, period: Int) -> GameEvent {
-            GameEvent(kind: kind, key: nil, gameId: 2025020100, away: "BOS", home: "TOR", period: period, score: .init(away: 0, home: 0))
-        }
+        let sink = try Self.runSink(config, store: store)
         func retained(_ topic: String) async throws -> String? { try await broker.retained(topic).first?.payload }
         let subscriber = try await broker.subscribe()
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await sink.run() }
-            #expect(try await sink.enqueue(event(.pregame, period: 0), at: Date()) == .queued)
+            #expect(try await sink.enqueue(Self.event(.pregame, period: 0), at: Date()) == .queued)
             #expect(await sink.settle(timeout: .seconds(20)), "the pregame was not delivered")
             // Everything before the game start has reached the broker (what the connect said,
             // the pregame's state, the next game its delivery asked for): only the game start
@@ -287,7 +295,7 @@ struct MQTTTests {
             // The game start's event goes out first and is never acknowledged: its state waits
             // behind it when the sink is told to stop.
             broker.freeze()
-            #expect(try await sink.enqueue(event(.gameStart, period: 1), at: Date()) == .queued)
+            #expect(try await sink.enqueue(Self.event(.gameStart, period: 1), at: Date()) == .queued)
             // Its attempt is under way once the state it will publish is recorded.
             let recorded = RetainedMessages(store: store, sink: sink.name)
             var underWay = false
@@ -318,9 +326,7 @@ struct MQTTTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
         let holds = Holds(store: store)
-        let sink = MQTTSink(
-            config: config, renderer: Renderer(templates: try TemplateSet(overrides: nil), followed: ["TOR"]),
-            alerts: SinkFilter(teams: ["TOR"]), owner: true, store: store, finalHold: .seconds(3600), switches: ["Goal horn", "mqtt"])
+        let sink = try Self.runSink(config, store: store, switches: ["Goal horn", "mqtt"])
         let subscriber = try await broker.subscribe()
         func state(_ slug: String) -> String? { subscriber.on("faceoff/mute/\(slug)/state").last?.payload }
         func send(_ slug: String, _ payload: String) async throws {
@@ -357,9 +363,7 @@ struct MQTTTests {
         let kept = try await CLI.execute(
             "/usr/bin/mosquitto_pub", ["-p", "\(broker.port)", "-q", "1", "-r", "-t", "faceoff/mute/goal_horn/set", "-m", "ON"])
         #expect(kept.status == 0, "\(kept.stderr)")
-        let again = MQTTSink(
-            config: config, renderer: Renderer(templates: try TemplateSet(overrides: nil), followed: ["TOR"]),
-            alerts: SinkFilter(teams: ["TOR"]), owner: true, store: store, finalHold: .seconds(3600), switches: ["Goal horn", "mqtt"])
+        let again = try Self.runSink(config, store: store, switches: ["Goal horn", "mqtt"])
         let before = subscriber.on("faceoff/status").count
         await withDiscardingTaskGroup { group in
             group.addTask { await again.run() }

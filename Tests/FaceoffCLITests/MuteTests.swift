@@ -51,6 +51,11 @@ import Testing
         #expect(list.stdout.hasPrefix("tty  muted · held alerts: digest · "), "\(list.stdout)")
         let status = try await cli.run(["status"])
         #expect(status.stdout.contains(" · muted: tty"), "\(status.stdout)")
+        #expect(try await cli.run(["status", "--tmux"]).stdout.contains(" · 🔇 tty"))
+        let statusJSON = try await cli.run(["status", "--json"])
+        let statusSinks =
+            (try JSONSerialization.jsonObject(with: Data(statusJSON.stdout.utf8)) as? [String: Any])?["sinks"] as? [[String: Any]]
+        #expect(statusSinks?.first { $0["sink"] as? String == "tty" }?["muted"] as? Bool == true, "\(statusJSON.stdout)")
         #expect(kinds().count == before, "an alert reached a muted sink: \(kinds())")
 
         let unmuted = try await cli.run(["unmute"])

@@ -250,17 +250,11 @@ import Testing
         let base = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/", "TZ": "America/Toronto"]
         #expect(try await cli.run(["schedule"], environment: base.merging(["FACEOFF_NOW": "2025-10-25T12:00:00Z"]) { $1 }).status == 0)
         // TOR's last game ended an hour before noon.
-        let seeded = try await CLI.execute(
-            "/usr/bin/python3",
-            [
-                "-c",
-                """
-                import sqlite3, sys
-                db = sqlite3.connect(sys.argv[1])
-                db.execute("INSERT OR REPLACE INTO live_game (game_id, away, home, away_score, home_score, period_label, clock, intermission, situation, state, updated_at) VALUES (2025020100, 'BOS', 'TOR', 1, 3, '3rd', '00:00', 0, NULL, 'final', 1761390000)")
-                db.commit()
-                """, cli.storeFile.path,
-            ])
+        let seeded = try await CLI.sqlite(
+            cli.storeFile.path,
+            """
+            db.execute("INSERT OR REPLACE INTO live_game (game_id, away, home, away_score, home_score, period_label, clock, intermission, situation, state, updated_at) VALUES (2025020100, 'BOS', 'TOR', 1, 3, '3rd', '00:00', 0, NULL, 'final', 1761390000)")
+            """)
         try #require(seeded.status == 0, "\(seeded.stderr)")
         let noon = try await cli.run(["status"], environment: base.merging(["FACEOFF_NOW": "2025-10-25T12:00:00Z"]) { $1 })
         #expect(noon.stdout.hasPrefix("Final: BOS 1–3 TOR · Next: TOR @ BUF Sat Oct 25 19:00"), "\(noon.stdout)")

@@ -84,39 +84,28 @@ import Testing
             try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\", \"MTL\"]\n")
             let environment = Self.environment(cli)
             #expect(try await cli.run(["schedule", "TOR"], environment: environment).status == 0)
-            let downgrade = try await CLI.execute(
-                "/usr/bin/python3",
-                [
-                    "-c",
-                    """
-                    import sqlite3, sys
-                    db = sqlite3.connect(sys.argv[1])
-                    last = [r[0] for r in db.execute("SELECT identifier FROM grdb_migrations WHERE identifier LIKE 'v8:%' OR identifier LIKE 'v9:%' OR identifier LIKE 'v10:%' OR identifier LIKE 'v11:%'")]
-                    assert len(last) == 4, last
-                    db.execute("DROP TABLE daemon_note")
-                    db.execute("DROP TABLE mqtt_retained")
-                    db.execute("DROP TABLE event_seen")
-                    db.execute("DROP TABLE delay_change")
-                    db.executemany("DELETE FROM grdb_migrations WHERE identifier = ?", [(name,) for name in last])
-                    db.commit()
-                    """, store(cli).path,
-                ])
+            let downgrade = try await CLI.sqlite(
+                store(cli).path,
+                """
+                last = [r[0] for r in db.execute("SELECT identifier FROM grdb_migrations WHERE identifier LIKE 'v8:%' OR identifier LIKE 'v9:%' OR identifier LIKE 'v10:%' OR identifier LIKE 'v11:%'")]
+                assert len(last) == 4, last
+                db.execute("DROP TABLE daemon_note")
+                db.execute("DROP TABLE mqtt_retained")
+                db.execute("DROP TABLE event_seen")
+                db.execute("DROP TABLE delay_change")
+                db.executemany("DELETE FROM grdb_migrations WHERE identifier = ?", [(name,) for name in last])
+                """)
             try #require(downgrade.status == 0, "\(downgrade.stderr)")
             failures += try await Self.round(cli, environment: environment).map { "round \(round): \($0)" }
             // Upgraded: the sightings, the delay changes, the retained MQTT messages and the mutes are back.
-            let check = try await CLI.execute(
-                "/usr/bin/python3",
-                [
-                    "-c",
-                    """
-                    import sqlite3, sys
-                    db = sqlite3.connect(sys.argv[1])
-                    print(db.execute("SELECT count(*) FROM grdb_migrations").fetchone()[0])
-                    print(db.execute("SELECT count(*) FROM mqtt_retained").fetchone()[0])
-                    print(db.execute("SELECT count(*) FROM delay_change").fetchone()[0])
-                    print(db.execute("SELECT count(*) FROM sink_mute").fetchone()[0])
-                    """, store(cli).path,
-                ])
+            let check = try await CLI.sqlite(
+                store(cli).path,
+                """
+                print(db.execute("SELECT count(*) FROM grdb_migrations").fetchone()[0])
+                print(db.execute("SELECT count(*) FROM mqtt_retained").fetchone()[0])
+                print(db.execute("SELECT count(*) FROM delay_change").fetchone()[0])
+                print(db.execute("SELECT count(*) FROM sink_mute").fetchone()[0])
+                """)
             #expect(check.stdout == "13\n0\n0\n0\n", "\(check.stderr)")
         }
         #expect(failures == [])

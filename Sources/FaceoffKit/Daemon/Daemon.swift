@@ -92,7 +92,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
             routes.append(
                 SinkRoute(
                     sink: LogSink(renderer: renderer), filter: SinkFilter(teams: Set(session.config.teams)),
-                    delay: session.config.watch.delay, hold: SinkHold(held: .digest, zone: session.config.timeZone)))
+                    delay: session.config.watch.delay, hold: .unconfigured(.stdout, zone: session.config.timeZone)))
         }
         let router = AlertRouter(
             routes: routes, ledger: Ledger(store: dependencies.store), clock: dependencies.clock, now: dependencies.now,

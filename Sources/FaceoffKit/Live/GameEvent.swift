@@ -152,13 +152,20 @@ extension GameEvent {
     /// `scoring_change`): the id of that goal's own alert, whose message a receiver that can
     /// edit turns into the correction. nil for anything else.
     public static func correctedGoal(of id: String) -> String? {
-        let parts = id.split(separator: ":", maxSplits: 2).map(String.init)
-        guard parts.count == 3, let kind = Kind(rawValue: parts[1]) else { return nil }
+        guard let (game, kind, key) = parts(of: id), let key else { return nil }
         switch kind {
-        case .goalOverturned, .goalReinstated: return "\(parts[0]):goal:\(parts[2])"
+        case .goalOverturned, .goalReinstated: return "\(game):goal:\(key)"
         // "eventId-revision": the play's goal, whatever the revision.
-        case .scoringChange: return parts[2].split(separator: "-").first.map { "\(parts[0]):goal:\($0)" }
+        case .scoringChange: return key.split(separator: "-").first.map { "\(game):goal:\($0)" }
         default: return nil
         }
+    }
+
+    /// An id's parts, `{gameId}:{kind}:{key}` (docs/ARCHITECTURE.md, Events); nil for an id
+    /// of another shape.
+    public static func parts(of id: String) -> (game: Int, kind: Kind, key: String?)? {
+        let parts = id.split(separator: ":", maxSplits: 2).map(String.init)
+        guard parts.count >= 2, let game = Int(parts[0]), let kind = Kind(rawValue: parts[1]) else { return nil }
+        return (game, kind, parts.count == 3 ? parts[2] : nil)
     }
 }

@@ -17,10 +17,10 @@ public struct Holds: Sendable {
 
     /// The mutes in force at `date` (one whose time is up is over).
     public func mutes(at date: Date) throws(StoreError) -> [Mute] {
-        // A store too old to have the table (read-only, for status) has none.
-        guard (try? store.read({ db in try db.tableExists("sink_mute") })) == true else { return [] }
-        return try store.read { db in
-            try Row.fetchAll(db, sql: "SELECT sink, until, since FROM sink_mute ORDER BY sink").map { row in
+        try store.read { db -> [Mute] in
+            // A store too old to have the table (read-only, for status) has none.
+            guard try db.tableExists("sink_mute") else { return [] }
+            return try Row.fetchAll(db, sql: "SELECT sink, until, since FROM sink_mute ORDER BY sink").map { row in
                 Mute(
                     sink: row["sink"], until: (row["until"] as Double?).map(Date.init(timeIntervalSince1970:)),
                     since: Date(timeIntervalSince1970: row["since"]))
@@ -70,11 +70,11 @@ public struct Holds: Sendable {
         }
     }
 
-    /// How many alerts each sink holds for its digest.
+    /// How many alerts each sink holds for its digest (read every 2 s by a running router).
     public func heldCounts() throws(StoreError) -> [String: Int] {
-        guard (try? store.read({ db in try db.tableExists("held_alert") })) == true else { return [:] }
-        return try store.read { db in
-            Dictionary(
+        try store.read { db -> [String: Int] in
+            guard try db.tableExists("held_alert") else { return [:] }
+            return Dictionary(
                 try Row.fetchAll(db, sql: "SELECT sink, COUNT(*) AS n FROM held_alert GROUP BY sink").map { ($0["sink"], $0["n"]) },
                 uniquingKeysWith: { first, _ in first })
         }

@@ -18,19 +18,22 @@ public struct MuteReport: Encodable, Sendable, Equatable {
         /// Alerts waiting for its digest.
         public var waiting: Int
 
-        /// Holding alerts now, for one of the two reasons.
-        public var holding: Bool { muted || quiet }
     }
 
     public var sinks: [Sink]
+    /// Why each sink holds its alerts now, for the words (`HoldReason.text(in: zone)`).
+    public let holding: [String: HoldReason]
+    /// The configured zone, which the words' times are in.
+    public let zone: TimeZone
+
+    enum CodingKeys: String, CodingKey { case sinks }
 
     /// The sinks `run` and `watch` deliver to (`DelayBook.sinks`) with the holds the config gives
-    /// them: a `[[sink]]`'s own, else drop for desktop notifications and digest for the log
-    /// and the terminal.
+    /// them: a `[[sink]]`'s own, else their kind's (`SinkHold.unconfigured`).
     public static func holds(of config: Config) -> [(name: String, hold: SinkHold)] {
         DelayBook.sinks(of: config).map { name, _ in
             if let sink = config.sinks.first(where: { $0.displayName == name }) { return (name, SinkHold(sink, zone: config.timeZone)) }
-            return (name, SinkHold(held: name == "notify" ? .drop : .digest, zone: config.timeZone))
+            return (name, .unconfigured(name == "notify" ? .notify : .stdout, zone: config.timeZone))
         }
     }
 
@@ -38,18 +41,19 @@ public struct MuteReport: Encodable, Sendable, Equatable {
         let holds = store.map(Holds.init)
         let mutes = (try? holds?.mutes(at: date)) ?? []
         let waiting = (try? holds?.heldCounts()) ?? [:]
+        var holding: [String: HoldReason] = [:]
         sinks = Self.holds(of: config).map { name, hold in
             let mute = mutes.first { $0.sink == name }
+            holding[name] = hold.reason(mute: mute, at: date)
             return Sink(
                 sink: name, muted: mute != nil, mutedUntil: mute?.until, quietHours: hold.quietHours?.description,
                 quiet: hold.quietHours?.contains(date, in: hold.zone) ?? false, held: hold.held.rawValue, waiting: waiting[name, default: 0]
             )
         }
+        self.holding = holding
+        zone = config.timeZone
     }
 
-    /// "muted until 07:00", "muted", "quiet until 07:00", nil while it delivers.
-    public static func state(_ sink: Sink, hold: SinkHold, at date: Date) -> String? {
-        let mute = sink.muted ? Holds.Mute(sink: sink.sink, until: sink.mutedUntil, since: date) : nil
-        return hold.reason(mute: mute, at: date)?.text(in: hold.zone)
-    }
+    /// "muted until 07:00", "muted", "quiet hours until 07:00"; nil while it delivers.
+    public func state(of sink: String) -> String? { holding[sink]?.text(in: zone) }
 }

@@ -18,6 +18,12 @@ public struct SinkHold: Sendable, Equatable {
         self.init(quietHours: config.quietHours, held: config.heldAlerts, zone: zone)
     }
 
+    /// The hold of a sink no `[[sink]]` names (`run`'s desktop notifications and log, `watch`'s
+    /// terminal): its kind's default, no quiet hours.
+    public static func unconfigured(_ kind: SinkConfig.Kind, zone: TimeZone) -> SinkHold {
+        SinkHold(SinkConfig(type: kind), zone: zone)
+    }
+
     /// Why the sink holds alerts at `date`, given its mute (if any): a mute first, then quiet.
     public func reason(mute: Holds.Mute?, at date: Date) -> HoldReason? {
         if let mute { return .muted(until: mute.until) }
@@ -74,19 +80,17 @@ public enum Digest {
 
     static func line(_ events: [GameEvent]) -> String {
         guard let last = events.last else { return "" }
-        // Goals by their play, so a goal taken back (same play) leaves the tally.
-        var goals: [(play: String, scorer: String)] = []
+        // Goals by their alert's id: a correction names the goal it is about.
+        var goals: [(id: String, scorer: String)] = []
         for event in events {
-            let play = event.id.split(separator: ":").dropFirst(2).first.map(String.init) ?? event.id
             let scorer = event.players.first { $0.role == "scorer" }?.name
-            switch event.kind {
-            case .goal, .goalReinstated:
-                if let scorer, !goals.contains(where: { $0.play == play }) { goals.append((play, scorer)) }
-            case .goalOverturned: goals.removeAll { $0.play == play }
-            case .scoringChange:
-                // "eventId-revision": the goal of that play, credited anew.
-                let goal = String(play.split(separator: "-").first ?? Substring(play))
-                if let scorer, let index = goals.firstIndex(where: { $0.play == goal }) { goals[index].scorer = scorer }
+            let goal = event.kind == .goal ? event.id : GameEvent.correctedGoal(of: event.id)
+            guard let goal else { continue }
+            let index = goals.firstIndex { $0.id == goal }
+            switch (event.kind, index) {
+            case (.goal, nil), (.goalReinstated, nil): if let scorer { goals.append((goal, scorer)) }
+            case (.goalOverturned, let index?): goals.remove(at: index)
+            case (.scoringChange, let index?): if let scorer { goals[index].scorer = scorer }
             default: break
             }
         }

@@ -49,9 +49,8 @@ enum DiscordEdit {
 enum NtfyEdit {
     /// A goal's sequence id, from its alert's id: `faceoff-2025020100-123`.
     static func sequence(of id: String) -> String? {
-        let parts = id.split(separator: ":")
-        guard parts.count == 3 else { return nil }
-        return "faceoff-\(parts[0])-\(parts[2])"
+        guard let (game, _, key) = GameEvent.parts(of: id), let key else { return nil }
+        return "faceoff-\(game)-\(key)"
     }
 
     /// The JSON body with `sequence_id` set.

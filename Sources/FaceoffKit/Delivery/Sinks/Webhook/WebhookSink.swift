@@ -131,7 +131,7 @@ public final class WebhookSink: DurableSink, EditingSink {
         guard config.editsCorrections, let sent = outbox.map({ SentMessages(store: $0.store) }) else {
             return await post(id: id, body: body).outcome
         }
-        let isGoal = id.split(separator: ":").dropFirst().first == "goal"
+        let isGoal = GameEvent.parts(of: id)?.kind == .goal
         let goal = GameEvent.correctedGoal(of: id)
         let original = goal.flatMap { sent.message(sink: name, event: $0) }
         switch config.preset {
