@@ -23,34 +23,53 @@ final class Background: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else {
-                handle.readabilityHandler = nil
-                return
-            }
-            self.errors.withLock { $0.append(data) }
+        // Each pipe is read by a blocking loop on a thread of its own, not a readabilityHandler:
+        // tearing down Foundation's dispatch read source races the descriptor's close, which
+        // crashed the test process in libdispatch's event loop now and then
+        // (swift-corelibs-foundation #5507).
+        Self.drain(err.fileHandleForReading) { [weak self] data in
+            guard let data else { return }
+            self?.errors.withLock { $0.append(data) }
         }
         process.terminationHandler = { [weak self] process in
             self?.exited.withLock { $0 = (process.terminationStatus, process.terminationReason == .uncaughtSignal) }
         }
-        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else {
-                handle.readabilityHandler = nil
-                self?.outputEnded.withLock { $0 = true }
+        Self.drain(out.fileHandleForReading) { [weak self] data in
+            guard let self else { return }
+            guard let data else {
+                outputEnded.withLock { $0 = true }
                 return
             }
-            self.partial.withLock { buffer in
+            partial.withLock { buffer in
                 buffer.append(data)
                 while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                     let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                     buffer.removeSubrange(buffer.startIndex...newline)
-                    self.lines.withLock { $0.append(line) }
+                    lines.withLock { $0.append(line) }
                 }
             }
         }
         try process.run()
+    }
+
+    /// Reads `handle` to its end on a thread of its own, handing each chunk to `body`, then
+    /// nil. The thread holds the handle, so its descriptor stays open until the end is read.
+    private static func drain(_ handle: FileHandle, _ body: @escaping @Sendable (Data?) -> Void) {
+        let thread = Thread {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = read(handle.fileDescriptor, &buffer, buffer.count)
+                if count > 0 {
+                    body(Data(buffer[0..<count]))
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            body(nil)
+        }
+        thread.start()
     }
 
     var output: [String] { lines.withLock { $0 } }

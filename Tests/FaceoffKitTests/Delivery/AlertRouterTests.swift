@@ -119,7 +119,7 @@ import Testing
         await withDiscardingTaskGroup { group in
             group.addTask { await router.run() }
             router.route(SampleEvent.make(.goal, team: "TOR"))
-            #expect(await eventually { lines.all.contains { $0.1 == "alert handed over" } })
+            #expect(await eventually(within: hangGuard) { lines.all.contains { $0.1 == "alert handed over" } })
             group.cancelAll()
         }
         let said = lines.all.map(\.1).filter { $0.hasPrefix("goal TOR") }
