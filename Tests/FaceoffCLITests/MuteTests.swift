@@ -71,7 +71,9 @@ import Testing
         // Alerts flow again, and those held are never sent one by one.
         #expect(await run.wait(timeout: 150) { _ in kinds().contains("final") }, "\(run.stderr.suffix(800))")
         let after = kinds().drop { $0 != "digest" }.dropFirst()
-        #expect(!after.isEmpty && kinds().count == before + 1 + after.count)
+        #expect(
+            !after.isEmpty && kinds().count == before + 1 + after.count,
+            "the digest is not the first after the mute: \(kinds().dropFirst(before))")
         let ids = run.output.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.compactMap {
             $0["id"] as? String
         }

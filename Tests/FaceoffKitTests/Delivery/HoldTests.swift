@@ -214,6 +214,25 @@ import Testing
         #expect(try holds.mutes(at: Self.at(26, 13, 0)).map(\.sink) == ["hook"])
     }
 
+    /// The first alert after a hold ends comes after the digest, not before it: "while you
+    /// were away" is what happened first, and the digest loop only looks every 2 s.
+    @Test func theDigestComesBeforeTheFirstAlertAfterTheHold() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let setup = try Setup(directory: directory, start: Self.at(26, 23, 30))
+        let router = setup.router
+        try await router.serving {
+            router.route(Self.goal("1"))
+            await router.settle()
+            #expect(try Holds(store: setup.store).heldCounts() == ["hook": 1])
+            setup.set(Self.at(27, 7, 0))
+            router.route(Self.goal("2"))
+            try await setup.until { setup.log.of("hook").count == 2 }
+        }
+        #expect(setup.log.of("hook").map(\.kind) == [.digest, .goal], "\(setup.log.of("hook").map(\.id))")
+        #expect(try Holds(store: setup.store).heldCounts().isEmpty)
+    }
+
     /// A sink that can edit what it showed: a correction of a goal it showed goes through a
     /// mute (it sets the first message right); a new goal does not.
     struct EditingRecorder: EditingSink {

@@ -35,6 +35,9 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         let route: SinkRoute
         let stream: AsyncStream<Item>
         let continuation: AsyncStream<Item>.Continuation
+        /// The lane's deliveries and its sink's digest take turns: the digest is never
+        /// overtaken by the alert that follows the hold.
+        let turns = Turns()
     }
 
     public let routes: [SinkRoute]
@@ -233,7 +236,12 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         for await item in lane.stream {
             if !Task.isCancelled {
                 await waitOut(item, lane.route)
-                if !Task.isCancelled { await deliver(item.event, via: lane.route) }
+                if !Task.isCancelled {
+                    await lane.turns.run {
+                        await sendDigest(of: lane.route)
+                        await deliver(item.event, via: lane.route)
+                    }
+                }
             }
             let waiters = outstanding.withLock { state -> [CheckedContinuation<Void, Never>] in
                 state.count -= 1
@@ -294,24 +302,34 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         return .held(reason.text(in: route.hold.zone) + (keep ? ", in the digest" : ""))
     }
 
-    /// Every 2 s, for each sink that holds alerts no longer: what it held, taken from the store
-    /// (one process takes it) and sent as one message, or dropped if the sink no longer wants
-    /// digests.
+    /// Every 2 s, for each sink with alerts held: its digest, if the hold is over, in its
+    /// lane's turn (the first alert after a hold sends it too, just before itself).
     private func sendDigests() async {
         guard let holds else { return }
         while !Task.isCancelled {
             let waiting = (try? holds.heldCounts()) ?? [:]
-            for route in routes where waiting[route.sink.name, default: 0] > 0 {
-                guard holdReason(route, at: now()) == nil, let held = try? await holds.take(sink: route.sink.name) else { continue }
-                // Kept for a digest the sink no longer wants (`held = "drop"` since): gone.
-                guard route.hold.held == .digest, let digest = Digest.event(held, sink: route.sink.name, at: now()) else { continue }
-                logger.notice("sending the digest of held alerts", metadata: ["sink": "\(route.sink.name)", "alerts": "\(held.count)"])
-                await deliver(digest, via: route)
+            for lane in lanes where waiting[lane.route.sink.name, default: 0] > 0 {
+                await lane.turns.run { await sendDigest(of: lane.route, waiting: true) }
             }
             // Real time, as `followDelayChanges`: a poll of what other processes and the wall
             // clock did, not a wait in the game's time (a test clock would spin here).
             try? await Task.sleep(for: .seconds(2))
         }
+    }
+
+    /// What `route`'s sink held, if it holds alerts no longer: taken from the store (one
+    /// process takes it) and sent as one message, or dropped if the sink no longer wants
+    /// digests. `waiting`: the caller knows alerts are held (else the store is asked).
+    private func sendDigest(of route: SinkRoute, waiting: Bool = false) async {
+        let name = route.sink.name
+        guard let holds, holdReason(route, at: now()) == nil,
+            waiting || (try? holds.heldCounts())?[name, default: 0] ?? 0 > 0,
+            let held = try? await holds.take(sink: name), !held.isEmpty
+        else { return }
+        // Kept for a digest the sink no longer wants (`held = "drop"` since): gone.
+        guard route.hold.held == .digest, let digest = Digest.event(held, sink: name, at: now()) else { return }
+        logger.notice("sending the digest of held alerts", metadata: ["sink": "\(name)", "alerts": "\(held.count)"])
+        await deliver(digest, via: route)
     }
 
     private func deliver(_ event: GameEvent, via route: SinkRoute) async {
