@@ -48,14 +48,41 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
+        // The library is a stack of targets, each allowed to import only those below it
+        // (docs/ARCHITECTURE.md draws the graph; .ci/check-targets refuses any other edge).
+        // What every layer needs: errors in plain words, files written whole, the waiting
+        // primitives, durations, the build's facts.
+        .target(name: "FaceoffBase", dependencies: ["CBuildInfo"]),
+        // HTTP over libcurl: https and file://, conditional GET, gzip, retries.
+        .target(
+            name: "FaceoffHTTP",
+            dependencies: ["FaceoffBase", "CCurl", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The SQLite store (GRDB): its schema and migrations, and the tables no layer above owns.
+        .target(
+            name: "FaceoffStore",
+            dependencies: ["FaceoffBase", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The NHL web API: endpoints, models, the client and its response cache.
+        .target(
+            name: "FaceoffNHL",
+            dependencies: [
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Config, the live engine, calendars, fan reports, the terminal, alert routing and the
+        // sinks that need no library of their own.
         .target(
             name: "FaceoffKit",
             dependencies: [
-                "CBuildInfo",
-                "CCurl",
+                "FaceoffBase",
+                "FaceoffHTTP",
+                "FaceoffStore",
+                "FaceoffNHL",
                 "CLibcrypto",
                 "CLibical",
-                "CMosquitto",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -63,12 +90,29 @@ let package = Package(
             ],
             plugins: ["EmbedTemplates"]
         ),
+        // The MQTT sink (libmosquitto): team states, Home Assistant discovery, mute switches.
+        .target(
+            name: "FaceoffMQTT",
+            dependencies: [
+                "FaceoffBase", "FaceoffStore", "FaceoffNHL", "FaceoffKit", "CMosquitto",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // `faceoff run`'s daemon and the routes of a config (every sink kind, MQTT's too).
+        .target(
+            name: "FaceoffDaemon",
+            dependencies: [
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The HTTP servers (the feed server, the replay server) on HummingbirdCore. A module of
         // their own, so FaceoffKit compiles beside swift-nio and Hummingbird rather than after.
         .target(
             name: "FaceoffServer",
             dependencies: [
-                "FaceoffKit",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffNHL", "FaceoffKit",
                 "CQREncode",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -86,7 +130,7 @@ let package = Package(
         .executableTarget(
             name: "faceoff",
             dependencies: [
-                "FaceoffKit",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT", "FaceoffDaemon",
                 "FaceoffServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -95,23 +139,28 @@ let package = Package(
             ]
         ),
         // bench/run.sh runs this in a release build; CI only compiles it.
-        .executableTarget(name: "CalendarBench", dependencies: ["FaceoffKit"], path: "bench/CalendarBench"),
-        .executableTarget(name: "LiveBench", dependencies: ["FaceoffKit"], path: "bench/LiveBench"),
+        .executableTarget(
+            name: "CalendarBench", dependencies: ["FaceoffHTTP", "FaceoffStore", "FaceoffNHL", "FaceoffKit"],
+            path: "bench/CalendarBench"),
+        .executableTarget(name: "LiveBench", dependencies: ["FaceoffBase", "FaceoffNHL", "FaceoffKit"], path: "bench/LiveBench"),
         .executableTarget(
             name: "AlertBench",
             dependencies: [
-                "FaceoffKit", "FaceoffServer",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT", "FaceoffDaemon", "FaceoffServer",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "bench/AlertBench"),
         .testTarget(
             name: "FaceoffKitTests",
-            dependencies: ["FaceoffKit", "FaceoffServer", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT", "FaceoffDaemon", "FaceoffServer",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "FaceoffCLITests",
-            dependencies: ["FaceoffKit"]
+            dependencies: ["FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT"]
         ),
     ],
     swiftLanguageModes: [.v6]

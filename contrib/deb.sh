@@ -9,7 +9,7 @@ set -eu
 umask 022
 cd "$(dirname "$0")/.."
 dist=$(cd "$1" && pwd)
-version=$(sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/FaceoffKit/Faceoff.swift)
+version=$(sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/FaceoffBase/Faceoff.swift)
 arch=$(dpkg --print-architecture)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

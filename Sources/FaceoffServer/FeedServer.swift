@@ -1,5 +1,8 @@
 import CompressNIO
+import FaceoffBase
+import FaceoffHTTP
 import FaceoffKit
+import FaceoffNHL
 import Foundation
 import HTTPTypes
 import HummingbirdCore

@@ -1,3 +1,4 @@
+import FaceoffHTTP
 import FaceoffKit
 import Foundation
 import HTTPTypes

@@ -1,4 +1,5 @@
 import CQREncode
+import FaceoffKit
 
 /// A QR code of a short text (a subscription link), drawn as SVG, so a phone on the same
 /// network subscribes by pointing its camera at the feed server's index page. Encoded by

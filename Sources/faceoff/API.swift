@@ -1,5 +1,7 @@
 import ArgumentParser
+import FaceoffDaemon
 import FaceoffKit
+import FaceoffNHL
 import Foundation
 
 struct API: AsyncParsableCommand {

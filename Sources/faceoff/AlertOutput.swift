@@ -1,5 +1,8 @@
 import ArgumentParser
+import FaceoffDaemon
 import FaceoffKit
+import FaceoffMQTT
+import FaceoffStore
 import Foundation
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {

@@ -1,5 +1,9 @@
 import ArgumentParser
+import FaceoffBase
+import FaceoffDaemon
 import FaceoffKit
+import FaceoffMQTT
+import FaceoffNHL
 import Foundation
 
 extension GameTypeName: ExpressibleByArgument {}

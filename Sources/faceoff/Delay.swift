@@ -1,5 +1,8 @@
 import ArgumentParser
+import FaceoffBase
+import FaceoffDaemon
 import FaceoffKit
+import FaceoffMQTT
 import Foundation
 
 extension Faceoff {

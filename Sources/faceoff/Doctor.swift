@@ -1,5 +1,11 @@
 import ArgumentParser
+import FaceoffBase
+import FaceoffDaemon
+import FaceoffHTTP
 import FaceoffKit
+import FaceoffMQTT
+import FaceoffNHL
+import FaceoffStore
 import Foundation
 
 extension Faceoff {

@@ -1,5 +1,9 @@
 import ArgumentParser
+import FaceoffBase
+import FaceoffDaemon
 import FaceoffKit
+import FaceoffMQTT
+import FaceoffNHL
 import FaceoffServer
 import Foundation
 import Logging

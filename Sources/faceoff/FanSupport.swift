@@ -1,5 +1,10 @@
 import ArgumentParser
+import FaceoffBase
+import FaceoffDaemon
 import FaceoffKit
+import FaceoffMQTT
+import FaceoffNHL
+import FaceoffStore
 import Foundation
 
 /// What every fan command sets up: the session, the cached API client, and how to print.

@@ -1,5 +1,9 @@
+import FaceoffBase
+import FaceoffDaemon
 import FaceoffKit
+import FaceoffMQTT
 import FaceoffServer
+import FaceoffStore
 import Foundation
 import Logging
 import ServiceLifecycle

@@ -1,5 +1,7 @@
 import ArgumentParser
 import FaceoffKit
+import FaceoffMQTT
+import FaceoffNHL
 
 extension Faceoff {
     struct GameCommand: AsyncParsableCommand {

@@ -1,5 +1,8 @@
 import ArgumentParser
+import FaceoffDaemon
+import FaceoffHTTP
 import FaceoffKit
+import FaceoffMQTT
 import Foundation
 import Logging
 

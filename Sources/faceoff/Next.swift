@@ -1,5 +1,6 @@
 import ArgumentParser
 import FaceoffKit
+import FaceoffMQTT
 
 extension Faceoff {
     struct NextCommand: AsyncParsableCommand {

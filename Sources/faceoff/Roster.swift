@@ -1,5 +1,7 @@
 import ArgumentParser
+import FaceoffDaemon
 import FaceoffKit
+import FaceoffNHL
 
 extension Faceoff {
     struct RosterCommand: AsyncParsableCommand {

@@ -1,5 +1,9 @@
 import ArgumentParser
+import FaceoffDaemon
+import FaceoffHTTP
 import FaceoffKit
+import FaceoffMQTT
+import FaceoffNHL
 import FaceoffServer
 import Foundation
 import Logging

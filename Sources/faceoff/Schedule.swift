@@ -1,5 +1,8 @@
 import ArgumentParser
+import FaceoffDaemon
 import FaceoffKit
+import FaceoffMQTT
+import FaceoffNHL
 
 extension Faceoff {
     struct ScheduleCommand: AsyncParsableCommand {

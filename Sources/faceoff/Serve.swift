@@ -1,5 +1,7 @@
 import ArgumentParser
+import FaceoffDaemon
 import FaceoffKit
+import FaceoffMQTT
 import FaceoffServer
 import Foundation
 import Logging

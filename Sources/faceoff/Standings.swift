@@ -1,5 +1,6 @@
 import ArgumentParser
 import FaceoffKit
+import FaceoffNHL
 
 extension StandingsReport.Grouping: ExpressibleByArgument {}
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FaceoffDaemon
 import FaceoffKit
 
 extension Faceoff {

@@ -1,4 +1,7 @@
+import FaceoffBase
+import FaceoffDaemon
 import FaceoffKit
+import FaceoffMQTT
 import Foundation
 import Synchronization
 

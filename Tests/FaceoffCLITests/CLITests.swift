@@ -1,4 +1,7 @@
+import FaceoffBase
+import FaceoffHTTP
 import FaceoffKit
+import FaceoffNHL
 import Foundation
 import Testing
 

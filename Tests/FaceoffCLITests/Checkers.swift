@@ -1,3 +1,5 @@
+import FaceoffHTTP
+import FaceoffKit
 import Foundation
 import Testing
 

@@ -1,4 +1,6 @@
+import FaceoffHTTP
 import FaceoffKit
+import FaceoffNHL
 import Foundation
 import Testing
 

@@ -1,4 +1,7 @@
 import FaceoffKit
+import FaceoffMQTT
+import FaceoffNHL
+import FaceoffStore
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import FaceoffKit
 import Foundation
 import Synchronization
 

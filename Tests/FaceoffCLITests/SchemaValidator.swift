@@ -1,4 +1,5 @@
 import FaceoffKit
+import FaceoffNHL
 import Foundation
 import Testing
 

@@ -1,4 +1,6 @@
+import FaceoffBase
 import FaceoffKit
+import FaceoffNHL
 import Foundation
 import Testing
 

@@ -1,3 +1,5 @@
+import FaceoffKit
+import FaceoffNHL
 import Foundation
 import Testing
 

@@ -1,5 +1,10 @@
+import FaceoffDaemon
+import FaceoffHTTP
 import FaceoffKit
+import FaceoffMQTT
+import FaceoffNHL
 import FaceoffServer
+import FaceoffStore
 import Foundation
 import HummingbirdCore
 import Logging

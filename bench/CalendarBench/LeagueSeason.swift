@@ -1,4 +1,5 @@
 import FaceoffKit
+import FaceoffNHL
 import Foundation
 
 /// A made-up but realistic 2025-26 league season in the API's club-schedule shape: every team

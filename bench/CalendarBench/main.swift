@@ -1,4 +1,7 @@
+import FaceoffHTTP
 import FaceoffKit
+import FaceoffNHL
+import FaceoffStore
 import Foundation
 import Synchronization
 

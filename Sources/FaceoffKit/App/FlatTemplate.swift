@@ -1,3 +1,5 @@
+import FaceoffHTTP
+import FaceoffNHL
 /// The names a flat template can use, each with a slot in a `FlatContext`.
 struct FlatKeys: Sendable {
     let names: [String]

@@ -1,4 +1,6 @@
 import CLibical
+import FaceoffBase
+import FaceoffNHL
 import Foundation
 
 /// Serialises feeds with libical, which does the escaping, the 75-octet line folding and the

@@ -1,3 +1,5 @@
+import FaceoffBase
+import FaceoffNHL
 import Foundation
 
 /// One .ics feed, ready to serialise: everything decided, nothing left to look up.

@@ -1,3 +1,5 @@
+import FaceoffBase
+import FaceoffNHL
 import Foundation
 
 /// Builds feeds and writes them to the calendar directory, one feed's failure never touching

@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 import Logging
 import Synchronization

@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// Which feed: one team's, the followed teams' combined, or the whole league's.

@@ -1,3 +1,4 @@
+import FaceoffBase
 import Foundation
 
 /// Writes feed files so a calendar app never sees a broken or needlessly emptied feed.

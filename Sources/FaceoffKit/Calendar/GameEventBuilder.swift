@@ -1,3 +1,5 @@
+import FaceoffBase
+import FaceoffNHL
 import Foundation
 
 /// Turns a scheduled game into a calendar event (without SEQUENCE and LAST-MODIFIED, which

@@ -1,9 +1,10 @@
+import FaceoffNHL
 import Foundation
 
 /// The user's settings: the README's configuration reference, parsed and validated.
 /// Every key is optional; these defaults are what Faceoff does with no config file.
 public struct Config: Sendable, Equatable {
-    public static let defaultAPIBase = "https://api-web.nhle.com/v1/"
+    public static let defaultAPIBase = NHLClient.defaultBase
 
     public var teams: [String] = []
     public var players: [Int] = []

@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// Edits a root-level list in config.toml's text (`teams = [...]`, `players = [...]`), touching

@@ -1,3 +1,4 @@
+import FaceoffBase
 /// A problem with the config file, placed at a line and phrased as what to do about it.
 public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file as the user knows it (with `~` for the home directory).

@@ -1,3 +1,4 @@
+import FaceoffBase
 import Foundation
 
 /// The config file as a thing edited in place: one edit at a time, private to its user.

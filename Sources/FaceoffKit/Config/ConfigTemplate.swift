@@ -1,3 +1,4 @@
+import FaceoffBase
 import Foundation
 
 /// The commented starting file `faceoff config init` writes.

@@ -1,3 +1,4 @@
+import FaceoffBase
 import Foundation
 import TOMLKit
 
@@ -31,10 +32,10 @@ extension ConfigValidator {
             if let sink = sink(entries, itemPath) {
                 if !names.insert(sink.displayName).inserted {
                     fail(itemPath + ["name"], "two sinks are named '\(sink.displayName)'; give each a different `name`")
-                } else if mqtt, let other = slugs.updateValue(sink.displayName, forKey: MQTTTopics.slug(sink.displayName)) {
+                } else if mqtt, let other = slugs.updateValue(sink.displayName, forKey: MQTTSlug.of(sink.displayName)) {
                     fail(
                         itemPath + ["name"],
-                        "sinks '\(other)' and '\(sink.displayName)' would share one MQTT mute switch (\(MQTTTopics.slug(sink.displayName))); give one another `name`"
+                        "sinks '\(other)' and '\(sink.displayName)' would share one MQTT mute switch (\(MQTTSlug.of(sink.displayName))); give one another `name`"
                     )
                 }
                 sinks.append(sink)

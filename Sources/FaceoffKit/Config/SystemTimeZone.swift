@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// The system's time zone read as the C library reads it (tzset(3)), so Faceoff's times agree

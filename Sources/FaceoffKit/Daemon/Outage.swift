@@ -1,3 +1,5 @@
+import FaceoffHTTP
+import FaceoffStore
 import Foundation
 import Logging
 import Synchronization
@@ -11,7 +13,7 @@ import Synchronization
 /// caller's to report.
 public final class Outage: Sendable {
     let logger: Logger
-    let store: Store?
+    package let store: Store?
     let now: @Sendable () -> Date
     private let since = Mutex<Date?>(nil)
 

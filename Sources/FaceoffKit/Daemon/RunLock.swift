@@ -1,3 +1,4 @@
+import FaceoffBase
 import Foundation
 
 /// One `faceoff run` per store: an exclusive `flock` on `run.lock` beside it, held for the

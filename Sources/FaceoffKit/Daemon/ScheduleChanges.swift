@@ -1,3 +1,5 @@
+import FaceoffBase
+import FaceoffNHL
 import Foundation
 
 /// What changed in a team's schedule between two answers `run` accepted (an answer refused
@@ -5,10 +7,10 @@ import Foundation
 /// a game moved, given its time, postponed, cancelled, added, or moved to another arena.
 /// Games played or under way are no schedule news. Each change is one `schedule_change`
 /// whose id names the new state, so the ledger sends it once however often it is seen.
-enum ScheduleChanges {
+package enum ScheduleChanges {
     /// - Parameter known: the ids of every game an earlier answer of this run had: a game
     ///   missing from one answer and back in the next is not "added".
-    static func events(
+    package static func events(
         team: String, before: [ScheduleGame], after: [ScheduleGame], known: Set<Int> = [], now: Date, time: LocalTime
     ) -> [GameEvent] {
         // Another season's schedule (the "now" answer rolled over): nothing to compare.

@@ -1,3 +1,6 @@
+import FaceoffBase
+import FaceoffNHL
+import FaceoffStore
 import Foundation
 
 /// `faceoff status`: one line from the store alone (no network): a live game of a followed
@@ -31,7 +34,7 @@ public struct StatusLine: Sendable {
     }
 
     /// nil: no store yet (nothing known).
-    let store: Store?
+    package let store: Store?
     let config: Config
     let now: Date
 

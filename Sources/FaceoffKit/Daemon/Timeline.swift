@@ -4,48 +4,56 @@ import Foundation
 /// still to come or on, which of them are being watched or are done, and when the schedule
 /// is refreshed next. A value the daemon's loop updates and asks; it does no I/O and reads
 /// no clock.
-struct Timeline<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
+package struct Timeline<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     /// A game on the timeline.
-    struct Game: Sendable {
-        let id: Int
-        let start: Date?
-        let away: String
-        let home: String
-        let live: Bool
+    package struct Game: Sendable {
+        package let id: Int
+        package let start: Date?
+        package let away: String
+        package let home: String
+        package let live: Bool
         /// A playoff game's series before it.
-        var series: SeriesState? = nil
+        package var series: SeriesState? = nil
+        package init(id: Int, start: Date?, away: String, home: String, live: Bool, series: SeriesState? = nil) {
+            self.id = id
+            self.start = start
+            self.away = away
+            self.home = home
+            self.live = live
+            self.series = series
+        }
     }
 
-    var games: [Int: Game] = [:]
-    var nextRefresh: Instant
-    private(set) var watching: Set<Int> = []
+    package var games: [Int: Game] = [:]
+    package var nextRefresh: Instant
+    package private(set) var watching: Set<Int> = []
     private var done: Set<Int> = []
     /// Games that ended without a final (postponed, cancelled, not in the API), with the start
     /// they had: watched again only if the schedule gives them a new one.
     private var abandoned: [Int: Date?] = [:]
 
-    init(refreshAt instant: Instant) { nextRefresh = instant }
+    package init(refreshAt instant: Instant) { nextRefresh = instant }
 
-    mutating func watch(_ id: Int) { watching.insert(id) }
+    package mutating func watch(_ id: Int) { watching.insert(id) }
 
-    mutating func finished(_ id: Int) {
+    package mutating func finished(_ id: Int) {
         watching.remove(id)
         done.insert(id)
     }
 
-    mutating func abandoned(_ id: Int, start: Date?) {
+    package mutating func abandoned(_ id: Int, start: Date?) {
         watching.remove(id)
         abandoned[id] = start
     }
 
     /// Games whose pregame window has come (or that are live) and that nobody watches yet,
     /// earliest first. A game with no start time waits for a refresh that gives it one.
-    func due(at date: Date, pregame: Duration) -> [Game] {
+    package func due(at date: Date, pregame: Duration) -> [Game] {
         waiting().filter { game in game.live || game.start.map { window($0, pregame) <= date } ?? false }
     }
 
     /// The next pregame window still ahead of `date`.
-    func nextWindow(after date: Date, pregame: Duration) -> (date: Date, game: Game)? {
+    package func nextWindow(after date: Date, pregame: Duration) -> (date: Date, game: Game)? {
         waiting().lazy.compactMap { game in game.start.map { (self.window($0, pregame), game) } }.first { $0.0 > date }
     }
 

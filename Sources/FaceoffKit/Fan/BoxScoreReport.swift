@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// One game's box score (`faceoff game`): goals, shots by period, goalies, penalties, power

@@ -1,3 +1,6 @@
+import FaceoffBase
+import FaceoffHTTP
+import FaceoffNHL
 import Foundation
 
 /// Fetches what each fan command needs (through the cache) and builds its report.

@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// One game as the fan commands show it, from one team's side when there is one. Its JSON

@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// `faceoff player`: bio, this season's regular-season numbers, career totals, last five games.

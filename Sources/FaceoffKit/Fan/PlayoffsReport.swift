@@ -1,3 +1,5 @@
+import FaceoffBase
+import FaceoffNHL
 import Foundation
 
 /// `faceoff playoffs`: a season's bracket by round, and one team's run through it game by
@@ -192,7 +194,7 @@ extension PlayoffsReport {
 
     /// The team's series, from its playoff games in the club schedule (`seriesStatus` on each),
     /// with seeds from the bracket.
-    static func run(
+    package static func run(
         team: String, schedule: ClubSchedule?, rounds: [Round], hasBracket: Bool, time: LocalTime, overtimes: [Int: String] = [:]
     ) -> Run {
         let name = TeamFactsTable.facts(for: team)?.fullName ?? team

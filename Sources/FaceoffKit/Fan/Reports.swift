@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// The season for a date: a new one begins in September.

@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// A day's games across the league (`faceoff scores`): each with its state, followed teams

@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// Where a playoff series stands at one of its games, read from a team's club schedule (the

@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// `faceoff standings`: the league table, grouped the way the NHL groups it.

@@ -1,3 +1,4 @@
+import FaceoffNHL
 /// The demo game and schedule, built into the binary from Demo/.
 public enum DemoData {
     public static var game: String? { EmbeddedFiles.all["Demo/demo-game.json"] }

@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// Turns snapshots into events. Pure: no I/O, no clock.

@@ -1,3 +1,4 @@
+import FaceoffHTTP
 import Foundation
 
 /// Where a watcher hands its events: a router, or the daemon's switch between the router of

@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// What happened in a game: the one currency between detection and delivery.

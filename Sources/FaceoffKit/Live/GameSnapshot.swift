@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// One poll of a game's play-by-play, reduced to what detection needs.

@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// Which games of a schedule are still to come or on now, decided here once for `watch`,

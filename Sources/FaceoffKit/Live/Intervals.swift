@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// An event and where it goes among the plays' own: before the events of play `index`, or
@@ -27,7 +28,7 @@ func playsInSameSecond(_ plays: [Play], _ index: Int) -> ArraySlice<Play> {
 /// shows (the faceoff after the penalty, or the first play after a penalty ran out).
 enum PowerPlays {
     /// `scores`: the score after each play (`GameSnapshot.scoresAfterPlays`).
-    static func events(_ snapshot: GameSnapshot, scores: [GameEvent.Score]) -> [PlacedEvent] {
+    package static func events(_ snapshot: GameSnapshot, scores: [GameEvent.Score]) -> [PlacedEvent] {
         let plays = snapshot.plays
         var placed: [PlacedEvent] = []
         var open: (team: String, key: String, changes: Int)?
@@ -150,7 +151,7 @@ enum GoaliePulls {
     }
 
     /// `scores`: the score after each play (`GameSnapshot.scoresAfterPlays`).
-    static func events(_ snapshot: GameSnapshot, scores: [GameEvent.Score]) -> [PlacedEvent] {
+    package static func events(_ snapshot: GameSnapshot, scores: [GameEvent.Score]) -> [PlacedEvent] {
         let plays = snapshot.plays
         var placed: [PlacedEvent] = []
         var open: [String: Out] = [:]

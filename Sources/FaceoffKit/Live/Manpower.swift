@@ -1,3 +1,5 @@
+import FaceoffBase
+import FaceoffNHL
 import Foundation
 
 /// Skaters each team has on the ice from the penalties alone (a goalie pulled for an extra

@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// A finished game's play-by-play, replayed as the polls of a live game would have seen it.

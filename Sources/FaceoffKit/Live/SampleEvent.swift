@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// Made-up events of every kind, for `faceoff test-alert` and for checking templates: a

@@ -1,3 +1,4 @@
+import FaceoffStore
 import Foundation
 import GRDB
 
@@ -24,7 +25,7 @@ public struct CalendarState: Sendable {
         }
     }
 
-    let store: Store
+    package let store: Store
 
     public init(store: Store) { self.store = store }
 

@@ -1,3 +1,4 @@
+import FaceoffStore
 import Foundation
 import GRDB
 
@@ -11,7 +12,7 @@ public struct Holds: Sendable {
         public var since: Date
     }
 
-    let store: Store
+    package let store: Store
 
     public init(store: Store) { self.store = store }
 

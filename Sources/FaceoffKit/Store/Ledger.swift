@@ -1,10 +1,11 @@
+import FaceoffStore
 import Foundation
 import GRDB
 
 /// Which event went to which sink, so a restart or a second process never sends an alert
 /// twice and never skips one: watchers derive every event again and send what is unclaimed.
 public struct Ledger: Sendable {
-    let store: Store
+    package let store: Store
     let owner: String
 
     public init(store: Store, owner: String = ProcessOwner.current) {

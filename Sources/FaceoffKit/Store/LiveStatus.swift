@@ -1,3 +1,5 @@
+import FaceoffNHL
+import FaceoffStore
 import Foundation
 import GRDB
 
@@ -19,7 +21,7 @@ public struct LiveStatus: Sendable {
         public var updatedAt: Date
     }
 
-    let store: Store
+    package let store: Store
 
     public init(store: Store) { self.store = store }
 

@@ -1,3 +1,5 @@
+import FaceoffBase
+import FaceoffStore
 import Foundation
 import GRDB
 
@@ -19,7 +21,7 @@ public struct Outbox: Sendable {
         public let lastError: String?
     }
 
-    let store: Store
+    package let store: Store
     /// This process, as lease owner: pid and a start token (a pid can be reused).
     let owner: String
 

@@ -1,3 +1,5 @@
+import FaceoffNHL
+import FaceoffStore
 import Foundation
 import GRDB
 
@@ -5,7 +7,7 @@ import GRDB
 /// wall-clock time per play, so this is the moment a sink's delay counts from (also after a
 /// restart), and what `faceoff delay sync` measures against the stream.
 public struct Sightings: Sendable {
-    let store: Store
+    package let store: Store
 
     public init(store: Store) { self.store = store }
 

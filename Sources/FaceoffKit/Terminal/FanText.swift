@@ -1,3 +1,5 @@
+import FaceoffBase
+import FaceoffNHL
 import Foundation
 
 /// Text for the fan commands: tables sized to the terminal, team colours where they help.

@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// The compact live scoreboard `watch`, `replay` and `demo` draw on a terminal: the score

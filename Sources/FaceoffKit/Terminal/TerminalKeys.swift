@@ -1,4 +1,5 @@
 import Dispatch
+import FaceoffNHL
 import Foundation
 import Synchronization
 

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import FaceoffBase
+@testable import FaceoffDaemon
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
 
 @Suite struct CalendarBuilderTests {
     static let start = Date(timeIntervalSince1970: 1_760_000_000)

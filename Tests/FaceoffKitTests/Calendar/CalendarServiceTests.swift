@@ -1,7 +1,13 @@
 import Foundation
 import Testing
 
+@testable import FaceoffBase
+@testable import FaceoffDaemon
+@testable import FaceoffHTTP
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
+@testable import FaceoffStore
 
 /// Feeds from a copy of the project's mirror (so tests can change the schedule), a real
 /// SQLite store, and a clock the test moves.

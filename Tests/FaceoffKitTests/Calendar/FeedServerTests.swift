@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import FaceoffBase
+@testable import FaceoffHTTP
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
 @testable import FaceoffServer
 
 /// `FeedServer` on 127.0.0.1, asked by the project's own libcurl client.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
 
 /// The calendar's fast renderer must say what swift-mustache says.
 @Suite struct FlatTemplateTests {

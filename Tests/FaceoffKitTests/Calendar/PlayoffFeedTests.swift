@@ -1,7 +1,13 @@
 import Foundation
 import Testing
 
+@testable import FaceoffBase
+@testable import FaceoffDaemon
+@testable import FaceoffHTTP
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
+@testable import FaceoffStore
 
 /// Playoff games in the feeds and the series states behind them, from the recorded MTL
 /// 2024-25 schedule (a 1–4 first-round loss to WSH) and edits of it.

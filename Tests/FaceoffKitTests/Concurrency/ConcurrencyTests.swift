@@ -2,7 +2,10 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import FaceoffBase
+@testable import FaceoffDaemon
 @testable import FaceoffKit
+@testable import FaceoffMQTT
 
 @Suite struct ConcurrencyTests {
     @Test func aFireEndsTheWaitAndAnEarlierFireIsKept() async {

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import FaceoffBase
+@testable import FaceoffDaemon
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
 
 @Suite struct ConfigEditorTests {
     @Test func addingToASingleLineListKeepsTheRestOfTheFile() {

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
+@testable import FaceoffBase
+@testable import FaceoffDaemon
 @testable import FaceoffKit
+@testable import FaceoffNHL
 
 @Suite struct ConfigLoaderTests {
     /// The README's configuration reference, every key set.

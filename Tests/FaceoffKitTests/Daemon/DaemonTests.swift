@@ -3,7 +3,12 @@ import Logging
 import Synchronization
 import Testing
 
+@testable import FaceoffDaemon
+@testable import FaceoffHTTP
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
+@testable import FaceoffStore
 
 /// The daemon on a test clock against a loopback API: what it asks for, and when.
 @Suite struct DaemonTests {

@@ -3,7 +3,12 @@ import Logging
 import Synchronization
 import Testing
 
+@testable import FaceoffBase
+@testable import FaceoffDaemon
+@testable import FaceoffHTTP
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffStore
 
 /// Log lines kept in memory, to count what an outage logs; with a test clock, when each was
 /// logged by it.

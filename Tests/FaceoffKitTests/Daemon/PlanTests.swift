@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import FaceoffDaemon
 @testable import FaceoffKit
+@testable import FaceoffNHL
 
 /// The rules `calendar`, `serve`, `run`, `watch` and `status` share.
 @Suite struct PlanTests {

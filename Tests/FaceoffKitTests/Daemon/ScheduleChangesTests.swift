@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
+@testable import FaceoffDaemon
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
 
 /// What a schedule refresh says changed, from two answers: once per change, never for games
 /// played or on, never for the first schedule.

@@ -1,7 +1,13 @@
 import Foundation
 import Testing
 
+@testable import FaceoffBase
+@testable import FaceoffDaemon
+@testable import FaceoffHTTP
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
+@testable import FaceoffStore
 
 /// `faceoff status` after a game: the final for `[watch] final_hold`, then the next game.
 @Suite struct StatusLineTests {

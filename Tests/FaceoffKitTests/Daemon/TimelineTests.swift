@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FaceoffKit
+@testable import FaceoffMQTT
 
 /// The daemon's plan, as a value: which games are due, what window comes next, and what
 /// watching, finishing and abandoning do to it. No clock, no I/O.

@@ -2,7 +2,10 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import FaceoffDaemon
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffStore
 
 @Suite struct AlertRouterTests {
     final class Log: Sendable {

@@ -2,7 +2,12 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import FaceoffDaemon
+@testable import FaceoffHTTP
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
+@testable import FaceoffStore
 
 /// Corrections that edit the goal's first message where the receiver allows it: a Discord
 /// webhook and an ntfy server on loopback that behave as their documentation says, and

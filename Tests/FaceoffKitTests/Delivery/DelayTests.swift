@@ -2,7 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import FaceoffBase
+@testable import FaceoffDaemon
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffStore
 
 /// The delay in effect (`DelayBook`), changed while alerts are held, and when events were
 /// first seen (`Sightings`).

@@ -3,7 +3,12 @@ import GRDB
 import Synchronization
 import Testing
 
+@testable import FaceoffBase
+@testable import FaceoffDaemon
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
+@testable import FaceoffStore
 
 /// The exec sink against real programs (shell scripts the tests write).
 @Suite struct ExecSinkTests {

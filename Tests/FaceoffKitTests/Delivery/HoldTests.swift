@@ -2,7 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import FaceoffDaemon
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
+@testable import FaceoffStore
 
 /// Mutes, quiet hours and digests: when a sink holds its alerts, what the ledger says of them,
 /// and the one message that sums them up.

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
+@testable import FaceoffDaemon
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
 
 /// What an MQTT sink publishes, without a broker: the team state an event moves on, the
 /// triggers it fires from each side, the next game, the discovery entries and the config.

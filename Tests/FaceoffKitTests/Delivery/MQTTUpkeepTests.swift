@@ -1,6 +1,7 @@
 import Testing
 
 @testable import FaceoffKit
+@testable import FaceoffMQTT
 
 /// The MQTT sink's upkeep, one look at its connection at a time.
 @Suite struct MQTTUpkeepTests {

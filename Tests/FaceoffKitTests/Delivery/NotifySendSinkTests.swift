@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import FaceoffBase
+@testable import FaceoffHTTP
 @testable import FaceoffKit
 
 /// notify-send against a real D-Bus session bus, with the tests' notification daemon

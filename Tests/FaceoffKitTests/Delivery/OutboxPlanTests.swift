@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
+@testable import FaceoffDaemon
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
 
 /// The outbox loop's decisions, one input at a time: no store, no clock, no receiver.
 @Suite struct OutboxPlanTests {

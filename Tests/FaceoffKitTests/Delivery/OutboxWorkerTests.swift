@@ -3,7 +3,11 @@ import GRDB
 import Synchronization
 import Testing
 
+@testable import FaceoffBase
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
+@testable import FaceoffStore
 
 @Suite struct OutboxWorkerTests {
     /// An expired row the store can't remove (a full or read-only disk; here a trigger that

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
+@testable import FaceoffDaemon
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
 
 @Suite struct RendererTests {
     static let renderer = Renderer(templates: try! TemplateSet(overrides: nil), followed: ["TOR"])

@@ -2,7 +2,13 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import FaceoffBase
+@testable import FaceoffDaemon
+@testable import FaceoffHTTP
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
+@testable import FaceoffStore
 
 /// Webhook delivery against a loopback receiver, with a real store for the outbox.
 @Suite struct WebhookSinkTests {

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import FaceoffBase
+@testable import FaceoffHTTP
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
 
 /// `faceoff playoffs`' report from the project's bracket fixtures (a finished one in the
 /// mirror, one in progress) and the recorded MTL 2024-25 schedule.

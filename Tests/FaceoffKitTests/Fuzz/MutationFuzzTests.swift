@@ -2,7 +2,10 @@ import Foundation
 import PropertyBased
 import Testing
 
+@testable import FaceoffDaemon
+@testable import FaceoffHTTP
 @testable import FaceoffKit
+@testable import FaceoffNHL
 
 /// The parsers on mutated copies of the project's own fixtures: bytes replaced by JSON's (or
 /// TOML's, or Mustache's) structural characters, ranges cut or doubled, bodies truncated. Every

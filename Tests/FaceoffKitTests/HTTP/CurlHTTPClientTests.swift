@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import FaceoffBase
+@testable import FaceoffHTTP
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
 
 @Suite("CurlHTTPClient against a loopback server")
 struct CurlHTTPClientTests {

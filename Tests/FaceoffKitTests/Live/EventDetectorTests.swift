@@ -2,7 +2,11 @@ import Foundation
 import PropertyBased
 import Testing
 
+@testable import FaceoffDaemon
+@testable import FaceoffHTTP
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
 
 @Suite struct SituationCodeTests {
     @Test func readsStrengthAndNets() throws {

@@ -2,7 +2,12 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import FaceoffDaemon
+@testable import FaceoffHTTP
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
+@testable import FaceoffStore
 
 /// The watcher against a loopback server that plays a finished game forward a few plays per
 /// request, on a test clock (sleeps return at once and are recorded), with a real store.

@@ -3,6 +3,8 @@ import PropertyBased
 import Testing
 
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
 
 /// What a recording says of each goalie-out, read from its plays and situation codes alone
 /// (none of the engine's code): when the goalie left and came back, whether a delayed call

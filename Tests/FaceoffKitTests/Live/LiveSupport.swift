@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 
 @testable import FaceoffKit
+@testable import FaceoffNHL
 
 /// Finished games cut into the snapshots a poller would have seen.
 enum Replays {

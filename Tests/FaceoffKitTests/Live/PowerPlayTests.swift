@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
 
 /// Power plays read from the penalties, on short invented feeds: what the whole-game
 /// fixtures don't have (overtime, a misconduct).

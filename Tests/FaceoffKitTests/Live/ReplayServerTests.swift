@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import FaceoffDaemon
+@testable import FaceoffHTTP
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
 @testable import FaceoffServer
 
 @Suite struct ReplayServerTests {

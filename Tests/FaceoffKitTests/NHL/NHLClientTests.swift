@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+@testable import FaceoffDaemon
+@testable import FaceoffHTTP
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
+@testable import FaceoffStore
 
 /// The NHL client end to end: libcurl against a loopback server, a real SQLite cache.
 @Suite struct NHLClientTests {

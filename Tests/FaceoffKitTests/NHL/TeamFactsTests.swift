@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FaceoffKit
+@testable import FaceoffNHL
 
 @Suite struct TeamFactsTests {
     /// The 2025-26 clubs, as the brief for this table lists them.

@@ -2,7 +2,13 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import FaceoffBase
+@testable import FaceoffDaemon
+@testable import FaceoffHTTP
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
+@testable import FaceoffStore
 
 /// A full or read-only disk under the feeds and under the store: plain errors that name the
 /// path, the last good feed kept, alerts still delivered where they need no disk, and what

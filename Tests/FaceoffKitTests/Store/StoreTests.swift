@@ -3,7 +3,12 @@ import GRDB
 import Synchronization
 import Testing
 
+@testable import FaceoffDaemon
+@testable import FaceoffHTTP
 @testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
+@testable import FaceoffStore
 
 @Suite struct StoreTests {
     @Test func createsItsDirectoryAndMigrates() throws {

@@ -1,3 +1,5 @@
+import FaceoffKit
+import FaceoffMQTT
 import Foundation
 import Synchronization
 

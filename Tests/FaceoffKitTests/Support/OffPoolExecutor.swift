@@ -1,3 +1,5 @@
+import FaceoffKit
+import FaceoffMQTT
 import Foundation
 
 /// Runs a test's long CPU-bound work on a thread of its own instead of Swift's cooperative pool.

@@ -1,3 +1,4 @@
+import FaceoffBase
 import FaceoffKit
 import Foundation
 

@@ -1,3 +1,5 @@
+import FaceoffDaemon
+import FaceoffKit
 import Foundation
 
 /// A clock whose time moves only when someone sleeps on it: a sleep returns at once and

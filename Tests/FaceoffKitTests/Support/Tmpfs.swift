@@ -1,3 +1,4 @@
+import FaceoffKit
 import Foundation
 
 /// A small tmpfs of the test's own, to see what a full or read-only disk does. Tests run as

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import FaceoffBase
 @testable import FaceoffKit
+@testable import FaceoffNHL
 
 /// The scores table's words for the states the recordings don't have.
 @Suite struct ScoresTextTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FaceoffKit
+@testable import FaceoffNHL
 
 @Suite struct TerminalTests {
     @Test func displayWidthCountsColumnsNotBytes() {

@@ -1,3 +1,4 @@
+import FaceoffStore
 import Foundation
 
 /// Each sink's mute, quiet hours and held alerts, as `faceoff mute --list`, `status` and

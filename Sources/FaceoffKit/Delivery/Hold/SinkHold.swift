@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// When a sink holds its alerts back, and what becomes of them: the one place that says

@@ -1,3 +1,5 @@
+import FaceoffBase
+import FaceoffNHL
 import Foundation
 
 /// The outbox loop's decisions, without I/O: what to do with the sink's head row, and what a
@@ -71,7 +73,7 @@ struct OutboxPlan {
     mutating func waited(woken: Bool) { retryNow = woken }
 
     mutating func delivered() { outage = nil }
-    mutating func refused() { outage = nil }
+    package mutating func refused() { outage = nil }
     /// The receiver took `item` but the store could not record it.
     mutating func deliveredUnrecorded(_ item: Outbox.Item) { taken.insert(item.id) }
 

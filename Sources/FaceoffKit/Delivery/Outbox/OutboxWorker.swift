@@ -1,8 +1,10 @@
+import FaceoffBase
+import FaceoffNHL
 import Foundation
 import Logging
 
 /// What one attempt at delivering an outbox row came to.
-enum OutboxAttempt: Sendable {
+package enum OutboxAttempt: Sendable {
     case delivered(String)
     case cancelled
     case retry(String, after: Duration?)
@@ -15,7 +17,7 @@ enum OutboxAttempt: Sendable {
 /// sink's rows in order, leases each so that no two processes send it, retries on the
 /// schedule until the alert expires, and gives up for good on a refusal or when the receiver
 /// is gone.
-struct OutboxWorker: Sendable {
+package struct OutboxWorker: Sendable {
     let name: String
     let outbox: Outbox?
     let schedule: RetrySchedule
@@ -40,7 +42,7 @@ struct OutboxWorker: Sendable {
     /// The outbox is read from the store every 50 ms of real time: other processes deliver
     /// its rows too, so the store is the only place that knows (a poll, not one of the
     /// worker's waits).
-    func settle(timeout: Duration) async -> Bool {
+    package func settle(timeout: Duration) async -> Bool {
         guard let outbox else { return true }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
@@ -55,7 +57,7 @@ struct OutboxWorker: Sendable {
 
     /// Delivers the sink's rows, oldest first, until the task is cancelled or the sink is
     /// disabled (a 410). What to do next is the plan's (`OutboxPlan`); this does it.
-    func run() async {
+    package func run() async {
         guard let outbox else { return }
         let lease = lease.inSeconds
         var plan = OutboxPlan(schedule: schedule)
@@ -181,6 +183,24 @@ struct OutboxWorker: Sendable {
             return false
         }
         return await wake.wait(timeout: duration, on: clock)
+    }
+    package init(
+        name: String, outbox: Outbox?, schedule: RetrySchedule, lease: Duration, wake: WakeSignal, now: @escaping @Sendable () -> Date,
+        logger: Logger, disabledReason: @escaping @Sendable () -> String?,
+        attempt: @escaping @Sendable (_ id: String, _ body: [UInt8]) async -> OutboxAttempt,
+        gone: @escaping @Sendable (_ why: String) async -> Void, clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.name = name
+        self.outbox = outbox
+        self.schedule = schedule
+        self.lease = lease
+        self.wake = wake
+        self.now = now
+        self.logger = logger
+        self.disabledReason = disabledReason
+        self.attempt = attempt
+        self.gone = gone
+        self.clock = clock
     }
 }
 

@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// The values alert templates see for one event: the event's facts, ready-made pieces of

@@ -1,3 +1,5 @@
+import FaceoffBase
+import FaceoffStore
 import Foundation
 import GRDB
 import Synchronization
@@ -46,7 +48,7 @@ public final class DelayBook: Sendable {
         config.sinks.first { $0.type == .stdout }?.displayName ?? "stdout"
     }
 
-    let store: Store?
+    package let store: Store?
     public let configured: [(name: String, delay: Duration)]
     /// The changes as last read or made, and how many this process made: a read from the
     /// store that began before a change made here is dropped rather than undoing it.

@@ -1,3 +1,4 @@
+import FaceoffNHL
 import Foundation
 
 /// Turns an event into what each output shows: title and body (notifications, the terminal),

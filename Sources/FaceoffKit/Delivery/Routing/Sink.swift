@@ -1,3 +1,5 @@
+import FaceoffHTTP
+import FaceoffStore
 import Foundation
 
 /// Where alerts go. A sink reports what happened; it never throws into the router, so one

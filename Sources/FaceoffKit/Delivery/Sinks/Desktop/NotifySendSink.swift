@@ -1,3 +1,7 @@
+import FaceoffBase
+import FaceoffHTTP
+import FaceoffNHL
+import FaceoffStore
 import Foundation
 import Logging
 import Synchronization

@@ -1,3 +1,6 @@
+import FaceoffBase
+import FaceoffNHL
+import FaceoffStore
 import Foundation
 import Logging
 import Mustache

@@ -1,3 +1,4 @@
+import FaceoffHTTP
 import Foundation
 
 /// Discord's webhook messages, as its documentation gives them: executed with `?wait=true`

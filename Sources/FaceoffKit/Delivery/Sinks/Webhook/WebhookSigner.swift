@@ -1,4 +1,5 @@
 import CLibcrypto
+import FaceoffHTTP
 import Foundation
 
 /// Standard Webhooks signing (standardwebhooks.com): the receiver checks

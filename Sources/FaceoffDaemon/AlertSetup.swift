@@ -1,0 +1,100 @@
+import FaceoffHTTP
+import FaceoffKit
+import FaceoffMQTT
+import FaceoffNHL
+import FaceoffStore
+import Foundation
+import Logging
+
+/// Builds the sinks a command delivers to, from the config's `[[sink]]` tables (or the
+/// command's own defaults when there are none).
+public struct AlertSetup: Sendable {
+    public let session: Session
+    public let renderer: Renderer
+    /// nil: no ledger, no outbox (replay, demo, test-alert: trying a setup twice works).
+    public let store: Store?
+    public let http: any HTTPClient
+    public let logger: Logger
+    /// Teams a sink takes by default besides the followed ones (`faceoff watch MTL`).
+    public var extraTeams: Set<String> = []
+    /// nil: each durable sink's own (`.standard`; `.mqtt`); tests shrink it.
+    public var retrySchedule: RetrySchedule?
+    /// `faceoff run`: its MQTT sinks own the status topic (with a last will), the discovery
+    /// entries, the next games and the idle states.
+    public var speaksForTheHome = false
+
+    public init(
+        session: Session, renderer: Renderer, store: Store?, http: any HTTPClient = CurlHTTPClient(),
+        logger: Logger = Logger(label: "faceoff.alerts")
+    ) {
+        self.session = session
+        self.renderer = renderer
+        self.store = store
+        self.http = http
+        self.logger = logger
+    }
+
+    var defaultTeams: Set<String> { Set(session.config.teams).union(extraTeams) }
+
+    /// One sink from its config. `terminal` is the command's own stdout output, which a
+    /// `stdout` sink uses (with the sink's format).
+    public func sink(_ config: SinkConfig, terminal: StdoutSink? = nil) -> any Sink {
+        switch config.type {
+        case .stdout:
+            if let terminal { return terminal }
+            return StdoutSink(
+                name: config.displayName, format: config.format, renderer: renderer,
+                style: config.format == .text ? session.terminalStyle : .plain)
+        case .notify:
+            return NotifySendSink(
+                name: config.displayName, renderer: renderer, urgency: config.urgency, environment: session.environment,
+                logos: LogoCache(
+                    directory: session.paths.cacheHome + "/logos",
+                    base: session.environment["FACEOFF_LOGO_BASE"].flatMap { $0.isEmpty ? nil : $0 }
+                        ?? TeamFacts.logoBase,
+                    http: http),
+                edit: config.edit, sent: store.map(SentMessages.init))
+        case .webhook:
+            return WebhookSink(
+                config: config, renderer: renderer, http: http, outbox: store.map { Outbox(store: $0) },
+                schedule: retrySchedule ?? .standard)
+        case .exec:
+            return ExecSink(
+                config: config, renderer: renderer, environment: session.environment, paths: session.paths,
+                outbox: store.map { Outbox(store: $0) }, schedule: retrySchedule ?? .standard)
+        case .mqtt:
+            return mqttSink(config)
+        }
+    }
+
+    public func mqttSink(_ config: SinkConfig) -> MQTTSink {
+        var config = config
+        config.caFile = config.caFile.map(session.paths.expand)
+        // The next games come from the cached schedule `run` keeps fresh: no request.
+        let client = store.map { NHLClient(base: session.config.apiBase, http: http, cache: ResponseCache(store: $0), mode: .offline) }
+        let time = LocalTime(timeZone: session.config.timeZone)
+        return MQTTSink(
+            config: config, renderer: renderer, alerts: SinkFilter(config, defaultTeams: defaultTeams), owner: speaksForTheHome,
+            store: store,
+            finalHold: session.config.watch.finalHold,
+            games: { team in
+                guard let client, let schedule = try? await client.fetch(.clubSchedule(team, season: "now")) else { return [] }
+                return (schedule.value.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
+            },
+            switches: session.config.sinks.map(\.displayName),
+            schedule: retrySchedule ?? .mqtt)
+    }
+
+    public func route(_ config: SinkConfig, terminal: StdoutSink? = nil) -> SinkRoute {
+        let filter = SinkFilter(config, defaultTeams: defaultTeams)
+        return SinkRoute(
+            sink: sink(config, terminal: terminal), filter: config.type == .mqtt ? MQTTSink.routeFilter(filter) : filter,
+            delay: config.delay ?? session.config.watch.delay, hold: SinkHold(config, zone: session.config.timeZone))
+    }
+
+    /// The configured sinks; `fallback` when the config has none.
+    public func routes(fallback: [SinkConfig], terminal: StdoutSink? = nil) -> [SinkRoute] {
+        let configs = session.config.sinks.isEmpty ? fallback : session.config.sinks
+        return configs.map { route($0, terminal: terminal) }
+    }
+}

@@ -1,0 +1,407 @@
+import CMosquitto
+import FaceoffBase
+import FaceoffKit
+import Foundation
+import Synchronization
+
+/// One client connection to an MQTT broker through libmosquitto: the library's own thread
+/// keeps it up (reconnecting with a backoff of 1 s doubling to 30 s) and resends what was
+/// published but not yet acknowledged. Publishing waits for the broker's acknowledgement
+/// (QoS 1). Closed by `close()`, which its owner always calls.
+final class MQTTConnection: Sendable {
+    struct Options: Sendable {
+        var broker: MQTTBroker
+        var clientID: String
+        /// A retained message the broker publishes if the connection dies without a goodbye.
+        var will: (topic: String, payload: String)?
+        var keepalive: Int = 30
+        /// Topic filters subscribed to (QoS 1) on every connect; what arrives waits in
+        /// `received()`.
+        var subscriptions: [String] = []
+    }
+
+    private struct State {
+        var connected = false
+        /// Connections made so far: a new number means the broker may have lost what this
+        /// client published before (a restarted broker), so retained state is published again.
+        var generation = 0
+        /// Why the client is not connected, when it knows.
+        var problem: String?
+        /// The last error libmosquitto logged (TLS details).
+        var lastLog: String?
+        /// Message ids the broker acknowledged before their publisher noted them.
+        var acknowledged: Set<Int32> = []
+        /// Messages published and not yet acknowledged, by the caller's key: a retry waits for
+        /// the one libmosquitto will resend after a reconnect instead of publishing a copy.
+        var inFlight: [String: (mid: Int32, since: ContinuousClock.Instant)] = [:]
+        var keyOf: [Int32: String] = [:]
+        /// Keys acknowledged while nobody waited (a publish that timed out, then got through).
+        var done: Set<String> = []
+        /// Messages on subscribed topics, oldest first, until taken.
+        var inbox: [(topic: String, payload: String)] = []
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+    private let changed: ChangeSignal
+    private let handle: Handle
+    let options: Options
+
+    /// libmosquitto's client, used from any thread: the library locks inside.
+    private struct Handle: @unchecked Sendable { let pointer: OpaquePointer }
+
+    /// Loads libmosquitto (the first time) and starts connecting. `changes` is fired on every
+    /// connect, loss and acknowledgement.
+    init(_ options: Options, changes: ChangeSignal = ChangeSignal()) throws(MQTTProblem) {
+        self.options = options
+        changed = changes
+        var message = [CChar](repeating: 0, count: 512)
+        guard faceoff_mosquitto_load(&message, message.count) == 0 else {
+            let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw MQTTProblem("libmosquitto is missing (\(detail)); install it with: sudo apt install libmosquitto1")
+        }
+        if options.broker.tls, let caFile = options.broker.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw MQTTProblem("ca_file \(caFile) cannot be read; point it at the PEM file of the CA that signed the broker's certificate")
+        }
+        guard let pointer = faceoff_mosquitto_new(options.clientID, true, nil) else {
+            throw MQTTProblem("libmosquitto could not make a client (out of memory?)")
+        }
+        handle = Handle(pointer: pointer)
+        // The callbacks find this object through the library's user data, set once the
+        // object is whole; they run on the library's thread until `close()` has stopped it.
+        let broker = options.broker
+        var failure: MQTTProblem?
+        if let username = broker.username,
+            faceoff_mosquitto_username_pw_set(pointer, username, broker.password) != MOSQ_ERR_SUCCESS.rawValue
+        {
+            failure = MQTTProblem("the MQTT username or password cannot be used")
+        }
+        if failure == nil, broker.tls {
+            let code: Int32
+            if let caFile = broker.caFile {
+                code = faceoff_mosquitto_tls_set(pointer, caFile, nil)
+            } else {
+                code = faceoff_mosquitto_int_option(pointer, Int32(MOSQ_OPT_TLS_USE_OS_CERTS.rawValue), 1)
+            }
+            if code != MOSQ_ERR_SUCCESS.rawValue { failure = MQTTProblem("TLS cannot be set up: \(Self.text(code))") }
+        }
+        if failure == nil, let will = options.will {
+            let bytes = Array(will.payload.utf8)
+            if faceoff_mosquitto_will_set(pointer, will.topic, Int32(bytes.count), bytes, 1, true) != MOSQ_ERR_SUCCESS.rawValue {
+                failure = MQTTProblem("the last will on \(will.topic) cannot be set")
+            }
+        }
+        if let failure {
+            // The object is whole, so its deinit runs: it must find the client gone.
+            state.withLock { $0.closed = true }
+            faceoff_mosquitto_destroy(pointer)
+            throw failure
+        }
+        faceoff_mosquitto_reconnect_delay_set(pointer, 1, 30, true)
+        // Every publish goes on the wire at once, however many await their acknowledgement
+        // (libmosquitto holds back all past 20 by default): a reconnect's retained topics
+        // (two dozen with discovery) never hold back an alert, or the last words of a stop.
+        faceoff_mosquitto_max_inflight_messages_set(pointer, 0)
+        MQTTCallbacks.install(on: pointer, for: self)
+        // The library's thread first, then the connect: libmosquitto 2.0.11 (Debian 12's)
+        // never retries a first connect that failed before its thread was started, so a
+        // broker that comes up after Faceoff would never be reached.
+        faceoff_mosquitto_loop_start(pointer)
+        let code = faceoff_mosquitto_connect_async(pointer, broker.host, Int32(broker.port), Int32(options.keepalive))
+        if code != MOSQ_ERR_SUCCESS.rawValue {
+            // The library's thread keeps trying; this says why it is not connected meanwhile.
+            // The library may have logged the detail (a TLS failure) before returning.
+            state.withLock { $0.problem = Self.connectProblem(code, broker: broker, log: $0.lastLog) }
+        }
+    }
+
+    deinit { close() }
+
+    /// Says goodbye to the broker (no last will) and stops the library's thread. `lastWords`
+    /// are published first, in order, when connected (what the store says the broker should
+    /// hold, then the daemon's "offline"), waiting up to 2 s for the last to be acknowledged:
+    /// the broker takes a connection's messages in order, so the others are in by then.
+    func close(lastWords: [MQTTMessage] = []) {
+        let (first, connected) = state.withLock { state -> (Bool, Bool) in
+            defer { state.closed = true }
+            return (!state.closed, state.connected)
+        }
+        guard first else { return }
+        if connected, !lastWords.isEmpty {
+            var last: Int32?
+            for message in lastWords {
+                let bytes = Array(message.payload.utf8)
+                var mid: Int32 = 0
+                let code = faceoff_mosquitto_publish(handle.pointer, &mid, message.topic, Int32(bytes.count), bytes, 1, message.retain)
+                last = code == MOSQ_ERR_SUCCESS.rawValue ? mid : nil
+            }
+            if let last { waitBlocking(for: last, timeout: .seconds(2)) }
+        }
+        faceoff_mosquitto_disconnect(handle.pointer)
+        faceoff_mosquitto_loop_stop(handle.pointer, false)
+        MQTTCallbacks.remove(handle.pointer)
+        faceoff_mosquitto_destroy(handle.pointer)
+        changed.fire()
+    }
+
+    var isConnected: Bool { state.withLock { $0.connected && !$0.closed } }
+    var generation: Int { state.withLock { $0.generation } }
+
+    /// Why the client is not connected ("the broker refused the login..."), nil while it is.
+    var problem: String? {
+        state.withLock { $0.connected ? nil : ($0.problem ?? "not connected to the MQTT broker at \(options.broker.address) yet") }
+    }
+
+    /// Why the last attempt failed; nil while connected and before the first answer.
+    var knownProblem: String? { state.withLock { $0.connected ? nil : $0.problem } }
+
+    /// Waits up to `timeout` for the connection, or (`firstAnswer`) only until the first
+    /// attempt has failed too; true when connected.
+    func waitUntilConnected(timeout: Duration, firstAnswer: Bool = false) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while !Task.isCancelled {
+            let version = changed.version
+            if isConnected { return true }
+            if state.withLock({ $0.closed || (firstAnswer && $0.problem != nil) }) || clock.now >= deadline { return false }
+            await changed.wait(after: version, until: deadline, on: clock)
+        }
+        return isConnected
+    }
+
+    /// A change of connection (a connect, a loss) after `version`, or `deadline`.
+    var changeVersion: Int { changed.version }
+    func waitForChange(after version: Int, until deadline: ContinuousClock.Instant) async {
+        await changed.wait(after: version, until: deadline, on: ContinuousClock())
+    }
+
+    /// Publishes with QoS 1 and waits up to `timeout` for the broker's acknowledgement.
+    /// `key` names the message across retries: while an earlier publish of it is still with
+    /// libmosquitto (to be resent after a reconnect), this waits for that one instead.
+    func publish(_ topic: String, _ payload: [UInt8], retain: Bool, key: String, timeout: Duration) async throws(MQTTProblem) {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        enum Start { case done, waiting, publish }
+        let start = state.withLock { state -> Start in
+            if state.done.remove(key) != nil { return .done }
+            guard let pending = state.inFlight[key] else { return .publish }
+            // libmosquitto resends after a reconnect; one still unacknowledged a minute on,
+            // while connected, is lost: publish it again.
+            if state.connected, pending.since.duration(to: clock.now) > .seconds(60) {
+                state.inFlight[key] = nil
+                state.keyOf[pending.mid] = nil
+                return .publish
+            }
+            return .waiting
+        }
+        switch start {
+        case .done: return
+        case .waiting: break
+        case .publish:
+            guard await waitUntilConnected(timeout: timeout) else { throw MQTTProblem(problem ?? "not connected") }
+            var mid: Int32 = 0
+            let code = faceoff_mosquitto_publish(handle.pointer, &mid, topic, Int32(payload.count), payload, 1, retain)
+            guard code == MOSQ_ERR_SUCCESS.rawValue else {
+                throw MQTTProblem("the broker at \(options.broker.address) did not take the message on \(topic): \(Self.text(code))")
+            }
+            let acknowledged = state.withLock { state -> Bool in
+                if state.acknowledged.remove(mid) != nil { return true }
+                state.inFlight[key] = (mid, clock.now)
+                state.keyOf[mid] = key
+                return false
+            }
+            if acknowledged { return }
+        }
+        while !Task.isCancelled {
+            let version = changed.version
+            if state.withLock({ $0.done.remove(key) != nil }) { return }
+            if state.withLock({ $0.closed }) { throw MQTTProblem("the connection was closed") }
+            if clock.now >= deadline { break }
+            await changed.wait(after: version, until: deadline, on: clock)
+        }
+        throw MQTTProblem(
+            isConnected
+                ? "the broker at \(options.broker.address) did not acknowledge the message on \(topic) within \(DurationText.format(timeout))"
+                : (problem ?? "the connection was lost") + "; the message is resent when the broker is back")
+    }
+
+    /// For `close`, which may run where no task can wait.
+    private func waitBlocking(for mid: Int32, timeout: Duration) {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            if state.withLock({ $0.acknowledged.remove(mid) != nil }) { return }
+            usleep(10_000)
+        }
+    }
+
+    // MARK: From the library's thread
+
+    fileprivate func connected(_ code: Int32) {
+        let broker = options.broker
+        state.withLock { state in
+            if code == 0 {
+                state.connected = true
+                state.generation += 1
+                state.problem = nil
+                // A clean session forgets subscriptions: each connect makes them again.
+                for pattern in options.subscriptions {
+                    var mid: Int32 = 0
+                    _ = faceoff_mosquitto_subscribe(handle.pointer, &mid, pattern, 1)
+                }
+            } else {
+                state.connected = false
+                state.problem = Self.refusal(code, broker: broker)
+            }
+        }
+        changed.fire()
+    }
+
+    fileprivate func disconnected(_ code: Int32) {
+        let broker = options.broker
+        state.withLock { state in
+            let wasRefused = !state.connected && state.problem != nil
+            state.connected = false
+            if code != 0, !wasRefused {
+                state.problem = Self.connectProblem(code, broker: broker, log: state.lastLog)
+                if state.generation == 0, state.lastLog == nil, code == MOSQ_ERR_CONN_LOST.rawValue || code == MOSQ_ERR_PROTOCOL.rawValue {
+                    state.problem =
+                        "the broker at \(broker.address) closed the connection before answering; if that port speaks TLS, use mqtts://"
+                }
+            }
+            state.lastLog = nil
+        }
+        changed.fire()
+    }
+
+    fileprivate func published(_ mid: Int32) {
+        state.withLock { state in
+            if let key = state.keyOf.removeValue(forKey: mid) {
+                state.inFlight[key] = nil
+                state.done.insert(key)
+            } else {
+                state.acknowledged.insert(mid)
+            }
+        }
+        changed.fire()
+    }
+
+    fileprivate func received(_ topic: String, _ payload: String) {
+        state.withLock { $0.inbox.append((topic, payload)) }
+        changed.fire()
+    }
+
+    /// The messages that came on subscribed topics since the last call, oldest first.
+    func received() -> [(topic: String, payload: String)] {
+        state.withLock { state in
+            defer { state.inbox.removeAll() }
+            return state.inbox
+        }
+    }
+
+    fileprivate func logged(_ level: Int32, _ text: String) {
+        guard level & Int32(MOSQ_LOG_ERR) != 0 else { return }
+        let broker = options.broker
+        state.withLock { state in
+            state.lastLog = text
+            // A TLS failure is logged, then reported to no callback while the library keeps
+            // trying: it is the reason the client is not connected.
+            if !state.connected, let tls = Self.tlsProblem(text, broker: broker) { state.problem = tls }
+        }
+        changed.fire()
+    }
+
+    // MARK: Words
+
+    static func text(_ code: Int32) -> String {
+        guard let text = faceoff_mosquitto_strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+
+    /// A refused CONNACK (MQTT 3.1.1 codes).
+    static func refusal(_ code: Int32, broker: MQTTBroker) -> String {
+        switch code {
+        case 4, 5:
+            let who = broker.username.map { "as '\($0)'" } ?? "without a username"
+            return
+                "the broker at \(broker.address) refused the login \(who) (\(code == 4 ? "bad username or password" : "not authorised")); check the sink's username and password"
+        case 2: return "the broker at \(broker.address) refused the client id; set a different client_id"
+        case 3: return "the broker at \(broker.address) is up but not taking connections (server unavailable); try again later"
+        default: return "the broker at \(broker.address) refused the connection (code \(code))"
+        }
+    }
+
+    /// A failed connect or a lost connection, from libmosquitto's error code.
+    static func connectProblem(_ code: Int32, broker: MQTTBroker, log: String?) -> String {
+        if let log, let tls = tlsProblem(log, broker: broker) { return tls }
+        if code == MOSQ_ERR_ERRNO.rawValue {
+            let number = errno
+            switch number {
+            case ECONNREFUSED:
+                return "nothing answers at \(broker.address) (connection refused); start the broker, or fix the sink's url"
+            case ETIMEDOUT, EHOSTUNREACH, ENETUNREACH:
+                return "\(broker.address) cannot be reached (\(String(cString: strerror(number)))); check the network and the sink's url"
+            default:
+                return "the connection to \(broker.address) failed (\(String(cString: strerror(number))))"
+            }
+        }
+        if code == MOSQ_ERR_EAI.rawValue {
+            return "the broker's host name '\(broker.host)' cannot be resolved; check the sink's url"
+        }
+        if code == MOSQ_ERR_TLS.rawValue {
+            return "the TLS connection to \(broker.address) failed; check that the broker speaks TLS on that port and the sink's ca_file"
+        }
+        if code == MOSQ_ERR_CONN_LOST.rawValue || code == MOSQ_ERR_NO_CONN.rawValue || code == MOSQ_ERR_KEEPALIVE.rawValue {
+            return "the connection to the broker at \(broker.address) was lost; reconnecting"
+        }
+        return "the connection to \(broker.address) failed (\(text(code)))"
+    }
+
+    static func tlsProblem(_ log: String, broker: MQTTBroker) -> String? {
+        let lower = log.lowercased()
+        if lower.contains("certificate verify failed") {
+            let ca = broker.caFile.map { "the CA in \($0)" } ?? "the system's CA store"
+            return
+                "the broker's TLS certificate at \(broker.address) is not signed by \(ca) (certificate verify failed); set ca_file to the CA that signed it"
+        }
+        if lower.contains("wrong version number") || lower.contains("packet length too long") || lower.contains("unexpected eof") {
+            return "the broker at \(broker.address) does not speak TLS there; use mqtt:// or the broker's TLS port (usually 8883)"
+        }
+        if lower.contains("openssl") || lower.contains("tls") || lower.contains("ssl") {
+            return "the TLS connection to \(broker.address) failed (\(log)); check the sink's ca_file and url"
+        }
+        return nil
+    }
+}
+
+/// The C callbacks: they take no context but the library's user data, which is unset (the
+/// client is made before the object it serves), so they find their connection in a table.
+private enum MQTTCallbacks {
+    private struct Entry: @unchecked Sendable { weak var connection: MQTTConnection? }
+    private static let table = Mutex<[UInt: Entry]>([:])
+
+    static func install(on pointer: OpaquePointer, for connection: MQTTConnection) {
+        table.withLock { $0[UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer)))] = Entry(connection: connection) }
+        faceoff_mosquitto_connect_callback_set(pointer) { handle, _, code in MQTTCallbacks.find(handle)?.connected(code) }
+        faceoff_mosquitto_disconnect_callback_set(pointer) { handle, _, code in MQTTCallbacks.find(handle)?.disconnected(code) }
+        faceoff_mosquitto_publish_callback_set(pointer) { handle, _, mid in MQTTCallbacks.find(handle)?.published(mid) }
+        faceoff_mosquitto_message_callback_set(pointer) { handle, _, topic, payload, length in
+            guard let topic else { return }
+            let bytes = payload.map { UnsafeRawBufferPointer(start: $0, count: Int(max(0, length))) }.map(Array.init) ?? []
+            MQTTCallbacks.find(handle)?.received(String(cString: topic), String(decoding: bytes, as: UTF8.self))
+        }
+        faceoff_mosquitto_log_callback_set(pointer) { handle, _, level, text in
+            guard let text else { return }
+            MQTTCallbacks.find(handle)?.logged(level, String(cString: text))
+        }
+    }
+
+    static func remove(_ pointer: OpaquePointer) {
+        _ = table.withLock { $0.removeValue(forKey: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer)))) }
+    }
+
+    static func find(_ handle: OpaquePointer?) -> MQTTConnection? {
+        guard let handle else { return nil }
+        return table.withLock { $0[UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))]?.connection }
+    }
+}

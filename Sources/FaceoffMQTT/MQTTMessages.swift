@@ -1,0 +1,361 @@
+import FaceoffKit
+import FaceoffNHL
+import Foundation
+
+/// The topics of an MQTT sink (README, MQTT; docs/ARCHITECTURE.md), under its `topic_prefix`.
+public struct MQTTTopics: Sendable, Equatable {
+    public var prefix: String
+    public var discoveryPrefix: String
+
+    public init(prefix: String, discoveryPrefix: String) {
+        self.prefix = prefix
+        self.discoveryPrefix = discoveryPrefix
+    }
+
+    public var event: String { "\(prefix)/event" }
+    public var test: String { "\(prefix)/test" }
+    public var status: String { "\(prefix)/status" }
+    public func state(_ team: String) -> String { "\(prefix)/team/\(team)/state" }
+    public func next(_ team: String) -> String { "\(prefix)/team/\(team)/next" }
+    public func trigger(_ team: String, _ type: MQTTTrigger) -> String { "\(prefix)/team/\(team)/trigger/\(type.rawValue)" }
+    /// A sink's mute switch: `ON` or `OFF` to its command topic; its state, retained.
+    public func muteCommand(_ sink: String) -> String { "\(prefix)/mute/\(MQTTSlug.of(sink))/set" }
+    public func muteState(_ sink: String) -> String { "\(prefix)/mute/\(MQTTSlug.of(sink))/state" }
+    public var muteCommands: String { "\(prefix)/mute/+/set" }
+}
+
+/// One message for the broker.
+public struct MQTTMessage: Codable, Sendable, Equatable {
+    public var topic: String
+    public var payload: String
+    public var retain: Bool
+
+    public init(topic: String, payload: String, retain: Bool) {
+        self.topic = topic
+        self.payload = payload
+        self.retain = retain
+    }
+}
+
+/// A Home Assistant device trigger of a team's device, and the event kinds that fire it, seen
+/// from that team's side. The table in the README (MQTT) is this one.
+public enum MQTTTrigger: String, Sendable, CaseIterable {
+    case goal
+    case goalAgainst = "goal_against"
+    case goalReinstated = "goal_reinstated"
+    case goalOverturned = "goal_overturned"
+    case powerPlay = "power_play"
+    case penaltyKill = "penalty_kill"
+    case powerPlayChange = "power_play_change"
+    case powerPlayEnd = "power_play_end"
+    case emptyNet = "empty_net"
+    case gameStart = "game_start"
+    case periodStart = "period_start"
+    case periodEnd = "period_end"
+    case final
+    case win
+    case loss
+    case scheduleChange = "schedule_change"
+
+    /// The triggers `event` fires for `team` (one of the game's two).
+    public static func fired(by event: GameEvent, for team: String) -> [MQTTTrigger] {
+        let theirs = event.team == team
+        switch event.kind {
+        case .goal: return [theirs ? .goal : .goalAgainst]
+        case .goalReinstated: return theirs ? [.goalReinstated] : []
+        case .goalOverturned: return [.goalOverturned]
+        case .powerPlayStart: return [theirs ? .powerPlay : .penaltyKill]
+        case .powerPlayChange: return [.powerPlayChange]
+        case .powerPlayEnd: return [.powerPlayEnd]
+        case .goaliePulled: return theirs ? [.emptyNet] : []
+        case .gameStart: return [.gameStart]
+        case .periodStart: return [.periodStart]
+        case .periodEnd: return [.periodEnd]
+        case .final:
+            let mine = team == event.away ? event.score.away : event.score.home
+            let other = team == event.away ? event.score.home : event.score.away
+            return mine == other ? [.final] : [.final, mine > other ? .win : .loss]
+        case .scheduleChange: return [.scheduleChange]
+        case .pregame, .gameJoined, .scoringChange, .goalHighlight, .penalty, .goalieReturned, .digest: return []
+        }
+    }
+
+    /// How Home Assistant's automation editor shows it.
+    var label: String {
+        switch self {
+        case .goal: "Goal"
+        case .goalAgainst: "Goal against"
+        case .goalReinstated: "Goal reinstated"
+        case .goalOverturned: "Goal overturned"
+        case .powerPlay: "Power play"
+        case .penaltyKill: "Penalty kill"
+        case .powerPlayChange: "Power play changes"
+        case .powerPlayEnd: "Power play ends"
+        case .emptyNet: "Goalie pulled"
+        case .gameStart: "Game starts"
+        case .periodStart: "Period starts"
+        case .periodEnd: "Period ends"
+        case .final: "Final"
+        case .win: "Win"
+        case .loss: "Loss"
+        case .scheduleChange: "Schedule changes"
+        }
+    }
+}
+
+/// A followed team's game as Home Assistant's sensors show it: the retained state topic's
+/// payload, moved on by each event of the team's games after the sink's delay.
+public struct MQTTTeamState: Codable, Sendable, Equatable {
+    /// pregame | live | intermission | final | idle
+    public var state: String
+    public var team: String
+    public var gameId: Int?
+    public var opponent: String?
+    /// home | away
+    public var homeOrAway: String?
+    public var teamScore: Int?
+    public var opponentScore: Int?
+    /// "2–1", the team's goals first.
+    public var score: String?
+    /// "2nd", "OT"
+    public var period: String?
+    /// Elapsed in the period at the last event, "MM:SS".
+    public var clock: String?
+    /// EV, PP (the team has the man advantage) or PK.
+    public var strength: String?
+    /// Skaters, the team's first: "5v4", "4v5".
+    public var manpower: String?
+    /// The team's goalie is pulled.
+    public var emptyNet: Bool?
+    /// A playoff game's series: "WSH leads 3–1".
+    public var series: String?
+    /// The event that made this state.
+    public var lastEvent: String?
+    /// When it was published (UTC).
+    public var updated: String
+    /// The team's colours and logo URL.
+    public var colors: TeamFacts.Look?
+
+    public static func idle(_ team: String, at date: Date) -> MQTTTeamState {
+        MQTTTeamState(state: "idle", team: team, updated: date.formatted(.iso8601), colors: TeamFacts.look(team))
+    }
+
+    /// The state after `event` (a game of `team`'s), from `previous`.
+    public static func after(_ event: GameEvent, team: String, previous: MQTTTeamState?, at date: Date) -> MQTTTeamState {
+        // A schedule change is news about a game to come, not a moment of one, and a digest
+        // tells of moments the state has moved on with already: the state stays.
+        guard ![.scheduleChange, .digest].contains(event.kind) else { return previous ?? .idle(team, at: date) }
+        let home = event.home == team
+        let opponent = home ? event.away : event.home
+        // Another game than the one before: nothing carries over.
+        var state = previous?.gameId == event.gameId ? previous! : MQTTTeamState(state: "idle", team: team, updated: "")
+        state.team = team
+        state.colors = TeamFacts.look(team)
+        state.gameId = event.gameId
+        state.opponent = opponent
+        state.homeOrAway = home ? "home" : "away"
+        let (mine, theirs) = home ? (event.score.home, event.score.away) : (event.score.away, event.score.home)
+        state.teamScore = mine
+        state.opponentScore = theirs
+        state.score = "\(mine)–\(theirs)"
+        if let period = event.periodLabel { state.period = period }
+        if let clock = event.clock { state.clock = clock }
+        if let series = event.series?.text { state.series = series }
+        state.strength = state.strength ?? "EV"
+        state.emptyNet = state.emptyNet ?? false
+        switch event.kind {
+        case .pregame:
+            state.state = "pregame"
+            state.strength = "EV"
+            state.manpower = nil
+        case .periodEnd:
+            // The end of the third period or an overtime with a winner is the end of the
+            // game (the final follows), not an intermission.
+            let decided = (event.period ?? 0) >= 3 && event.score.away != event.score.home
+            state.state = decided ? "live" : "intermission"
+            state.emptyNet = false
+        case .final:
+            state.state = "final"
+            state.strength = "EV"
+            state.manpower = nil
+            state.emptyNet = false
+        case .powerPlayStart, .powerPlayChange:
+            state.state = "live"
+            let ours = event.team == team
+            state.strength = ours ? "PP" : "PK"
+            state.manpower = event.strength.map { ours ? $0 : Self.flipped($0) }
+        case .powerPlayEnd:
+            state.state = "live"
+            state.strength = "EV"
+            state.manpower = nil
+        case .goaliePulled:
+            state.state = "live"
+            if event.team == team { state.emptyNet = true }
+        case .goalieReturned:
+            state.state = "live"
+            if event.team == team { state.emptyNet = false }
+        case .gameJoined:
+            state.state = event.details["intermission"] == "true" ? "intermission" : "live"
+        case .goalHighlight, .scoringChange:
+            // News about a goal, not a moment of the game: a final stays final.
+            if state.state == "idle" { state.state = "live" }
+        default:
+            state.state = "live"
+        }
+        state.lastEvent = event.id
+        state.updated = date.formatted(.iso8601)
+        return state
+    }
+
+    static func flipped(_ manpower: String) -> String {
+        let sides = manpower.split(separator: "v")
+        guard sides.count == 2 else { return manpower }
+        return "\(sides[1])v\(sides[0])"
+    }
+}
+
+/// A followed team's next game: the retained `next` topic's payload.
+public struct MQTTNextGame: Codable, Sendable, Equatable {
+    public var team: String
+    public var gameId: Int?
+    /// UTC, ISO 8601: what Home Assistant's timestamp sensor reads.
+    public var start: String?
+    /// In the configured time zone, with its offset.
+    public var startLocal: String?
+    public var opponent: String?
+    public var homeOrAway: String?
+    public var venue: String?
+    /// Networks, national first.
+    public var tv: [String]?
+    /// A playoff game's series, "R1 game 3".
+    public var series: String?
+
+    /// The game on now or next: not over, starting at most 4 hours ago (a game running long
+    /// is still the one on), the earliest first.
+    public static func pick(_ games: [GameSummary], now: Date, over: Set<Int>) -> GameSummary? {
+        games.filter { game in
+            guard game.status == "scheduled" || game.status == "live", !over.contains(game.id), let start = game.startDate else {
+                return false
+            }
+            return start.timeIntervalSince(now) > -4 * 3600
+        }.min { ($0.startDate ?? .distantFuture) < ($1.startDate ?? .distantFuture) }
+    }
+
+    public init(team: String, game: GameSummary?) {
+        self.team = team
+        guard let game else { return }
+        gameId = game.id
+        start = game.start
+        startLocal = game.startLocal
+        opponent = game.opponent
+        homeOrAway = game.homeOrAway
+        venue = game.venue
+        let order = ["national": 0, "home": 1, "away": 2]
+        let networks = game.broadcasts.sorted { order[$0.market, default: 3] < order[$1.market, default: 3] }.map(\.network)
+        var seen: Set<String> = []
+        tv = networks.filter { seen.insert($0).inserted }
+        series = game.series
+    }
+}
+
+/// Home Assistant MQTT discovery: one device per followed team, with three sensors and a
+/// device trigger per `MQTTTrigger`. Topics are `<discovery_prefix>/<component>/faceoff_<TEAM>/<object>/config`.
+public struct HomeAssistantDiscovery: Sendable {
+    public let topics: MQTTTopics
+    public let version: String
+
+    public init(topics: MQTTTopics, version: String) {
+        self.topics = topics
+        self.version = version
+    }
+
+    func node(_ team: String) -> String { "faceoff_\(team)" }
+
+    func device(_ team: String) -> [String: Any] {
+        [
+            "identifiers": [node(team)],
+            "name": Teams.all.first { $0.abbrev == team }?.fullName ?? team,
+            "model": "NHL team",
+            "manufacturer": "Faceoff",
+            "sw_version": version,
+        ]
+    }
+
+    /// Every discovery message for `team`, retained.
+    public func messages(for team: String) -> [MQTTMessage] {
+        let availability: [String: Any] = [
+            "availability_topic": topics.status, "payload_available": "online", "payload_not_available": "offline",
+        ]
+        func sensor(_ object: String, _ name: String, topic: String, value: String, extra: [String: Any] = [:]) -> MQTTMessage {
+            var config: [String: Any] = [
+                "name": name,
+                "unique_id": "\(node(team))_\(object)",
+                "object_id": "\(node(team))_\(object)".lowercased(),
+                "state_topic": topic,
+                "value_template": value,
+                "json_attributes_topic": topic,
+                "icon": "mdi:hockey-puck",
+                "device": device(team),
+            ]
+            config.merge(availability) { $1 }
+            config.merge(extra) { $1 }
+            return MQTTMessage(
+                topic: "\(topics.discoveryPrefix)/sensor/\(node(team))/\(object)/config", payload: Self.json(config), retain: true)
+        }
+        var messages = [
+            sensor("state", "Game state", topic: topics.state(team), value: "{{ value_json.state }}"),
+            sensor("score", "Score", topic: topics.state(team), value: "{{ value_json.score if value_json.score is defined else None }}"),
+            sensor(
+                "next_game", "Next game", topic: topics.next(team),
+                value: "{{ value_json.start if value_json.start is defined else None }}", extra: ["device_class": "timestamp"]),
+        ]
+        for trigger in MQTTTrigger.allCases {
+            let config: [String: Any] = [
+                "automation_type": "trigger",
+                "topic": topics.trigger(team, trigger),
+                "type": trigger.rawValue,
+                "subtype": team,
+                "qos": 1,
+                "device": device(team),
+            ]
+            messages.append(
+                MQTTMessage(
+                    topic: "\(topics.discoveryPrefix)/device_automation/\(node(team))/\(trigger.rawValue)/config",
+                    payload: Self.json(config), retain: true))
+        }
+        return messages
+    }
+
+    /// A switch that mutes `sink` (`faceoff mute`), on a device of Faceoff's own.
+    public func muteSwitch(_ sink: String) -> MQTTMessage {
+        let id = "faceoff_mute_\(MQTTSlug.of(sink))"
+        let config: [String: Any] = [
+            "name": "Faceoff mute: \(sink)",
+            "unique_id": id,
+            "object_id": id,
+            "command_topic": topics.muteCommand(sink),
+            "state_topic": topics.muteState(sink),
+            "payload_on": "ON",
+            "payload_off": "OFF",
+            "qos": 1,
+            "icon": "mdi:bell-off",
+            "availability_topic": topics.status, "payload_available": "online", "payload_not_available": "offline",
+            "device": [
+                "identifiers": ["faceoff"], "name": "Faceoff", "model": "NHL alerts", "manufacturer": "Faceoff", "sw_version": version,
+            ] as [String: Any],
+        ]
+        return MQTTMessage(topic: "\(topics.discoveryPrefix)/switch/\(id)/config", payload: Self.json(config), retain: true)
+    }
+
+    /// Whether `topic` is one of this sink's discovery topics (for removing a team's).
+    public func owns(_ topic: String) -> Bool {
+        topic.hasPrefix(topics.discoveryPrefix + "/") && topic.contains("/faceoff_") && topic.hasSuffix("/config")
+    }
+
+    static func json(_ object: [String: Any]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return "{}"
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
