@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
         // The commit `faceoff --version` names, written into the binary by contrib/Makefile.
         .target(name: "CBuildInfo"),
+        // What glibc has for starting a program that Swift's Glibc module does not show.
+        .target(name: "CSpawn"),
         .systemLibrary(
             name: "CLibical",
             pkgConfig: "libical",
@@ -52,7 +54,7 @@ let package = Package(
         // (docs/ARCHITECTURE.md draws the graph; .ci/check-targets refuses any other edge).
         // What every layer needs: errors in plain words, files written whole, the waiting
         // primitives, durations, the build's facts.
-        .target(name: "FaceoffBase", dependencies: ["CBuildInfo"]),
+        .target(name: "FaceoffBase", dependencies: ["CBuildInfo", "CSpawn"]),
         // HTTP over libcurl: https and file://, conditional GET, gzip, retries.
         .target(
             name: "FaceoffHTTP",

@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 import Synchronization
 
@@ -82,16 +83,15 @@ public enum ProcessRunner {
         var output: [Int32] = [0, 0]
         var errors: [Int32] = [0, 0]
         var feed: [Int32] = [-1, -1]
-        guard pipe(&output) == 0, pipe(&errors) == 0, input == nil || pipe(&feed) == 0 else {
+        // Close-on-exec from the start: another program started meanwhile (on another thread)
+        // must not inherit them, or this one's output would not end until that one does. The
+        // child's copies on 0, 1 and 2 are made by dup2, which clears the flag.
+        guard faceoff_pipe_cloexec(&output) == 0, faceoff_pipe_cloexec(&errors) == 0, input == nil || faceoff_pipe_cloexec(&feed) == 0
+        else {
             let why = String(cString: strerror(errno))
             for fd in output + errors + feed where fd > 0 { close(fd) }
             throw .cannotStart(program, why)
         }
-        let pipes = output + errors + (input == nil ? [] : feed)
-        // Close-on-exec: another program started meanwhile (on another thread) must not inherit
-        // them, or this one's output would not end until that one does. The child's copies on
-        // 1 and 2 are made by dup2, which clears the flag. (Glibc's module has no pipe2.)
-        for fd in pipes { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -102,8 +102,12 @@ public enum ProcessRunner {
         }
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        for fd in pipes { posix_spawn_file_actions_addclose(&actions, fd) }
-        closeOnExecAll()
+        // Nothing of Faceoff's but the standard streams: a descriptor Faceoff inherited without
+        // the flag (its supervisor's pipe, say) would otherwise stay open in a program that
+        // outlives it, and whoever waits for that pipe to end would wait for the program too.
+        // Closed in the child only; the caller's descriptors are never touched (Foundation's
+        // Process, elsewhere in the same process, relies on a socket its child inherits).
+        faceoff_spawn_close_from(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -243,19 +247,6 @@ public enum ProcessRunner {
             }
             thread.start()
         }
-    }
-}
-
-/// Marks every descriptor above stderr close-on-exec, so a program started gets nothing of
-/// Faceoff's but its standard streams: a descriptor Faceoff inherited without the flag (its
-/// supervisor's pipe, say) would otherwise stay open in a program that outlives it, and
-/// whoever waits for that pipe to end would wait for the program too.
-private func closeOnExecAll() {
-    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
-    for entry in entries {
-        guard let fd = Int32(entry), fd > 2 else { continue }
-        let flags = fcntl(fd, F_GETFD)
-        if flags >= 0, flags & FD_CLOEXEC == 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
     }
 }
 

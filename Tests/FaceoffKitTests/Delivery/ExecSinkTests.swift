@@ -170,6 +170,23 @@ import Testing
         #expect(grown < 200_000, "peak memory grew by \(grown) KB")
     }
 
+    /// A program started gets only its standard streams, and starting it changes nothing of the
+    /// caller's descriptors: Foundation's `Process` (in the same process) learns that its child
+    /// ended when a socket the child inherits closes, so a flag set on that socket at the wrong
+    /// moment makes it wait on a live child and report no other exit until that one ends, the
+    /// whole test run hung that way.
+    @Test func aProgramGetsOnlyItsStandardStreamsAndTheCallersAreUntouched() async throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { for fd in ends { close(fd) } }
+        let flagsBefore = ends.map { fcntl($0, F_GETFD) }
+        let result = try await ProcessRunner.run(
+            "/bin/sh", ["-c", "ls /proc/$$/fd"], environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(10))
+        let open = Set(result.stdout.split(separator: "\n").compactMap { Int32($0) })
+        #expect(open.isSubset(of: [0, 1, 2]), "the program also had \(open.subtracting([0, 1, 2]).sorted())")
+        #expect(ends.map { fcntl($0, F_GETFD) } == flagsBefore, "starting a program changed the caller's descriptors")
+    }
+
     @Test func oneAtATimeInOrderAndNeverTwice() async throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
