@@ -65,14 +65,20 @@ let package = Package(
             name: "FaceoffStore",
             dependencies: ["FaceoffBase", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // The NHL web API: endpoints, models, the client and its response cache.
+        // A JSON API through the response cache: endpoints with their sanity checks, the client
+        // (conditional GET, retries, a good copy kept over a worse answer), its errors.
         .target(
-            name: "FaceoffNHL",
+            name: "FaceoffAPI",
             dependencies: [
                 "FaceoffBase", "FaceoffHTTP", "FaceoffStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // The NHL web API: its endpoints, models and team facts.
+        .target(
+            name: "FaceoffNHL",
+            dependencies: ["FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI"]
         ),
         // Config, the live engine, calendars, fan reports, the terminal, alert routing and the
         // sinks that need no library of their own.
@@ -82,7 +88,7 @@ let package = Package(
                 "FaceoffBase",
                 "FaceoffHTTP",
                 "FaceoffStore",
-                "FaceoffNHL",
+                "FaceoffAPI", "FaceoffNHL",
                 "CLibcrypto",
                 "CLibical",
                 .product(name: "Logging", package: "swift-log"),
@@ -96,7 +102,7 @@ let package = Package(
         .target(
             name: "FaceoffMQTT",
             dependencies: [
-                "FaceoffBase", "FaceoffStore", "FaceoffNHL", "FaceoffKit", "CMosquitto",
+                "FaceoffBase", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffKit", "CMosquitto",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -105,7 +111,7 @@ let package = Package(
         .target(
             name: "FaceoffDaemon",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -114,7 +120,7 @@ let package = Package(
         .target(
             name: "FaceoffServer",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffNHL", "FaceoffKit",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffAPI", "FaceoffNHL", "FaceoffKit",
                 "CQREncode",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -132,7 +138,7 @@ let package = Package(
         .executableTarget(
             name: "faceoff",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT", "FaceoffDaemon",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT", "FaceoffDaemon",
                 "FaceoffServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -142,13 +148,13 @@ let package = Package(
         ),
         // bench/run.sh runs this in a release build; CI only compiles it.
         .executableTarget(
-            name: "CalendarBench", dependencies: ["FaceoffHTTP", "FaceoffStore", "FaceoffNHL", "FaceoffKit"],
+            name: "CalendarBench", dependencies: ["FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffKit"],
             path: "bench/CalendarBench"),
-        .executableTarget(name: "LiveBench", dependencies: ["FaceoffBase", "FaceoffNHL", "FaceoffKit"], path: "bench/LiveBench"),
+        .executableTarget(name: "LiveBench", dependencies: ["FaceoffBase", "FaceoffAPI", "FaceoffNHL", "FaceoffKit"], path: "bench/LiveBench"),
         .executableTarget(
             name: "AlertBench",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT", "FaceoffDaemon", "FaceoffServer",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT", "FaceoffDaemon", "FaceoffServer",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -156,13 +162,13 @@ let package = Package(
         .testTarget(
             name: "FaceoffKitTests",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT", "FaceoffDaemon", "FaceoffServer",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT", "FaceoffDaemon", "FaceoffServer",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "FaceoffCLITests",
-            dependencies: ["FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT"]
+            dependencies: ["FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT"]
         ),
     ],
     swiftLanguageModes: [.v6]

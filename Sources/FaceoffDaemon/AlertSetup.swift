@@ -1,3 +1,4 @@
+import FaceoffAPI
 import FaceoffHTTP
 import FaceoffKit
 import FaceoffMQTT
@@ -71,7 +72,9 @@ public struct AlertSetup: Sendable {
         var config = config
         config.caFile = config.caFile.map(session.paths.expand)
         // The next games come from the cached schedule `run` keeps fresh: no request.
-        let client = store.map { NHLClient(base: session.config.apiBase, http: http, cache: ResponseCache(store: $0), mode: .offline) }
+        let client = store.map {
+            APIClient(service: .nhl, base: session.config.apiBase, http: http, cache: ResponseCache(store: $0), mode: .offline)
+        }
         let time = LocalTime(timeZone: session.config.timeZone)
         return MQTTSink(
             config: config, renderer: renderer, alerts: SinkFilter(config, defaultTeams: defaultTeams), owner: speaksForTheHome,

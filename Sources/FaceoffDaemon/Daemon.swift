@@ -1,3 +1,4 @@
+import FaceoffAPI
 import FaceoffBase
 import FaceoffHTTP
 import FaceoffKit
@@ -40,7 +41,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
     /// What one config makes: the API client, the sinks behind a router, the calendars.
     struct Parts: Sendable {
         let session: Session
-        let client: NHLClient
+        let client: APIClient
         let router: AlertRouter<C>
         let publisher: CalendarPublisher
         let feeds: [FeedKind]
@@ -103,8 +104,8 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         let router = AlertRouter(
             routes: routes, ledger: Ledger(store: dependencies.store), clock: dependencies.clock, now: dependencies.now,
             delays: DelayBook(config: session.config, store: dependencies.store), scoreboard: DelayBook.scoreboardSink(of: session.config))
-        let client = NHLClient(
-            base: session.config.apiBase, http: OutageWatchingHTTPClient(dependencies.http, outage: outage),
+        let client = APIClient(
+            service: .nhl, base: session.config.apiBase, http: OutageWatchingHTTPClient(dependencies.http, outage: outage),
             cache: ResponseCache(store: dependencies.store), now: dependencies.now)
         let service = CalendarService(
             client: client, state: CalendarState(store: dependencies.store), templates: renderer.templates,

@@ -1,36 +1,6 @@
+import FaceoffAPI
 import FaceoffHTTP
 import Foundation
-
-/// One resource of the NHL web API: its path under `/v1/`, the type it decodes to, and how
-/// long a copy stays good.
-public struct Endpoint<Response: Decodable & Sendable>: Sendable {
-    public let path: String
-    /// How long a response stays good, judged from its content at the time it was fetched.
-    let freshness: @Sendable (Response, Date) -> Freshness
-    /// What a 404 means when the path holds something the user gave (a player or game id):
-    /// "no NHL player has the id 8478402". Nil for a fixed resource, where a 404 means the
-    /// server is not the NHL API as expected.
-    let missing: String?
-    /// Why a decoded answer can't be what was asked for (empty, or about another team or
-    /// game), or nil when it can. An answer that fails is never cached nor shown.
-    let problem: @Sendable (Response) -> String?
-    /// Why a new answer can't replace the last good copy (it lost what the NHL never takes
-    /// away), or nil when it can. Such an answer is treated like a failed request: the copy
-    /// stays, and is used, marked stale.
-    let regression: @Sendable (_ new: Response, _ old: Response) -> String?
-
-    init(
-        _ path: String, missing: String? = nil, problem: @escaping @Sendable (Response) -> String? = { _ in nil },
-        regression: @escaping @Sendable (Response, Response) -> String? = { _, _ in nil },
-        freshness: @escaping @Sendable (Response, Date) -> Freshness
-    ) {
-        self.path = path
-        self.missing = missing
-        self.problem = problem
-        self.regression = regression
-        self.freshness = freshness
-    }
-}
 
 /// The sanity checks of `Endpoint.problem`, one per kind of answer.
 package enum AnswerChecks {
@@ -230,4 +200,10 @@ extension Endpoint where Response == PlayerLanding {
             }
         ) { _, _ in FreshnessRules.daily }
     }
+}
+
+extension APIService {
+    /// The public NHL web API (the config's `api_base`).
+    public static let nhl = APIService(
+        name: "the NHL API", setting: "`api_base` in the config (or --api-base)", defaultBase: "https://api-web.nhle.com/v1/")
 }

@@ -1,3 +1,4 @@
+import FaceoffAPI
 import Foundation
 
 /// Any JSON document, kept whole: for `faceoff api`, which passes responses through.

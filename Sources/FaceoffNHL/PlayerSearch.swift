@@ -1,3 +1,4 @@
+import FaceoffAPI
 import FaceoffBase
 import FaceoffHTTP
 import Foundation
@@ -13,9 +14,9 @@ public struct PlayerSearch: Sendable {
         public var description: String { "\(name) (\(team)\(position.map { ", \($0)" } ?? ""), id \(id))" }
     }
 
-    let client: NHLClient
+    let client: APIClient
 
-    public init(client: NHLClient) {
+    public init(client: APIClient) {
         // 32 rosters: one quick retry each, so a dead API fails in seconds, not minutes.
         self.client = client.retrying(
             RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(300), maxDelay: .seconds(1), maxTotal: .seconds(10)))
@@ -38,7 +39,7 @@ public struct PlayerSearch: Sendable {
                     do {
                         let roster = try await client.fetch(.roster(team)).value
                         return .success(Self.candidates(in: roster, team: team))
-                    } catch let error as NHLError where error.code == .wrongServer {
+                    } catch let error as APIError where error.code == .wrongServer {
                         return .failure(AbsentRoster(error: error))
                     } catch {
                         return .failure(error)
@@ -88,7 +89,7 @@ public struct PlayerSearch: Sendable {
 }
 
 /// A 404 for a team's roster.
-private struct AbsentRoster: Error { let error: NHLError }
+private struct AbsentRoster: Error { let error: APIError }
 
 public struct PlayerSearchError: ReportedError, Sendable, CustomStringConvertible {
     public let unreadable: Int

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FaceoffAPI
 import FaceoffBase
 import FaceoffDaemon
 import FaceoffKit
@@ -144,7 +145,7 @@ enum PlayerLookup {
         do {
             let landing = try await session.nhlClient(store: (try? openCacheStore(session)) ?? nil).fetch(.player(id)).value
             return Resolved(id: id, label: "\(landing.fullName) (\(id))")
-        } catch let error as NHLError where error.code == .notFound {
+        } catch let error as APIError where error.code == .notFound {
             throw UsageError(message: "\(error.detail); check it, or follow by name (faceoff follow --player \"Nick Suzuki\")")
         } catch {
             printError("note: player \(id) not checked (\(error)); following it anyway")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FaceoffAPI
 import FaceoffBase
 import FaceoffDaemon
 import FaceoffKit

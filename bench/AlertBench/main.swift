@@ -1,3 +1,4 @@
+import FaceoffAPI
 import FaceoffDaemon
 import FaceoffHTTP
 import FaceoffKit
@@ -42,7 +43,11 @@ let fixedRetries = arguments.contains("--fixed-retries")
 let mqtt = arguments.contains("--mqtt")
 arguments.removeAll { $0 == "--fixed-retries" || $0 == "--mqtt" }
 let gameData: Data
-if let path = arguments.first, let data = FileManager.default.contents(atPath: path) { gameData = data } else { gameData = Data(DemoData.game!.utf8) }
+if let path = arguments.first, let data = FileManager.default.contents(atPath: path) {
+    gameData = data
+} else {
+    gameData = Data(DemoData.game!.utf8)
+}
 let game = try JSONDecoder().decode(PlayByPlay.self, from: gameData)
 let replay = ReplayFeed(game)
 let gameID = game.id ?? 0
@@ -76,10 +81,14 @@ let receiver = HTTPServer(host: "127.0.0.1", port: 0, name: "AlertBench") { requ
         refused.withLock { $0 += 1 }
         return Response(status: .serviceUnavailable)
     }
-    if let id = request.headers.first(where: { $0.name.canonicalName == "webhook-id" })?.value { arrivals.withLock { $0.append((id, now)) } }
+    if let id = request.headers.first(where: { $0.name.canonicalName == "webhook-id" })?.value {
+        arrivals.withLock { $0.append((id, now)) }
+    }
     return Response(status: .noContent)
 }
-let receiverTask = Task { try await receiver.run(logger: Logger(label: "alertbench.receiver")) { address in receiverAddress.withLock { $0 = address } } }
+let receiverTask = Task {
+    try await receiver.run(logger: Logger(label: "alertbench.receiver")) { address in receiverAddress.withLock { $0 = address } }
+}
 while receiverAddress.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
 
 // The live API.
@@ -98,8 +107,11 @@ var sinkConfig = SinkConfig(type: .webhook)
 sinkConfig.name = "bench"
 sinkConfig.url = "http://\(receiverAddress.withLock { $0 }!)/hook"
 sinkConfig.secret = "whsec_" + Data("alert-bench-signing-key-0123456".utf8).base64EncodedString()
-let schedule = fixedRetries
-    ? RetrySchedule(early: .zero, earlyFor: .zero, delays: [.seconds(5), .seconds(30), .seconds(120), .seconds(600)], jitter: 0.2, idleCheck: .seconds(30))
+let schedule =
+    fixedRetries
+    ? RetrySchedule(
+        early: .zero, earlyFor: .zero, delays: [.seconds(5), .seconds(30), .seconds(120), .seconds(600)], jitter: 0.2,
+        idleCheck: .seconds(30))
     : .standard
 let snapshot = GameSnapshot(game)
 let teams: Set<String> = [snapshot.away.abbrev, snapshot.home.abbrev]
@@ -111,7 +123,8 @@ if mqtt {
     let port = 20000 + Int.random(in: 0..<20000)
     let conf = directory.appendingPathComponent("mosquitto.conf")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    try "listener \(port) 127.0.0.1\nallow_anonymous true\nuser \(String(cString: getpwuid(geteuid()).pointee.pw_name))\n".write(to: conf, atomically: true, encoding: .utf8)
+    try "listener \(port) 127.0.0.1\nallow_anonymous true\nuser \(String(cString: getpwuid(geteuid()).pointee.pw_name))\n".write(
+        to: conf, atomically: true, encoding: .utf8)
     let server = Process()
     server.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
     server.arguments = ["-c", conf.path]
@@ -131,7 +144,8 @@ if mqtt {
     config.name = "bench"
     config.url = "mqtt://127.0.0.1:\(port)"
     config.discovery = false
-    sink = MQTTSink(config: config, renderer: renderer, alerts: SinkFilter(teams: teams), owner: false, store: store, finalHold: .seconds(3600))
+    sink = MQTTSink(
+        config: config, renderer: renderer, alerts: SinkFilter(teams: teams), owner: false, store: store, finalHold: .seconds(3600))
 } else {
     sink = WebhookSink(config: sinkConfig, renderer: renderer, http: CurlHTTPClient(), outbox: Outbox(store: store), schedule: schedule)
 }
@@ -142,9 +156,10 @@ let alerts = AlertRouter(
     onDelivery: { _, event, delivery in
         if delivery == .queued { queuedAt.withLock { $0[event.id] = Date() } }
     })
-let client = NHLClient(base: base.withLock { $0 }!, http: CurlHTTPClient(), cache: nil)
+let client = APIClient(service: .nhl, base: base.withLock { $0 }!, http: CurlHTTPClient(), cache: nil)
 let watcher = GameWatcher(
-    gameID: gameID, scheduledStart: nil, client: client, ledger: Ledger(store: store), settings: .init(poll: .milliseconds(Int(poll * 1000))),
+    gameID: gameID, scheduledStart: nil, client: client, ledger: Ledger(store: store),
+    settings: .init(poll: .milliseconds(Int(poll * 1000))),
     clock: ContinuousClock(), router: alerts)
 var usage = rusage()
 let wall = ContinuousClock.now
@@ -179,26 +194,40 @@ let latencies = got.compactMap { arrival -> Double? in
 if ProcessInfo.processInfo.environment["ALERTBENCH_DEBUG"] != nil {
     for arrival in got {
         let count = cause[arrival.id] ?? 0
-        print(arrival.id, count, String(format: "visible +%.1f s, arrived +%.1f s", server.visibleAt(game: 0, plays: count).timeIntervalSince(server.start), arrival.at.timeIntervalSince(server.start)))
+        print(
+            arrival.id, count,
+            String(
+                format: "visible +%.1f s, arrived +%.1f s", server.visibleAt(game: 0, plays: count).timeIntervalSince(server.start),
+                arrival.at.timeIntervalSince(server.start)))
     }
 }
 getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
 let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000
 let queued = queuedAt.withLock { $0 }
 let delivery = got.compactMap { arrival in queued[arrival.id].map { arrival.at.timeIntervalSince($0) * 1000 } }
-print("game \(gameID): \(replay.count) plays, \(cause.count) events, replayed at \(Int(speed))x in \(Int(milliseconds(elapsed) / 1000)) s, poll \(poll) s, sink: \(mqtt ? "mqtt (QoS 1, local mosquitto)" : "webhook")")
+print(
+    "game \(gameID): \(replay.count) plays, \(cause.count) events, replayed at \(Int(speed))x in \(Int(milliseconds(elapsed) / 1000)) s, poll \(poll) s, sink: \(mqtt ? "mqtt (QoS 1, local mosquitto)" : "webhook")"
+)
 print("  delivered \(got.count) of \(cause.count); ids unique: \(Set(got.map(\.id)).count == got.count)")
-print(String(format: "  visible in feed -> at receiver: median %.0f ms, p95 %.0f ms, max %.0f ms (target: poll + 250 = %.0f ms)",
-             percentile(latencies, 0.5), percentile(latencies, 0.95), latencies.max() ?? 0, poll * 1000 + 250))
-print(String(format: "  queued in the outbox -> at receiver: median %.1f ms, p95 %.1f ms; process CPU %.1f ms per alert (whole run: polls, detection, delivery)",
-             percentile(delivery, 0.5), percentile(delivery, 0.95), cpu / Double(max(1, got.count))))
+print(
+    String(
+        format: "  visible in feed -> at receiver: median %.0f ms, p95 %.0f ms, max %.0f ms (target: poll + 250 = %.0f ms)",
+        percentile(latencies, 0.5), percentile(latencies, 0.95), latencies.max() ?? 0, poll * 1000 + 250))
+print(
+    String(
+        format:
+            "  queued in the outbox -> at receiver: median %.1f ms, p95 %.1f ms; process CPU %.1f ms per alert (whole run: polls, detection, delivery)",
+        percentile(delivery, 0.5), percentile(delivery, 0.95), cpu / Double(max(1, got.count))))
 if outage > 0 {
     // The backlog: what became visible while the receiver was down, and when it arrived.
     let recovery = puckDrop.addingTimeInterval(outage)
     let backlog = got.filter { arrival in cause[arrival.id].map { server.visibleAt(game: 0, plays: $0) < recovery } ?? false }
     let last = backlog.map(\.at).max().map { $0.timeIntervalSince(recovery) } ?? 0
-    print(String(format: "  receiver down %.0f s from puck drop (%d requests refused): backlog of %d arrived by %.2f s after recovery (target: 5 s)",
-                 outage, refused.withLock { $0 }, backlog.count, last))
+    print(
+        String(
+            format:
+                "  receiver down %.0f s from puck drop (%d requests refused): backlog of %d arrived by %.2f s after recovery (target: 5 s)",
+            outage, refused.withLock { $0 }, backlog.count, last))
 }
 
 // Per-event cost: rendering (title, body, a webhook body) and fan-out through the router.
@@ -221,7 +250,8 @@ for _ in 0..<5 {
 var fanoutTimes: [Double] = []
 for _ in 0..<5 {
     let fan = AlertRouter(
-        routes: (0..<3).map { SinkRoute(sink: NullSink(name: "null\($0)"), filter: SinkFilter(teams: ["TOR"])) }, ledger: nil, clock: ContinuousClock())
+        routes: (0..<3).map { SinkRoute(sink: NullSink(name: "null\($0)"), filter: SinkFilter(teams: ["TOR"])) }, ledger: nil,
+        clock: ContinuousClock())
     try await fan.serving {
         let start = ContinuousClock.now
         for _ in 0..<1000 { for event in samples { fan.route(event) } }
@@ -229,8 +259,10 @@ for _ in 0..<5 {
         fanoutTimes.append(milliseconds(ContinuousClock.now - start) / Double(1000 * samples.count))
     }
 }
-print(String(format: "  per event: render title+body+webhook body median %.1f µs; route to 3 sinks median %.1f µs",
-             percentile(renderTimes, 0.5) * 1000, percentile(fanoutTimes, 0.5) * 1000))
+print(
+    String(
+        format: "  per event: render title+body+webhook body median %.1f µs; route to 3 sinks median %.1f µs",
+        percentile(renderTimes, 0.5) * 1000, percentile(fanoutTimes, 0.5) * 1000))
 serverTask.cancel()
 receiverTask.cancel()
 exit(0)

@@ -26,7 +26,10 @@ enum LeagueSeason {
             round += 1
         }
         return teams.map { team in
-            let mine = games.filter { ($0["homeTeam"] as! [String: Any])["abbrev"] as! String == team || ($0["awayTeam"] as! [String: Any])["abbrev"] as! String == team }
+            let mine = games.filter {
+                ($0["homeTeam"] as! [String: Any])["abbrev"] as! String == team
+                    || ($0["awayTeam"] as! [String: Any])["abbrev"] as! String == team
+            }
             let document: [String: Any] = [
                 "previousSeason": 20242025, "currentSeason": 20252026, "clubTimezone": "America/Toronto",
                 "clubUTCOffset": "-05:00", "games": mine,

@@ -1,3 +1,4 @@
+import FaceoffAPI
 import FaceoffHTTP
 import FaceoffKit
 import FaceoffNHL
@@ -40,7 +41,7 @@ let templates = try TemplateSet(overrides: nil)
 let now = try Date("2026-01-15T12:00:00Z", strategy: .iso8601)
 var options = CalendarSettings()
 options.reminders = [.seconds(3600)]
-let client = NHLClient(base: "file:///nonexistent/v1/", http: CurlHTTPClient(), cache: nil)
+let client = APIClient(service: .nhl, base: "file:///nonexistent/v1/", http: CurlHTTPClient(), cache: nil)
 let stateless = CalendarService(client: client, state: nil, templates: templates, options: options, now: { now })
 let stateful = CalendarService(client: client, state: CalendarState(store: store), templates: templates, options: options, now: { now })
 let kinds: [FeedKind] = Teams.abbreviations.map { .team($0) } + [.all]
@@ -51,7 +52,9 @@ func decodeAll() throws -> [(team: String, schedule: ClubSchedule)] {
 }
 
 /// Builds, serialises and writes one feed; returns its number of events.
-func publishOne(_ service: CalendarService, _ kind: FeedKind, _ decoded: [(team: String, schedule: ClubSchedule)], into directory: URL) async throws -> Int {
+func publishOne(_ service: CalendarService, _ kind: FeedKind, _ decoded: [(team: String, schedule: ClubSchedule)], into directory: URL)
+    async throws -> Int
+{
     let mine: [(team: String, schedule: ClubSchedule)]
     if case .team(let team) = kind { mine = decoded.filter { $0.team == team } } else { mine = decoded }
     let feed = try await service.build(kind, schedules: mine, records: [:])
@@ -119,17 +122,21 @@ for iteration in 0..<iterations {
     decode.append(try await time { decoded = try decodeAll() })
     // A fresh directory each time, so every feed is really written.
     build.append(try await time { _ = try await publish(stateless, decoded, into: workspace.appendingPathComponent("plain-\(iteration)")) })
-    buildWithState.append(try await time { _ = try await publish(stateful, decoded, into: workspace.appendingPathComponent("state-\(iteration)")) })
-    endToEnd.append(try await time {
-        let again = try decodeAll()
-        _ = try await publish(stateless, again, into: workspace.appendingPathComponent("e2e-\(iteration)"))
-    })
-    parallel.append(try await time { try await publishInParallel(stateless, decoded, into: workspace.appendingPathComponent("parallel-\(iteration)")) })
-    endToEndParallel.append(try await time {
-        let again = decodeAllInParallel()
-        precondition(again.count == schedules.count, "a schedule did not decode")
-        try await publishInParallel(stateless, again, into: workspace.appendingPathComponent("e2e-parallel-\(iteration)"))
-    })
+    buildWithState.append(
+        try await time { _ = try await publish(stateful, decoded, into: workspace.appendingPathComponent("state-\(iteration)")) })
+    endToEnd.append(
+        try await time {
+            let again = try decodeAll()
+            _ = try await publish(stateless, again, into: workspace.appendingPathComponent("e2e-\(iteration)"))
+        })
+    parallel.append(
+        try await time { try await publishInParallel(stateless, decoded, into: workspace.appendingPathComponent("parallel-\(iteration)")) })
+    endToEndParallel.append(
+        try await time {
+            let again = decodeAllInParallel()
+            precondition(again.count == schedules.count, "a schedule did not decode")
+            try await publishInParallel(stateless, again, into: workspace.appendingPathComponent("e2e-parallel-\(iteration)"))
+        })
     // A new process's first run: templates parsed, nothing rendered yet.
     let fresh = CalendarService(client: client, state: nil, templates: try TemplateSet(overrides: nil), options: options, now: { now })
     cold.append(try await time { _ = try await publish(fresh, decoded, into: workspace.appendingPathComponent("cold-\(iteration)")) })

@@ -18,7 +18,9 @@ if let index = files.firstIndex(of: "--iterations"), files.indices.contains(inde
     iterations = Int(files[index + 1]) ?? 5
     files.removeSubrange(index...(index + 1))
 }
-var games: [(String, Data)] = files.compactMap { path in FileManager.default.contents(atPath: path).map { (URL(fileURLWithPath: path).lastPathComponent, $0) } }
+var games: [(String, Data)] = files.compactMap { path in
+    FileManager.default.contents(atPath: path).map { (URL(fileURLWithPath: path).lastPathComponent, $0) }
+}
 if games.isEmpty, let demo = DemoData.game { games = [("demo game", Data(demo.utf8))] }
 
 for (name, data) in games {
@@ -57,9 +59,13 @@ for (name, data) in games {
     lastOnly.sort()
     var usage = rusage()
     getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
-    print("\(name): \(replay.count) plays, \(events) events, \(iterations) replays, last body \(bodies.last?.count ?? 0) bytes, \(last?.plays?.count ?? 0) plays")
-    print(String(format: "  decode + detect per snapshot: median %.3f ms, p90 %.3f ms, max %.3f ms",
-                 perSnapshot[perSnapshot.count / 2], perSnapshot[Int(Double(perSnapshot.count) * 0.9)], perSnapshot.last ?? 0))
+    print(
+        "\(name): \(replay.count) plays, \(events) events, \(iterations) replays, last body \(bodies.last?.count ?? 0) bytes, \(last?.plays?.count ?? 0) plays"
+    )
+    print(
+        String(
+            format: "  decode + detect per snapshot: median %.3f ms, p90 %.3f ms, max %.3f ms",
+            perSnapshot[perSnapshot.count / 2], perSnapshot[Int(Double(perSnapshot.count) * 0.9)], perSnapshot.last ?? 0))
     print(String(format: "  the full-length final snapshot alone: median %.3f ms", lastOnly[lastOnly.count / 2]))
     print(String(format: "  whole game replayed at full speed (every play a poll): median %.1f ms", wholeGame[wholeGame.count / 2]))
     print("  peak resident memory: \(usage.ru_maxrss / 1024) MB")

@@ -1,3 +1,4 @@
+import FaceoffAPI
 import FaceoffBase
 import FaceoffHTTP
 import FaceoffNHL
@@ -126,10 +127,10 @@ public struct Session: Sendable {
 
     /// The NHL client of the commands a person waits for: `RetryPolicy.interactive` (the
     /// daemon builds its own, with more patience).
-    public func nhlClient(store: Store?, http: any HTTPClient = CurlHTTPClient()) -> NHLClient {
+    public func nhlClient(store: Store?, http: any HTTPClient = CurlHTTPClient()) -> APIClient {
         let pinned = pinnedNow ? now : nil
-        return NHLClient(
-            base: config.apiBase, http: http, cache: store.map(ResponseCache.init), mode: mode,
+        return APIClient(
+            service: .nhl, base: config.apiBase, http: http, cache: store.map(ResponseCache.init), mode: mode,
             now: { pinned ?? Date() }
         ).retrying(.interactive)
     }

@@ -1,3 +1,4 @@
+import FaceoffAPI
 import FaceoffNHL
 import Foundation
 import Logging
@@ -6,7 +7,7 @@ import Synchronization
 /// Builds feeds from the schedules (through the cache) and the stored calendar state, shaped
 /// by `[calendar]` in the config (`CalendarSettings`, with `faceoff calendar`'s flags applied).
 public struct CalendarService: Sendable {
-    let client: NHLClient
+    let client: APIClient
     let state: CalendarState?
     let templates: TemplateSet
     let options: CalendarSettings
@@ -16,7 +17,7 @@ public struct CalendarService: Sendable {
     let overlay: ScheduleOverlay?
 
     public init(
-        client: NHLClient, state: CalendarState?, templates: TemplateSet, options: CalendarSettings,
+        client: APIClient, state: CalendarState?, templates: TemplateSet, options: CalendarSettings,
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.calendar"),
         overlay: ScheduleOverlay? = nil
     ) {

@@ -1,10 +1,11 @@
+import FaceoffAPI
 import FaceoffNHL
 import Foundation
 
 /// The user's settings: the README's configuration reference, parsed and validated.
 /// Every key is optional; these defaults are what Faceoff does with no config file.
 public struct Config: Sendable, Equatable {
-    public static let defaultAPIBase = NHLClient.defaultBase
+    public static let defaultAPIBase = APIService.nhl.defaultBase
 
     public var teams: [String] = []
     public var players: [Int] = []

@@ -1,3 +1,4 @@
+import FaceoffAPI
 import FaceoffBase
 import FaceoffNHL
 import FaceoffStore

@@ -1,3 +1,4 @@
+import FaceoffAPI
 import FaceoffBase
 import FaceoffHTTP
 import FaceoffNHL
@@ -11,12 +12,12 @@ public struct FanService: Sendable {
         public var notes: [String]
     }
 
-    let client: NHLClient
+    let client: APIClient
     public let time: LocalTime
     public let now: Date
     let followed: [String]
 
-    public init(client: NHLClient, time: LocalTime, now: Date, followed: [String]) {
+    public init(client: APIClient, time: LocalTime, now: Date, followed: [String]) {
         self.client = client
         self.time = time
         self.now = now
@@ -164,7 +165,7 @@ public struct FanService: Sendable {
             let fetched = try await client.fetch(.playoffBracket(season.startYear + 1))
             bracket = fetched.value
             fetchedNotes.add(fetched)
-        } catch let error as NHLError where error.code == .notFound {
+        } catch let error as APIError where error.code == .notFound {
             bracket = nil
         }
         var schedule: ClubSchedule?

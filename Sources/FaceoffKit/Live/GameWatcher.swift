@@ -1,3 +1,4 @@
+import FaceoffAPI
 import FaceoffBase
 import FaceoffNHL
 import Foundation
@@ -28,7 +29,7 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
 
     let gameID: Int
     let scheduledStart: Date?
-    let client: NHLClient
+    let client: APIClient
     let ledger: Ledger?
     let settings: Settings
     let clock: C
@@ -43,7 +44,7 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     let series: SeriesState?
 
     public init(
-        gameID: Int, scheduledStart: Date?, client: NHLClient, ledger: Ledger?, settings: Settings, clock: C,
+        gameID: Int, scheduledStart: Date?, client: APIClient, ledger: Ledger?, settings: Settings, clock: C,
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.watch"),
         router: any EventRouting, outage: Outage? = nil, series: SeriesState? = nil,
         onSnapshot: @escaping @Sendable (GameSnapshot, [GameEvent]) async -> Void = { _, _ in }
@@ -157,7 +158,7 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                 lastBreakClock = snapshot.clock?.inIntermission == true ? snapshot.clock?.secondsRemaining : nil
             } catch let error as WatchError where error.isFinal {
                 throw error
-            } catch let error as NHLError where polls == 1 && error.code == .notFound {
+            } catch let error as APIError where polls == 1 && error.code == .notFound {
                 throw WatchError("\(error)", final: true)
             } catch let error where !(error is CancellationError) {
                 failures += 1

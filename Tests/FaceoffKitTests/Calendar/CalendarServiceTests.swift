@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import FaceoffAPI
 @testable import FaceoffBase
 @testable import FaceoffDaemon
 @testable import FaceoffHTTP
@@ -36,8 +37,9 @@ final class CalendarHarness: @unchecked Sendable {
     {
         var options = CalendarSettings()
         configure(&options)
-        let client = NHLClient(
-            base: "file://\(mirror.path)/", http: CurlHTTPClient(clock: TestClock()), cache: cache ? ResponseCache(store: store) : nil,
+        let client = APIClient(
+            service: .nhl, base: "file://\(mirror.path)/", http: CurlHTTPClient(clock: TestClock()),
+            cache: cache ? ResponseCache(store: store) : nil,
             now: { [self] in now })
         let service = CalendarService(
             client: client, state: CalendarState(store: store), templates: try TemplateSet(overrides: nil), options: options,
@@ -419,7 +421,7 @@ struct RecordedScheduleFeedTests {
         let schedule = try RealFixtures.decode(ClubSchedule.self, file)
         var options = CalendarSettings()
         options.gameTypes = [.preseason, .regular, .playoffs]
-        let client = NHLClient(base: "file://\(directory.path)/v1/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
+        let client = APIClient(service: .nhl, base: "file://\(directory.path)/v1/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
         let service = CalendarService(client: client, state: nil, templates: try TemplateSet(overrides: nil), options: options)
         let (feed, _) = try await service.feed(.team(team))
         let expected = (schedule.games ?? []).filter { [1, 2, 3].contains($0.gameType?.rawValue ?? 0) && $0.startTime != nil }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import FaceoffAPI
 @testable import FaceoffBase
 @testable import FaceoffHTTP
 @testable import FaceoffKit
@@ -142,7 +143,7 @@ import Testing
         // Now the API hangs.
         let hanging = try LoopbackHTTPServer { _ in .hang }
         defer { hanging.stop() }
-        let client = NHLClient(base: hanging.baseURL + "/v1/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
+        let client = APIClient(service: .nhl, base: hanging.baseURL + "/v1/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
         let service = CalendarService(
             client: client, state: CalendarState(store: harness.store), templates: try TemplateSet(overrides: nil),
             options: CalendarSettings())

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import FaceoffAPI
 @testable import FaceoffBase
 @testable import FaceoffDaemon
 @testable import FaceoffHTTP
@@ -44,7 +45,7 @@ struct PlayoffFeedTests {
         var options = CalendarSettings()
         options.gameTypes = [.regular, .playoffs]
         options.scores = scores
-        let client = NHLClient(base: "file:///nonexistent/v1/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
+        let client = APIClient(service: .nhl, base: "file:///nonexistent/v1/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
         let service = CalendarService(client: client, state: nil, templates: try TemplateSet(overrides: nil), options: options)
         let feed = try await service.build(.team("MTL"), schedules: [("MTL", schedule)], records: [:])
         var events: [Int: CalendarEvent] = [:]

@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import Testing
 
+@testable import FaceoffAPI
 @testable import FaceoffDaemon
 @testable import FaceoffHTTP
 @testable import FaceoffKit

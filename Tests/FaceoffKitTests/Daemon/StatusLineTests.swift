@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import FaceoffAPI
 @testable import FaceoffBase
 @testable import FaceoffDaemon
 @testable import FaceoffHTTP

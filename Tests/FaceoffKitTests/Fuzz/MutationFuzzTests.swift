@@ -2,6 +2,7 @@ import Foundation
 import PropertyBased
 import Testing
 
+@testable import FaceoffAPI
 @testable import FaceoffDaemon
 @testable import FaceoffHTTP
 @testable import FaceoffKit
@@ -59,7 +60,7 @@ import Testing
 
     /// Decodes through the client's own decoding step, as a fetched body is.
     static func decodes<T: Decodable>(_ type: T.Type, fixture path: String) async throws {
-        let client = NHLClient(base: "file:///nowhere/v1/", http: CurlHTTPClient(), cache: nil)
+        let client = APIClient(service: .nhl, base: "file:///nowhere/v1/", http: CurlHTTPClient(), cache: nil)
         let original = try fixture(path)
         #expect((try? client.decode(T.self, original, url: path)) != nil, "the unmutated fixture decodes")
         await withTaskExecutorPreference(OffPoolExecutor.shared) {
@@ -67,11 +68,11 @@ import Testing
                 let body = mutate(original, seeds)
                 do {
                     _ = try client.decode(T.self, body, url: path)
-                } catch let error as NHLError {
+                } catch let error as APIError {
                     #expect(isPlain(error.description), "\(error.description)")
                     #expect(error.description.contains(path))
                 } catch {
-                    Issue.record("not an NHLError: \(error)")
+                    Issue.record("not an APIError: \(error)")
                 }
             }
         }

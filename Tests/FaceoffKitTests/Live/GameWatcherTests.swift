@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import FaceoffAPI
 @testable import FaceoffDaemon
 @testable import FaceoffHTTP
 @testable import FaceoffKit
@@ -78,7 +79,8 @@ import Testing
             now: @escaping @Sendable () -> Date = { Date() },
             onDeliver: @escaping @Sendable (GameEvent, AlertRouter<TestClock>) -> Void = { _, _ in }
         ) -> Watch {
-            let client = NHLClient(base: server.baseURL + "/v1/", http: CurlHTTPClient(clock: clock), cache: ResponseCache(store: store))
+            let client = APIClient(
+                service: .nhl, base: server.baseURL + "/v1/", http: CurlHTTPClient(clock: clock), cache: ResponseCache(store: store))
             let clock = clock
             let routerBox = Mutex<AlertRouter<TestClock>?>(nil)
             let recording = RecordingSink(name: sink) { event in
@@ -380,7 +382,7 @@ import Testing
     @Test func eachReminderOnceAtItsMoment() throws {
         let start = Date(timeIntervalSince1970: 1_764_000_000)
         let watcher = GameWatcher(
-            gameID: 2025020100, scheduledStart: start, client: NHLClient(http: CurlHTTPClient(), cache: nil), ledger: nil,
+            gameID: 2025020100, scheduledStart: start, client: APIClient(service: .nhl, http: CurlHTTPClient(), cache: nil), ledger: nil,
             settings: .init(poll: .seconds(5), reminders: [.seconds(3600), .seconds(600)]), clock: TestClock(),
             router: AlertRouter(routes: [], ledger: nil, clock: TestClock()))
         var feed = PlayByPlay()
@@ -407,7 +409,7 @@ import Testing
         #expect(sent == [3600, 600])
         // A lead of 90 s and one of a minute are two reminders, with two ids.
         let close = GameWatcher(
-            gameID: 2025020100, scheduledStart: start, client: NHLClient(http: CurlHTTPClient(), cache: nil), ledger: nil,
+            gameID: 2025020100, scheduledStart: start, client: APIClient(service: .nhl, http: CurlHTTPClient(), cache: nil), ledger: nil,
             settings: .init(poll: .seconds(5), reminders: [.seconds(90), .seconds(60)]), clock: TestClock(),
             router: AlertRouter(routes: [], ledger: nil, clock: TestClock()))
         let early = close.reminder(snapshot, at: start.addingTimeInterval(-140), sent: [])
@@ -420,7 +422,7 @@ import Testing
 
     @Test func pollingSlowsDownInIntermissionsButNotBelowOnceAMinute() {
         let watcher = GameWatcher(
-            gameID: 1, scheduledStart: nil, client: NHLClient(http: CurlHTTPClient(), cache: nil), ledger: nil,
+            gameID: 1, scheduledStart: nil, client: APIClient(service: .nhl, http: CurlHTTPClient(), cache: nil), ledger: nil,
             settings: .init(poll: .seconds(5)), clock: TestClock(), router: AlertRouter(routes: [], ledger: nil, clock: TestClock()))
         var feed = PlayByPlay()
         feed.gameState = .live
@@ -444,7 +446,7 @@ import Testing
         let now = Date()
         func watcher(start: Date?) -> GameWatcher<TestClock> {
             GameWatcher(
-                gameID: 1, scheduledStart: start, client: NHLClient(http: CurlHTTPClient(), cache: nil), ledger: nil,
+                gameID: 1, scheduledStart: start, client: APIClient(service: .nhl, http: CurlHTTPClient(), cache: nil), ledger: nil,
                 settings: .init(poll: .seconds(5)), clock: TestClock(), now: { now },
                 router: AlertRouter(routes: [], ledger: nil, clock: TestClock()))
         }
@@ -464,8 +466,9 @@ import Testing
         defer { setup.close() }
         let ledger = Ledger(store: setup.store)
         #expect(try !ledger.hasEvents(gameID: 2025020100))
-        let client = NHLClient(
-            base: setup.server.baseURL + "/v1/", http: CurlHTTPClient(clock: setup.clock), cache: ResponseCache(store: setup.store))
+        let client = APIClient(
+            service: .nhl, base: setup.server.baseURL + "/v1/", http: CurlHTTPClient(clock: setup.clock),
+            cache: ResponseCache(store: setup.store))
         // A router with no sinks claims nothing: only the watcher's own mark can say "seen".
         let watcher = GameWatcher(
             gameID: 2025020100, scheduledStart: nil, client: client, ledger: ledger, settings: .init(poll: .seconds(5)), clock: setup.clock,

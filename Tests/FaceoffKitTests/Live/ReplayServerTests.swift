@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import FaceoffAPI
 @testable import FaceoffDaemon
 @testable import FaceoffHTTP
 @testable import FaceoffKit
@@ -51,7 +52,7 @@ import Testing
         let base = try #require(await iterator.next())
         #expect(base.hasSuffix("/v1/"))
 
-        let client = NHLClient(base: base, http: CurlHTTPClient(clock: clock), cache: nil)
+        let client = APIClient(service: .nhl, base: base, http: CurlHTTPClient(clock: clock), cache: nil)
         final class Collected: @unchecked Sendable {
             let lock = NSLock()
             var events: [GameEvent] = []

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import FaceoffAPI
 @testable import FaceoffDaemon
 @testable import FaceoffHTTP
 @testable import FaceoffKit
@@ -29,10 +30,10 @@ import Testing
             cache = ResponseCache(store: try Store(path: directory.appendingPathComponent("faceoff.sqlite").path))
         }
 
-        func client(_ mode: FetchMode = .normal) -> NHLClient {
+        func client(_ mode: FetchMode = .normal) -> APIClient {
             let clock = self.clock
-            return NHLClient(
-                base: server.baseURL + "/v1/", http: CurlHTTPClient(clock: TestClock()), cache: cache, mode: mode,
+            return APIClient(
+                service: .nhl, base: server.baseURL + "/v1/", http: CurlHTTPClient(clock: TestClock()), cache: cache, mode: mode,
                 now: { clock.now })
         }
 
@@ -83,7 +84,7 @@ import Testing
         #expect(offline.origin == .stale(age: 3 * 3600, reason: "offline"))
         #expect(offline.staleness == "using data from 3 h ago (offline)")
 
-        let error = await #expect(throws: NHLError.self) { try await harness.client(.offline).fetch(.roster("TOR")) }
+        let error = await #expect(throws: APIError.self) { try await harness.client(.offline).fetch(.roster("TOR")) }
         #expect(error?.code == .notCached)
         #expect(error?.description.contains("run once without --offline") == true)
     }
@@ -154,7 +155,7 @@ import Testing
     @Test func undecodableJSONIsAnErrorNamingTheURLAndField() async throws {
         let harness = try Harness { _ in .json(#"{"standings": [{"points": "thirty"}]}"#) }
         defer { harness.close() }
-        let error = await #expect(throws: NHLError.self) { try await harness.client().fetch(.standings()) }
+        let error = await #expect(throws: APIError.self) { try await harness.client().fetch(.standings()) }
         #expect(error?.code == .undecodable)
         #expect(error?.description.contains("/v1/standings/now") == true)
         #expect(error?.description.contains("standings[0].points") == true)
@@ -222,15 +223,15 @@ import Testing
     }
 
     @Test func readsTheProjectsFileMirror() async throws {
-        let client = NHLClient(base: TestPaths.mirrorBase, http: CurlHTTPClient(), cache: nil)
+        let client = APIClient(service: .nhl, base: TestPaths.mirrorBase, http: CurlHTTPClient(), cache: nil)
         let schedule = try await client.fetch(.clubSchedule("TOR"))
         #expect(schedule.value.games?.isEmpty == false)
         // A team's current schedule is something the NHL API always has: a file missing from a
         // mirror means the mirror is not what api_base should name.
-        let missing = await #expect(throws: NHLError.self) { try await client.fetch(.clubSchedule("ZZZ")) }
+        let missing = await #expect(throws: APIError.self) { try await client.fetch(.clubSchedule("ZZZ")) }
         #expect(missing?.code == .wrongServer)
         // A season the user asked for may simply not exist.
-        let season = await #expect(throws: NHLError.self) { try await client.fetch(.clubSchedule("TOR", season: "19001901")) }
+        let season = await #expect(throws: APIError.self) { try await client.fetch(.clubSchedule("TOR", season: "19001901")) }
         #expect(season?.code == .notFound)
         #expect(season?.description.hasPrefix("no games scheduled for TOR in 19001901") == true)
     }

@@ -3,6 +3,7 @@ import GRDB
 import Synchronization
 import Testing
 
+@testable import FaceoffAPI
 @testable import FaceoffDaemon
 @testable import FaceoffHTTP
 @testable import FaceoffKit

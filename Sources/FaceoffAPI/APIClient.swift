@@ -33,8 +33,28 @@ public struct Fetched<Value: Sendable>: Sendable {
     }
 }
 
-/// The NHL web API through the response cache.
-public struct NHLClient: Sendable {
+/// Which API a client speaks to: its name and the setting that points at it, for the errors
+/// that say to check it, and its public base. Each API's target defines its own
+/// (`APIService.nhl`, `APIService.espn`).
+public struct APIService: Sendable, Equatable {
+    /// "the NHL API"
+    public let name: String
+    /// "`api_base` in the config (or --api-base)"
+    public let setting: String
+    /// The public API's base URL, what the setting defaults to.
+    public let defaultBase: String
+
+    public init(name: String, setting: String, defaultBase: String) {
+        self.name = name
+        self.setting = setting
+        self.defaultBase = defaultBase
+    }
+}
+
+/// A JSON API through the response cache: conditional GET, retries, the sanity checks of each
+/// endpoint, and a good copy kept over a worse answer.
+public struct APIClient: Sendable {
+    public let service: APIService
     public let base: String
     let http: any HTTPClient
     let cache: ResponseCache?
@@ -44,19 +64,18 @@ public struct NHLClient: Sendable {
     /// Retries for each request; a fan-out over many resources wants fewer.
     var retry: RetryPolicy? = .standard
 
-    /// The public NHL web API (the config's `api_base` default).
-    public static let defaultBase = "https://api-web.nhle.com/v1/"
-
-    /// `base` must already be normalised (ends in `/v1/`).
+    /// `base` must already be normalised (ends in `/`; the NHL's in `/v1/`).
     public init(
-        base: String = NHLClient.defaultBase,
+        service: APIService,
+        base: String? = nil,
         http: any HTTPClient,
         cache: ResponseCache?,
         mode: FetchMode = .normal,
         now: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "faceoff.nhl")
     ) {
-        self.base = base
+        self.service = service
+        self.base = base ?? service.defaultBase
         self.http = http
         self.cache = cache
         self.mode = mode
@@ -65,7 +84,7 @@ public struct NHLClient: Sendable {
     }
 
     /// The same client with another retry policy.
-    public func retrying(_ policy: RetryPolicy?) -> NHLClient {
+    public func retrying(_ policy: RetryPolicy?) -> APIClient {
         var copy = self
         copy.retry = policy
         return copy
@@ -79,7 +98,7 @@ public struct NHLClient: Sendable {
         let date = now()
 
         if mode == .offline {
-            guard let cached else { throw NHLError(.notCached, url: url) }
+            guard let cached else { throw APIError(.notCached, url: url) }
             return Fetched(
                 value: try decode(endpoint, cached.body, url: url), origin: .stale(age: cached.age(at: date), reason: "offline"), url: url)
         }
@@ -94,10 +113,11 @@ public struct NHLClient: Sendable {
                 logger.debug("GET", metadata: ["url": "\(url)", "status": "\(response.status)"])
             } catch let error as HTTPError where error.kind == .notFound || error.status == 404 {
                 logger.debug("GET", metadata: ["url": "\(url)", "status": "404"])
-                throw endpoint.missing.map { NHLError(.notFound, url: url, detail: $0) } ?? NHLError(.wrongServer, url: url)
+                throw endpoint.missing.map { APIError(.notFound, url: url, detail: $0) }
+                    ?? APIError(.wrongServer, url: url, detail: service.wrongServerDetail)
             }
             if response.isNotModified {
-                guard let cached else { throw NHLError(.unexpectedNotModified, url: url) }
+                guard let cached else { throw APIError(.unexpectedNotModified, url: url) }
                 let value = try decode(endpoint, cached.body, url: url)
                 await store { try await $0.revalidated(url, at: date, freshness: endpoint.freshness(value, date)) }
                 return Fetched(value: value, origin: .network, url: url)
@@ -105,7 +125,7 @@ public struct NHLClient: Sendable {
             // Decode and check before storing, so a broken, empty or gutted answer never replaces a good copy.
             let value = try decode(endpoint, response.body, url: url)
             if let cached, let good = try? decode(endpoint, cached.body, url: url), let why = endpoint.regression(value, good) {
-                throw NHLError(.wrongAnswer, url: url, detail: why)
+                throw APIError(.wrongAnswer, url: url, detail: why)
             }
             let entry = CachedResponse(
                 url: url, body: response.body, validators: response.validators, fetchedAt: date,
@@ -124,7 +144,7 @@ public struct NHLClient: Sendable {
 
     /// Any failure but "no such player or game".
     private func isWorthFallingBack(_ error: any Error) -> Bool {
-        if let error = error as? NHLError { return error.code != .notFound }
+        if let error = error as? APIError { return error.code != .notFound }
         return error is HTTPError
     }
 
@@ -148,31 +168,32 @@ public struct NHLClient: Sendable {
     }
 
     /// The answer decoded and checked: one that fails `Endpoint.problem` is an error.
-    func decode<T>(_ endpoint: Endpoint<T>, _ body: [UInt8], url: String) throws(NHLError) -> T {
+    func decode<T>(_ endpoint: Endpoint<T>, _ body: [UInt8], url: String) throws(APIError) -> T {
         let value = try decode(T.self, body, url: url)
-        if let problem = endpoint.problem(value) { throw NHLError(.wrongAnswer, url: url, detail: problem) }
+        if let problem = endpoint.problem(value) { throw APIError(.wrongAnswer, url: url, detail: problem) }
         return value
     }
 
-    func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8], url: String) throws(NHLError) -> T {
+    func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8], url: String) throws(APIError) -> T {
         guard let first = body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else {
-            throw NHLError(.notJSON, url: url, detail: "the body is empty")
+            throw APIError(.notJSON, url: url, detail: "the body is empty; \(service.name) may be down, or check \(service.setting)")
         }
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
             let start = String(decoding: body.prefix(40), as: UTF8.self).split(whereSeparator: \.isNewline).joined(separator: " ")
-            throw NHLError(.notJSON, url: url, detail: "it starts with \"\(start)\"")
+            throw APIError(
+                .notJSON, url: url, detail: "it starts with \"\(start)\"; \(service.name) may be down, or check \(service.setting)")
         }
         do {
             return try APIText.decode(T.self, from: body)
         } catch let error as DecodingError {
-            throw NHLError(.undecodable, url: url, detail: DecodingErrorText.describe(error))
+            throw APIError(.undecodable, url: url, detail: DecodingErrorText.describe(error))
         } catch {
-            throw NHLError(.undecodable, url: url, detail: "\(error)")
+            throw APIError(.undecodable, url: url, detail: "\(error)")
         }
     }
 }
 
-public struct NHLError: ReportedError, Sendable, Equatable, CustomStringConvertible {
+public struct APIError: ReportedError, Sendable, Equatable, CustomStringConvertible {
     public enum Code: Sendable, Equatable {
         case notJSON
         case undecodable
@@ -182,7 +203,7 @@ public struct NHLError: ReportedError, Sendable, Equatable, CustomStringConverti
         case wrongAnswer
         /// A 404 for something the user named: it does not exist (`detail` says what).
         case notFound
-        /// A 404 for a resource the NHL API always has: the server is not that API.
+        /// A 404 for a resource the API always has: the server is not that API.
         case wrongServer
     }
 
@@ -190,7 +211,7 @@ public struct NHLError: ReportedError, Sendable, Equatable, CustomStringConverti
     public let url: String
     public let detail: String
 
-    init(_ code: Code, url: String, detail: String = "") {
+    package init(_ code: Code, url: String, detail: String = "") {
         self.code = code
         self.url = url
         self.detail = detail
@@ -198,14 +219,13 @@ public struct NHLError: ReportedError, Sendable, Equatable, CustomStringConverti
 
     public var description: String {
         switch code {
-        case .notJSON: "\(url): the response is not JSON (\(detail)); the API may be down or the api_base wrong"
+        case .notJSON: "\(url): the response is not JSON: \(detail)"
         case .undecodable: "\(url): the response could not be read: \(detail)"
         case .notCached: "\(url): no cached copy to use offline; run once without --offline"
         case .unexpectedNotModified: "\(url): the server answered 304 Not Modified to a request that had no cached copy"
         case .wrongAnswer: "\(url): the answer was empty or wrong (\(detail)); not using it"
         case .notFound: "\(detail) (\(url) answered 404 Not Found)"
-        case .wrongServer:
-            "\(url) answered 404 Not Found, which the NHL API never does for it: the server is not the NHL API as expected; check `api_base` in the config (or --api-base)"
+        case .wrongServer: "\(url) answered 404 Not Found, \(detail)"
         }
     }
 }
@@ -320,5 +340,12 @@ public enum APIText {
             index += 1
         }
         return out
+    }
+}
+
+extension APIService {
+    /// What a 404 for a resource the API always has says.
+    var wrongServerDetail: String {
+        "which \(name) never does for it: the server is not \(name) as expected; check \(setting)"
     }
 }
