@@ -80,6 +80,8 @@ let package = Package(
             name: "FaceoffNHL",
             dependencies: ["FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI"]
         ),
+        // ESPN's site API for the NBA: its endpoints, models and the NBA's team facts.
+        .target(name: "FaceoffESPN", dependencies: ["FaceoffAPI"]),
         // Config, the live engine, calendars, fan reports, the terminal, alert routing and the
         // sinks that need no library of their own.
         .target(
@@ -88,7 +90,7 @@ let package = Package(
                 "FaceoffBase",
                 "FaceoffHTTP",
                 "FaceoffStore",
-                "FaceoffAPI", "FaceoffNHL",
+                "FaceoffAPI", "FaceoffNHL", "FaceoffESPN",
                 "CLibcrypto",
                 "CLibical",
                 .product(name: "Logging", package: "swift-log"),
@@ -138,7 +140,7 @@ let package = Package(
         .executableTarget(
             name: "faceoff",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT", "FaceoffDaemon",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffMQTT", "FaceoffDaemon",
                 "FaceoffServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -162,13 +164,13 @@ let package = Package(
         .testTarget(
             name: "FaceoffKitTests",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT", "FaceoffDaemon", "FaceoffServer",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffMQTT", "FaceoffDaemon", "FaceoffServer",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "FaceoffCLITests",
-            dependencies: ["FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT"]
+            dependencies: ["FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffMQTT"]
         ),
     ],
     swiftLanguageModes: [.v6]

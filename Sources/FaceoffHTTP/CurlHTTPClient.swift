@@ -58,6 +58,9 @@ public struct CurlHTTPClient<C: Clock>: HTTPClient where C.Duration == Duration 
     }
 
     private func performOnce(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var mirrored = request
+        mirrored.url = Self.mirrored(request.url)
+        let request = mirrored
         let cancelFlag = CancelFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
@@ -72,6 +75,16 @@ public struct CurlHTTPClient<C: Clock>: HTTPClient where C.Duration == Duration 
 }
 
 extension CurlHTTPClient {
+    /// A `file://` mirror's file for a URL: the URL's path, or, where that path is a folder
+    /// (an API whose `teams` is an answer and `teams/13/roster` another), the folder's
+    /// `index.json`, as a web server serves a folder's index.
+    static func mirrored(_ url: String) -> String {
+        guard url.hasPrefix("file://"), let path = URL(string: url)?.path else { return url }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return url }
+        return (url.hasSuffix("/") ? url : url + "/") + "index.json"
+    }
+
     /// Why no request can be made (libcurl could not be loaded), or nil. Loads libcurl.
     public static var unavailableReason: String? {
         CurlGlobal.loadFailure.map { "\(HTTPError.noHTTPLibrary) (\($0))" }

@@ -98,6 +98,11 @@ public struct UnknownTeamError: ReportedError, Sendable, Equatable, CustomString
     public let input: String
     public let hint: String
     public var description: String { "unknown team '\(input)' (\(hint))" }
+
+    package init(input: String, hint: String) {
+        self.input = input
+        self.hint = hint
+    }
 }
 
 extension UnknownTeamError {

@@ -119,7 +119,7 @@ extension Faceoff {
 
         func run() async throws {
             let session = try global.session()
-            var kinds: [FeedKind] = try teams.map { team throws(UnknownTeamError) in .team(try Teams.resolve(team)) }
+            var kinds: [FeedKind] = try teams.map { team throws(UnknownTeamError) in .team(try TeamInput.nhl(team)) }
             if all { kinds.append(.all) }
             if kinds.isEmpty {
                 guard !session.config.teams.isEmpty else {

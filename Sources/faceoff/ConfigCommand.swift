@@ -37,7 +37,7 @@ struct ConfigCommand: AsyncParsableCommand {
             let path = Session.configPath(flag: global.config, environment: ProcessInfo.processInfo.environment, paths: paths).path
             let display = ConfigLoader.displayPath(path, paths: paths)
             var abbreviations: [String] = []
-            for team in teams { abbreviations.append(try Teams.resolve(team)) }
+            for team in teams { abbreviations.append(try TeamInput.nhl(team)) }
             try ConfigFile.locked(path) {
                 if FileManager.default.fileExists(atPath: path) {
                     guard force else { throw UsageError(message: "\(display) already exists; edit it, or add --force to start over") }

@@ -18,14 +18,16 @@ struct FanContext {
         session = try global.session()
         let store = try openCacheStore(session)
         let time = LocalTime(timeZone: session.config.timeZone)
-        service = FanService(client: session.nhlClient(store: store), time: time, now: session.now, followed: session.config.teams)
+        service = FanService(
+            client: session.nhlClient(store: store), espn: session.espnClient(store: store), time: time, now: session.now,
+            followed: session.config.teams)
         text = FanText(style: session.terminalStyle, width: terminalWidth(), time: time)
         json = global.json
     }
 
     /// The team named on the command line, else the first followed team.
     func team(_ argument: String?, command: String) throws -> String {
-        if let argument { return try Teams.resolve(argument) }
+        if let argument { return try TeamInput.nhl(argument) }
         guard let first = session.config.teams.first else {
             throw UsageError(message: "name a team (faceoff \(command) TOR) or follow one (faceoff follow TOR)")
         }

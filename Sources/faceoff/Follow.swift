@@ -36,7 +36,7 @@ struct Follow: AsyncParsableCommand {
 
     func run() async throws {
         let session = try global.session()
-        let abbreviations = try teams.map { team throws(UnknownTeamError) in try Teams.resolve(team) }
+        let abbreviations = try teams.map { team throws(UnknownTeamError) in try TeamInput.nhl(team) }
         let playerIDs = try await PlayerLookup.resolve(player, session: session, checkIDs: true)
         let editor = ConfigFileEditor(session: session)
         let result = try editor.edit { text in
@@ -156,5 +156,5 @@ enum PlayerLookup {
 
 /// How the config's team lists compare values: "Leafs", "tor" and "TOR" are one team.
 func canonicalTeam(_ value: String) -> String {
-    (try? Teams.resolve(value)) ?? value.uppercased()
+    (try? TeamInput.nhl(value)) ?? value.uppercased()
 }

@@ -18,6 +18,13 @@ struct GlobalOptions: ParsableArguments {
         help: ArgumentHelp("NHL API base URL ending in /v1/; file:///dir/v1/ reads a mirror (env FACEOFF_API_BASE).", valueName: "url"))
     var apiBase: String?
 
+    @Option(
+        name: .customLong("espn-base"),
+        help: ArgumentHelp(
+            "ESPN site API base URL (the NBA); file:///dir/ reads a mirror whose files are the URL paths (env FACEOFF_ESPN_BASE).",
+            valueName: "url"))
+    var espnBase: String?
+
     @Flag(name: .long, help: "Answer from the local cache only, and say how old the data is.")
     var offline = false
 
@@ -40,6 +47,7 @@ struct GlobalOptions: ParsableArguments {
     func session(defaultsOnly: Bool = false) throws -> Session {
         bootstrapLogging()
         var options = Session.Options(configPath: config, apiBase: apiBase, offline: offline, noColor: noColor)
+        options.espnBase = espnBase
         options.defaultsOnly = defaultsOnly
         return try Session(options)
     }
@@ -57,7 +65,7 @@ struct GlobalOptions: ParsableArguments {
     }
 
     static let flags: Set<String> = ["--offline", "--json", "--no-color", "-v", "--verbose"]
-    static let valued: Set<String> = ["--config", "--api-base"]
+    static let valued: Set<String> = ["--config", "--api-base", "--espn-base"]
 
     /// Moves global options written before or between subcommand names (`faceoff --offline
     /// schedule`, `faceoff config --json show`) to after the last one, where ArgumentParser

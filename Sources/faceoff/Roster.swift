@@ -6,7 +6,8 @@ import FaceoffNHL
 extension Faceoff {
     struct RosterCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "roster", abstract: "A team's current roster by jersey number: forwards, defence, goalies.")
+            commandName: "roster",
+            abstract: "A team's current roster by jersey number: forwards, defence, goalies (an NBA team's: nba:LAL).")
 
         @OptionGroup var global: GlobalOptions
 
@@ -15,6 +16,10 @@ extension Faceoff {
 
         func run() async throws {
             let context = try FanContext(global)
+            if let team, case .nba(let nba) = try TeamInput.resolve(team) {
+                context.emit(try await context.service.nbaRoster(team: nba), render: context.text.roster)
+                return
+            }
             let team = try context.team(team, command: "roster")
             context.emit(try await context.service.roster(team: team), render: context.text.roster)
         }

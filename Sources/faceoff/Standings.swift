@@ -3,20 +3,37 @@ import FaceoffKit
 import FaceoffNHL
 
 extension StandingsReport.Grouping: ExpressibleByArgument {}
+extension League: ExpressibleByArgument {}
 
 extension Faceoff {
     struct StandingsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "standings", abstract: "The standings, sorted the way the NHL sorts them.")
+            commandName: "standings", abstract: "The standings, sorted the way the league sorts them.")
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(help: "league, conference, division or wildcard.")
-        var by: StandingsReport.Grouping = .division
+        @Option(help: "nhl or nba.")
+        var league: League = .nhl
+
+        @Option(
+            help: "league, conference, division or wildcard (the NBA: conference or division). Default: division, the NBA's conference.")
+        var by: StandingsReport.Grouping?
 
         func run() async throws {
             let context = try FanContext(global)
-            context.emit(try await context.service.standings(by: by), render: context.text.standings)
+            switch league {
+            case .nhl:
+                context.emit(try await context.service.standings(by: by ?? .division), render: context.text.standings)
+            case .nba:
+                let grouping: NBAStandingsReport.Grouping
+                switch by {
+                case nil, .conference: grouping = .conference
+                case .division: grouping = .division
+                case .league, .wildcard:
+                    throw ValidationError("the NBA's standings are by conference or division, not --by \(by!.rawValue)")
+                }
+                context.emit(try await context.service.nbaStandings(by: grouping), render: context.text.nbaStandings)
+            }
         }
     }
 }

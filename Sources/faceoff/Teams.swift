@@ -5,13 +5,19 @@ import FaceoffKit
 extension Faceoff {
     struct TeamsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "teams", abstract: "All 32 teams by conference and division, in their colours.")
+            commandName: "teams", abstract: "A league's teams by conference and division, in their colours.")
 
         @OptionGroup var global: GlobalOptions
 
+        @Option(help: "nhl (32 teams) or nba (30).")
+        var league: League = .nhl
+
         func run() async throws {
             let context = try FanContext(global)
-            context.emit(await context.service.teams(), render: context.text.teams)
+            switch league {
+            case .nhl: context.emit(await context.service.teams(), render: context.text.teams)
+            case .nba: context.emit(await context.service.nbaTeams(), render: context.text.teams)
+            }
         }
     }
 }

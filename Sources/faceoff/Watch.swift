@@ -54,7 +54,7 @@ extension Faceoff {
                 }
                 single = (gameID, feed?.startTime)
             }
-            let teams = try single == nil ? (target.map { [try Teams.resolve($0)] } ?? session.config.teams) : []
+            let teams = try single == nil ? (target.map { [try TeamInput.nhl($0)] } ?? session.config.teams) : []
             let alerts = try AlertPlumbing(
                 session: session, format: format, configured: true, store: store, teams: gameTeams.union(teams))
             let output = alerts.terminal

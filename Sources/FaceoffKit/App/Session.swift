@@ -1,5 +1,6 @@
 import FaceoffAPI
 import FaceoffBase
+import FaceoffESPN
 import FaceoffHTTP
 import FaceoffNHL
 import FaceoffStore
@@ -12,6 +13,8 @@ public struct Session: Sendable {
     public struct Options: Sendable {
         public var configPath: String?
         public var apiBase: String?
+        /// `--espn-base`.
+        public var espnBase: String?
         public var offline = false
         /// `--no-color`.
         public var noColor = false
@@ -51,15 +54,11 @@ public struct Session: Sendable {
         environment = options.environment
         (configPath, configNamed) = Self.configPath(flag: options.configPath, environment: options.environment, paths: paths)
         var config = options.defaultsOnly ? Config() : try ConfigLoader.load(path: configPath, mustExist: configNamed, paths: paths)
-        let override =
-            options.apiBase.map { ("--api-base", $0) }
-            ?? options.environment["FACEOFF_API_BASE"].flatMap { $0.isEmpty ? nil : ("FACEOFF_API_BASE", $0) }
-        if let (source, value) = override {
-            switch APIBase.normalize(value) {
-            case .success(let base): config.apiBase = base
-            case .failure(let problem):
-                throw ConfigErrors([ConfigError(file: source, line: nil, message: "'\(value)' \(problem.reason)")])
-            }
+        if let base = try Self.base(options.apiBase, flag: "--api-base", variable: "FACEOFF_API_BASE", options, APIBase.normalize) {
+            config.apiBase = base
+        }
+        if let base = try Self.base(options.espnBase, flag: "--espn-base", variable: "FACEOFF_ESPN_BASE", options, APIBase.normalizeESPN) {
+            config.espnBase = base
         }
         self.config = config
         mode = options.offline ? .offline : .normal
@@ -128,11 +127,33 @@ public struct Session: Sendable {
     /// The NHL client of the commands a person waits for: `RetryPolicy.interactive` (the
     /// daemon builds its own, with more patience).
     public func nhlClient(store: Store?, http: any HTTPClient = CurlHTTPClient()) -> APIClient {
+        client(.nhl, base: config.apiBase, store: store, http: http)
+    }
+
+    /// ESPN's client (the NBA), as `nhlClient` for the NHL.
+    public func espnClient(store: Store?, http: any HTTPClient = CurlHTTPClient()) -> APIClient {
+        client(.espn, base: config.espnBase, store: store, http: http)
+    }
+
+    private func client(_ service: APIService, base: String, store: Store?, http: any HTTPClient) -> APIClient {
         let pinned = pinnedNow ? now : nil
         return APIClient(
-            service: .nhl, base: config.apiBase, http: http, cache: store.map(ResponseCache.init), mode: mode,
-            now: { pinned ?? Date() }
+            service: service, base: base, http: http, cache: store.map(ResponseCache.init), mode: mode, now: { pinned ?? Date() }
         ).retrying(.interactive)
+    }
+
+    /// An API base given on the command line (`flag`), else in the environment (`variable`,
+    /// when not empty), normalised; nil when neither is given.
+    private static func base(
+        _ flagValue: String?, flag: String, variable: String, _ options: Options,
+        _ normalize: (String) -> Result<String, APIBase.Problem>
+    ) throws(ConfigErrors) -> String? {
+        let given = flagValue.map { (flag, $0) } ?? options.environment[variable].flatMap { $0.isEmpty ? nil : (variable, $0) }
+        guard let (source, value) = given else { return nil }
+        switch normalize(value) {
+        case .success(let base): return base
+        case .failure(let problem): throw ConfigErrors([ConfigError(file: source, line: nil, message: "'\(value)' \(problem.reason)")])
+        }
     }
 }
 

@@ -16,4 +16,19 @@ public enum APIBase {
         }
         return .success(base)
     }
+
+    /// ESPN's base (`espn_base`): http(s) or file, ending in `/`, under which its paths
+    /// (`apis/site/v2/…`) are; a `file://` base is a mirror whose file paths are those paths.
+    public static func normalizeESPN(_ text: String) -> Result<String, Problem> {
+        var base = text.trimmingCharacters(in: .whitespaces)
+        guard base.hasPrefix("https://") || base.hasPrefix("http://") || base.hasPrefix("file://") else {
+            return .failure(Problem(reason: "must be an https://, http:// or file:// URL, like \"\(Config.defaultESPNBase)\""))
+        }
+        if base.contains("/apis/") {
+            return .failure(
+                Problem(reason: "is the base the API's paths go under, without their apis/…, like \"\(Config.defaultESPNBase)\""))
+        }
+        if !base.hasSuffix("/") { base += "/" }
+        return .success(base)
+    }
 }

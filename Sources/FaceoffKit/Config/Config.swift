@@ -1,4 +1,5 @@
 import FaceoffAPI
+import FaceoffESPN
 import FaceoffNHL
 import Foundation
 
@@ -6,12 +7,15 @@ import Foundation
 /// Every key is optional; these defaults are what Faceoff does with no config file.
 public struct Config: Sendable, Equatable {
     public static let defaultAPIBase = APIService.nhl.defaultBase
+    public static let defaultESPNBase = APIService.espn.defaultBase
 
     public var teams: [String] = []
     public var players: [Int] = []
     /// An IANA time zone name; nil means the system's.
     public var timezone: String?
     public var apiBase: String = Config.defaultAPIBase
+    /// ESPN's site API, for the NBA.
+    public var espnBase: String = Config.defaultESPNBase
     public var calendar = CalendarSettings()
     public var watch = WatchSettings()
     public var serve = ServeSettings()

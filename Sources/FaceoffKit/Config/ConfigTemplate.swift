@@ -14,6 +14,7 @@ public enum ConfigTemplate {
             players = [\(playerList)]
             # timezone = "America/Toronto"          # default: the system's
             # api_base = "https://api-web.nhle.com/v1/"
+            # espn_base = "https://site.api.espn.com/"   # ESPN's site API, for the NBA
 
             [calendar]
             # dir = "~/.local/share/faceoff/calendars"
@@ -66,6 +67,7 @@ public enum ConfigRenderer {
         lines.append("players = [\(config.players.map(String.init).joined(separator: ", "))]")
         lines.append("timezone = \(quote(config.timeZone.identifier))\(config.timezone == nil ? "  # the system's" : "")")
         lines.append("api_base = \(quote(config.apiBase))")
+        lines.append("espn_base = \(quote(config.espnBase))")
         lines.append("")
         lines.append("[calendar]")
         lines.append("dir = \(quote(config.calendar.dir ?? paths.calendarDirectory))")
@@ -195,6 +197,7 @@ extension ConfigRenderer {
             "players": config.players,
             "timezone": config.timeZone.identifier,
             "api_base": config.apiBase,
+            "espn_base": config.espnBase,
             "calendar": [
                 "dir": config.calendar.dir ?? paths.calendarDirectory,
                 "season": config.calendar.season,

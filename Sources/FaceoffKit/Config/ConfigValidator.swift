@@ -50,6 +50,13 @@ struct ConfigValidator {
                     case .failure(let problem): fail(path, "'api_base' \(problem.reason)")
                     }
                 }
+            case "espn_base":
+                if let base = string(value, path, example: #""https://site.api.espn.com/""#) {
+                    switch APIBase.normalizeESPN(base) {
+                    case .success(let normalized): config.espnBase = normalized
+                    case .failure(let problem): fail(path, "'espn_base' \(problem.reason)")
+                    }
+                }
             case "calendar":
                 if let entries = table(value, path) { config.calendar = calendar(entries, path) }
             case "watch":
@@ -59,7 +66,8 @@ struct ConfigValidator {
             case "sink":
                 config.sinks = sinks(value, path)
             default:
-                unknown(key, path, allowed: ["teams", "players", "timezone", "api_base", "calendar", "watch", "serve", "sink"])
+                unknown(
+                    key, path, allowed: ["teams", "players", "timezone", "api_base", "espn_base", "calendar", "watch", "serve", "sink"])
             }
         }
         // Reminders chosen as a list are the calendars' alarms too, unless the calendar says.
@@ -248,7 +256,7 @@ struct ConfigValidator {
         var result: [String] = []
         for name in names {
             do {
-                let abbrev = try Teams.resolve(name)
+                let abbrev = try TeamInput.nhl(name)
                 if !result.contains(abbrev) { result.append(abbrev) }
             } catch {
                 fail(path, error.description)

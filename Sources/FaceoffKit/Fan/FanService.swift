@@ -13,18 +13,21 @@ public struct FanService: Sendable {
     }
 
     let client: APIClient
+    /// ESPN's, for the NBA.
+    let espn: APIClient
     public let time: LocalTime
     public let now: Date
     let followed: [String]
 
-    public init(client: APIClient, time: LocalTime, now: Date, followed: [String]) {
+    public init(client: APIClient, espn: APIClient, time: LocalTime, now: Date, followed: [String]) {
         self.client = client
+        self.espn = espn
         self.time = time
         self.now = now
         self.followed = followed
     }
 
-    private func notes(_ fetched: [Fetched<some Sendable>]) -> [String] {
+    func notes(_ fetched: [Fetched<some Sendable>]) -> [String] {
         var notes = StaleNotes()
         for each in fetched { notes.add(each) }
         return notes.lines

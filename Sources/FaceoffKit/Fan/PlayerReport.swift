@@ -161,8 +161,8 @@ public struct TeamsReport: Codable, Sendable, Equatable {
     public var conferences: [Conference]
 
     public init(standings: Standings?) {
-        league = "NHL"
         var teams: [Team] = []
+        let source: String
         let rows = standings?.standings ?? []
         if rows.isEmpty {
             source = "built-in"
@@ -179,8 +179,16 @@ public struct TeamsReport: Codable, Sendable, Equatable {
                         division: row.divisionName ?? known?.division ?? "Other"))
             }
         }
+        self.init(league: "NHL", source: source, teams: teams)
+    }
+
+    /// Teams grouped: Eastern before Western, each league's divisions in their usual order,
+    /// teams by name.
+    public init(league: String, source: String, teams: [Team]) {
+        self.league = league
+        self.source = source
         let conferenceOrder = ["Eastern", "Western"]
-        let divisionOrder = ["Atlantic", "Metropolitan", "Central", "Pacific"]
+        let divisionOrder = ["Atlantic", "Metropolitan", "Central", "Southeast", "Northwest", "Pacific", "Southwest"]
         let conferenceNames = Set(teams.map(\.conference)).sorted {
             (conferenceOrder.firstIndex(of: $0) ?? 9, $0) < (conferenceOrder.firstIndex(of: $1) ?? 9, $1)
         }

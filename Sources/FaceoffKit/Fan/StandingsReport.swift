@@ -127,8 +127,15 @@ public struct RosterReport: Codable, Sendable, Equatable {
         public var players: [Player]
     }
 
+    public var league = "NHL"
     public var team: String
     public var groups: [Group]
+
+    public init(league: String, team: String, groups: [Group]) {
+        self.league = league
+        self.team = team
+        self.groups = groups
+    }
 
     public init(roster: Roster, team: String, now: Date, time: LocalTime) {
         self.team = team

@@ -186,21 +186,48 @@ public struct FanText: Sendable {
         return blocks.joined(separator: "\n\n")
     }
 
+    public func nbaStandings(_ report: NBAStandingsReport) -> String {
+        var blocks: [String] = report.season.map { ["NBA standings \($0)"] } ?? []
+        for group in report.groups {
+            var table = TextTable(columns: [
+                .init("#", .right), .init(group.name, shrinkable: true, minimumWidth: 3), .init("W", .right), .init("L", .right),
+                .init("PCT", .right), .init("GB", .right), .init("STRK", dropRank: 3), .init("L10", dropRank: 4),
+                .init("HOME", dropRank: 2), .init("ROAD", dropRank: 1),
+            ])
+            for row in group.rows {
+                let name = (row.clinch.map { "\($0)-" } ?? "") + row.name
+                table.add([
+                    String(row.rank), name, String(row.wins), String(row.losses), row.winPct ?? "-", row.gamesBehind ?? "-",
+                    row.streak ?? "", row.lastTen ?? "", row.home ?? "", row.road ?? "",
+                ])
+            }
+            blocks.append(table.render(width: width, style: style))
+        }
+        let used = Set(report.groups.flatMap { $0.rows.compactMap(\.clinch) })
+        let legend = NBAStandingsReport.clinchMarks.filter { used.contains($0.mark) }.map { "\($0.mark) \($0.meaning)" }
+        if !legend.isEmpty { blocks.append(wrap(legend, separator: " · ").map(style.dim).joined(separator: "\n")) }
+        return blocks.joined(separator: "\n\n")
+    }
+
     public func roster(_ report: RosterReport) -> String {
         var blocks: [String] = []
         for group in report.groups where !group.players.isEmpty {
             let isGoalies = group.name == "Goalies"
-            var table = TextTable(columns: [
-                .init("#", .right), .init(group.name, shrinkable: true, minimumWidth: 8), .init("Pos"),
-                .init(isGoalies ? "Catches" : "Shoots", dropRank: 4), .init("Age", .right), .init("Ht", .right, dropRank: 3),
-                .init("Wt", .right, dropRank: 2), .init("Birthplace", shrinkable: true, minimumWidth: 10, dropRank: 1),
-            ])
+            // Hockey's shoots/catches; a league without it (the NBA) has no such column.
+            let handed = group.players.contains { $0.handedness != nil }
+            var columns: [TextTable.Column] = [.init("#", .right), .init(group.name, shrinkable: true, minimumWidth: 8), .init("Pos")]
+            if handed { columns.append(.init(isGoalies ? "Catches" : "Shoots", dropRank: 4)) }
+            columns += [
+                .init("Age", .right), .init("Ht", .right, dropRank: 3), .init("Wt", .right, dropRank: 2),
+                .init("Birthplace", shrinkable: true, minimumWidth: 10, dropRank: 1),
+            ]
+            var table = TextTable(columns: columns)
             for player in group.players {
                 let height = player.heightInches.map { "\($0 / 12)'\($0 % 12)\"" } ?? "-"
-                table.add([
-                    dash(player.number), player.name, player.position ?? "-", player.handedness ?? "-", dash(player.age),
-                    height, player.weightPounds.map { "\($0) lb" } ?? "-", player.birthplace ?? "-",
-                ])
+                var cells = [dash(player.number), player.name, player.position ?? "-"]
+                if handed { cells.append(player.handedness ?? "-") }
+                cells += [dash(player.age), height, player.weightPounds.map { "\($0) lb" } ?? "-", player.birthplace ?? "-"]
+                table.add(cells)
             }
             blocks.append(table.render(width: width, style: style))
         }
@@ -380,7 +407,7 @@ public struct FanText: Sendable {
                     .init("City", shrinkable: true, minimumWidth: 6), .init("Time zone", shrinkable: true, minimumWidth: 6),
                 ])
                 for team in division.teams {
-                    let color = team.primaryColor.map(RGB.init(hex:))
+                    let color = team.primaryColor.flatMap(RGB.init(parsing:))
                     table.add(
                         [team.abbrev, team.name, team.arena ?? "", team.city ?? "", team.timeZone ?? ""].map { TextTable.Cell($0) },
                         style: color.map { color in { [style] text in style.onColor(" \(text) ", color) } })

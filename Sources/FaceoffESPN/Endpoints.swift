@@ -1,0 +1,44 @@
+import FaceoffAPI
+import Foundation
+
+// ESPN's NBA resources under `APIService.espn`'s base, each with what makes an answer the one
+// asked for. Team paths take ESPN's id (`NBATeam.id`).
+
+extension Endpoint where Response == ESPNTeamList {
+    public static var nbaTeams: Self {
+        Self(
+            "apis/site/v2/sports/basketball/nba/teams",
+            problem: { list in
+                let teams = list.teams.filter { $0.id != nil }
+                return teams.count < NBATeams.all.count / 2 ? "it lists \(teams.count) teams, where the NBA has \(NBATeams.all.count)" : nil
+            },
+            freshness: { _, _ in .seconds(7 * 24 * 3600) })
+    }
+}
+
+extension Endpoint where Response == ESPNStandings {
+    /// The current season's (or the last one's, between seasons).
+    public static var nbaStandings: Self {
+        Self(
+            "apis/v2/sports/basketball/nba/standings",
+            problem: { standings in
+                (standings.children ?? []).flatMap { $0.standings?.entries ?? [] }.isEmpty ? "it has no teams" : nil
+            },
+            freshness: { _, _ in .seconds(3600) })
+    }
+}
+
+extension Endpoint where Response == ESPNRoster {
+    public static func nbaRoster(_ team: NBATeam) -> Self {
+        Self(
+            "apis/site/v2/sports/basketball/nba/teams/\(team.id)/roster",
+            missing: "ESPN has no NBA team with the id \(team.id)",
+            problem: { roster in
+                if let id = roster.team?.id, id != team.id {
+                    return "it is the roster of \(roster.team?.displayName ?? "team \(id)"), not the \(team.name)"
+                }
+                return (roster.athletes ?? []).isEmpty ? "it lists no players" : nil
+            },
+            freshness: { _, _ in .seconds(24 * 3600) })
+    }
+}

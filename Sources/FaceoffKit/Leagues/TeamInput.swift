@@ -1,0 +1,105 @@
+import FaceoffBase
+import FaceoffESPN
+import FaceoffNHL
+import Foundation
+
+/// The leagues Faceoff knows. The NHL is the default wherever a league is not written.
+public enum League: String, Sendable, CaseIterable, Codable {
+    case nhl, nba
+
+    public var name: String { rawValue.uppercased() }
+}
+
+/// A team as a user wrote it, resolved: a league and a team.
+public enum TeamReference: Sendable, Equatable {
+    /// An NHL abbreviation (TOR).
+    case nhl(String)
+    case nba(NBATeam)
+
+    public var league: League {
+        switch self {
+        case .nhl: .nhl
+        case .nba: .nba
+        }
+    }
+
+    /// As a user writes it to mean this team and no other: `TOR`, `nba:LAL`.
+    public var written: String {
+        switch self {
+        case .nhl(let abbrev): abbrev
+        case .nba(let team): "nba:\(team.abbrev)"
+        }
+    }
+}
+
+/// The one place a team typed by a user (command line, config, `follow`) becomes a team:
+/// `nba:LAL` and `nhl:TOR` name the league; a bare `TOR` stays the NHL's, so nothing written
+/// before the NBA changes meaning, unless it is a name both leagues have (`Kings`, `Boston`),
+/// which asks for the league.
+public enum TeamInput {
+    public static func resolve(_ input: String) throws(UnknownTeamError) -> TeamReference {
+        let trimmed = input.trimmingCharacters(in: .whitespaces)
+        if let colon = trimmed.firstIndex(of: ":") {
+            let prefix = trimmed[..<colon].lowercased()
+            let rest = String(trimmed[trimmed.index(after: colon)...])
+            switch League(rawValue: prefix) {
+            case .nhl: return .nhl(try Teams.resolve(rest))
+            case .nba: return .nba(try nba(rest))
+            case nil:
+                throw UnknownTeamError(
+                    input: trimmed,
+                    hint: "'\(prefix)' is not a league Faceoff knows; write nhl:TEAM or nba:TEAM, or the team alone for the NHL")
+            }
+        }
+        let upper = trimmed.uppercased()
+        // An NHL abbreviation is the NHL's, as it always was (BOS is the Bruins).
+        if Teams.abbreviations.contains(upper) { return .nhl(upper) }
+        let hockey = try? Teams.resolve(trimmed)
+        let basketball = NBATeams.matches(trimmed)
+        switch (hockey, basketball.count) {
+        case (let abbrev?, 0): return .nhl(abbrev)
+        case (let abbrev?, _):
+            let nhlName = Teams.info(abbrev)?.fullName ?? abbrev
+            let nbaNames = basketball.map(\.name).joined(separator: " or ")
+            throw UnknownTeamError(
+                input: trimmed, hint: "both leagues have one: write nhl:\(trimmed) for the \(nhlName) or nba:\(trimmed) for the \(nbaNames)"
+            )
+        case (nil, 1): return .nba(basketball[0])
+        case (nil, 0): return .nhl(try Teams.resolve(trimmed))
+        case (nil, _):
+            throw UnknownTeamError(
+                input: trimmed, hint: "it matches \(basketball.map(\.abbrev).joined(separator: ", ")); use the abbreviation")
+        }
+    }
+
+    /// A team where only the NHL is followed so far: an NBA team is refused, saying what the
+    /// NBA has.
+    public static func nhl(_ input: String) throws(UnknownTeamError) -> String {
+        switch try resolve(input) {
+        case .nhl(let abbrev): return abbrev
+        case .nba(let team):
+            throw UnknownTeamError(
+                input: input.trimmingCharacters(in: .whitespaces),
+                hint:
+                    "the \(team.name) are an NBA team; for the NBA Faceoff has `teams --league nba`, `standings --league nba` and `roster nba:\(team.abbrev)` so far"
+            )
+        }
+    }
+
+    /// An NBA team: ESPN's abbreviation or the NBA's, or a name.
+    static func nba(_ input: String) throws(UnknownTeamError) -> NBATeam {
+        let matches = NBATeams.matches(input)
+        if matches.count == 1 { return matches[0] }
+        let trimmed = input.trimmingCharacters(in: .whitespaces)
+        if matches.count > 1 {
+            throw UnknownTeamError(
+                input: "nba:\(trimmed)", hint: "it matches \(matches.map(\.abbrev).joined(separator: ", ")); use the abbreviation")
+        }
+        let near = Suggest.closest(to: trimmed.uppercased(), in: NBATeams.all.map(\.abbrev), limit: 1)
+        let hint =
+            near.isEmpty
+            ? "NBA teams are written like nba:LAL or nba:Lakers; `faceoff teams --league nba` lists them"
+            : "did you mean nba:\(near.joined(separator: " or nba:"))?"
+        throw UnknownTeamError(input: "nba:\(trimmed)", hint: hint)
+    }
+}

@@ -1,0 +1,133 @@
+import FaceoffBase
+import FaceoffKit
+import Foundation
+import Testing
+
+/// The NBA's fan commands, the binary, on ESPN's recorded answers (../shared/espn-api/fixtures)
+/// laid out at test time as a `file://` mirror whose file paths are the URL paths (the team
+/// list, a path that is also a folder, in that folder's index.json).
+@Suite("NBA fan commands, the binary") struct NBACommandTests {
+    static let recordings = CLI.root.deletingLastPathComponent().appendingPathComponent("shared/espn-api/fixtures")
+    static let enabled = Checkers.all || FileManager.default.fileExists(atPath: recordings.path)
+
+    /// The mirror, with the roster of `rosterFor`'s path holding the Lakers' recording.
+    static func mirror(_ cli: CLI, rosterFor team: String = "13") throws -> [String: String] {
+        let mirror = cli.home.appendingPathComponent("espn")
+        let files = [
+            "teams_nba_2024-25.json": "apis/site/v2/sports/basketball/nba/teams/index.json",
+            "roster_nba_13_lal_2026-05-23.json": "apis/site/v2/sports/basketball/nba/teams/\(team)/roster",
+            "standings_nba_2025-26_final.json": "apis/v2/sports/basketball/nba/standings",
+        ]
+        for (recording, path) in files {
+            let target = mirror.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: recordings.appendingPathComponent(recording), to: target)
+        }
+        return FanCommandTests.environment.merging(["FACEOFF_ESPN_BASE": "file://\(mirror.path)"]) { $1 }
+    }
+
+    func run(_ cli: CLI, _ arguments: [String], _ environment: [String: String], columns: Int = 120) async throws -> CLI.Result {
+        try await cli.run(arguments, environment: environment.merging(["COLUMNS": String(columns)]) { $1 })
+    }
+
+    @Test(.enabled(if: enabled, "../shared/espn-api/fixtures not present"))
+    func teamsByConferenceAndDivision() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let environment = try Self.mirror(cli)
+        let text = try await run(cli, ["teams", "--league", "nba"], environment)
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stdout.split(separator: "\n").map { String($0).trimmingCharacters(in: .whitespaces) }
+        #expect(lines.first == "NBA")
+        let headings = lines.filter { ["Atlantic", "Central", "Southeast", "Northwest", "Pacific", "Southwest"].contains($0) }
+        #expect(headings == ["Atlantic", "Central", "Southeast", "Northwest", "Pacific", "Southwest"])
+        #expect(lines.contains { $0.hasPrefix("GS") && $0.contains("Golden State Warriors") })
+        let json = try await run(cli, ["teams", "--league", "nba", "--json"], environment)
+        try SchemaValidator.validate(json.stdout, schema: "teams")
+        let report = try JSONDecoder().decode(TeamsReport.self, from: Data(json.stdout.utf8))
+        #expect(report.source == "api" && report.conferences.flatMap(\.divisions).flatMap(\.teams).count == 30)
+    }
+
+    @Test(.enabled(if: enabled, "../shared/espn-api/fixtures not present"))
+    func standingsBySeedAndByDivision() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let environment = try Self.mirror(cli)
+        for columns in [80, 120] {
+            let text = try await run(cli, ["standings", "--league", "nba"], environment, columns: columns)
+            #expect(text.status == 0, "\(text.stderr)")
+            let lines = text.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.first == "NBA standings 2025-26")
+            let detroit = try #require(lines.first { $0.contains("Detroit Pistons") })
+            #expect(detroit.hasPrefix(" 1  z-Detroit Pistons") && detroit.contains("60  22") && detroit.contains(".732"), "\(detroit)")
+            #expect(lines.contains { $0.contains("z first in the conference") }, "\(text.stdout)")
+            #expect(lines.allSatisfy { DisplayWidth.of($0) <= columns }, "\(text.stdout)")
+        }
+        let json = try await run(cli, ["standings", "--league", "nba", "--by", "division", "--json"], environment)
+        #expect(json.status == 0, "\(json.stderr)")
+        try SchemaValidator.validate(json.stdout, schema: "nba-standings")
+        let report = try JSONDecoder().decode(NBAStandingsReport.self, from: Data(json.stdout.utf8))
+        #expect(report.by == .division && report.groups.count == 6)
+        let wildcard = try await run(cli, ["standings", "--league", "nba", "--by", "wildcard"], environment)
+        #expect(wildcard.status == 2 && wildcard.stderr.contains("by conference or division"), "\(wildcard.stderr)")
+    }
+
+    @Test(.enabled(if: enabled, "../shared/espn-api/fixtures not present"))
+    func aRosterByNumberAndOfflineFromTheCache() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let environment = try Self.mirror(cli)
+        for team in ["nba:LAL", "Lakers", "nba:lakers"] {
+            let text = try await run(cli, ["roster", team], environment)
+            #expect(text.status == 0, "\(team): \(text.stderr)")
+            let rows = text.stdout.split(separator: "\n").dropFirst().map(String.init)
+            #expect(rows.count == 17, "\(text.stdout)")
+            #expect(!text.stdout.contains("Shoots"))
+            #expect(rows.contains { $0.contains("Deandre Ayton") && $0.contains("C") && $0.contains("7'0\"") })
+        }
+        let json = try await run(cli, ["roster", "nba:LAL", "--json"], environment)
+        try SchemaValidator.validate(json.stdout, schema: "roster")
+        // Answered once, it is there offline (the mirror gone), saying how old it is.
+        try FileManager.default.removeItem(at: cli.home.appendingPathComponent("espn"))
+        let offline = try await run(cli, ["roster", "nba:LAL", "--offline"], environment)
+        #expect(offline.status == 0 && offline.stdout.contains("Deandre Ayton") && offline.stderr.contains("offline"), "\(offline.stderr)")
+    }
+
+    @Test(.enabled(if: enabled, "../shared/espn-api/fixtures not present"))
+    func anotherTeamsAnswerIsRefusedAndNamesAreAskedForTheirLeague() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        // The Lakers' roster where the Celtics' should be.
+        let environment = try Self.mirror(cli, rosterFor: "2")
+        let wrong = try await run(cli, ["roster", "nba:BOS"], environment)
+        #expect(wrong.status == 1 && wrong.stderr.contains("not the Boston Celtics"), "\(wrong.stderr)")
+        let kings = try await run(cli, ["roster", "Kings"], environment)
+        #expect(kings.status == 2 && kings.stderr.contains("nhl:Kings") && kings.stderr.contains("nba:Kings"), "\(kings.stderr)")
+        let follow = try await run(cli, ["follow", "nba:LAL"], environment)
+        #expect(follow.status == 2 && follow.stderr.contains("NBA team"), "\(follow.stderr)")
+        let badBase = try await run(cli, ["teams", "--league", "nba", "--espn-base", "ftp://example"], environment)
+        #expect(badBase.status == 2 && badBase.stderr.contains("--espn-base"), "\(badBase.stderr)")
+    }
+
+    /// `espn_base` in the config: checked with its line, shown by `config show`, and used; the
+    /// flag and the environment come before it.
+    @Test(.enabled(if: enabled, "../shared/espn-api/fixtures not present"))
+    func espnBaseInTheConfig() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        var environment = try Self.mirror(cli)
+        let mirror = environment["FACEOFF_ESPN_BASE"] ?? ""
+        environment["FACEOFF_ESPN_BASE"] = nil
+        try FileManager.default.createDirectory(at: cli.configFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "teams = [\"TOR\"]\nespn_base = \"ftp://espn\"\n".write(to: cli.configFile, atomically: true, encoding: .utf8)
+        let bad = try await run(cli, ["config", "validate"], environment)
+        #expect(bad.status == 2 && bad.stderr.contains("config.toml:2: 'espn_base' must be an https://"), "\(bad.stderr)")
+        try "teams = [\"TOR\"]\nespn_base = \"\(mirror)\"\n".write(to: cli.configFile, atomically: true, encoding: .utf8)
+        let shown = try await run(cli, ["config", "show"], environment)
+        #expect(shown.stdout.contains("espn_base = \"\(mirror)/\""), "\(shown.stdout)")
+        let roster = try await run(cli, ["roster", "nba:LAL"], environment)
+        #expect(roster.status == 0 && roster.stdout.contains("Deandre Ayton"), "\(roster.stderr)")
+        let flag = try await run(cli, ["roster", "nba:LAL", "--espn-base", "file:///nonexistent/"], environment)
+        #expect(flag.status == 1 && flag.stderr.contains("file:///nonexistent/apis/site/v2/"), "\(flag.stderr)")
+    }
+}

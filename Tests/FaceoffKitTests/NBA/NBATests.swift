@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+
+@testable import FaceoffAPI
+@testable import FaceoffESPN
+@testable import FaceoffKit
+@testable import FaceoffNHL
+
+/// ESPN's recorded NBA answers (../shared/espn-api/fixtures).
+enum ESPNRecordings {
+    static let directory = RealFixtures.repoRoot.deletingLastPathComponent().appendingPathComponent("shared/espn-api/fixtures")
+
+    static var available: Bool {
+        ProcessInfo.processInfo.environment["FACEOFF_TEST_ALL"] == "1" || FileManager.default.fileExists(atPath: directory.path)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ name: String) throws -> T {
+        try APIText.decode(T.self, from: Array(Data(contentsOf: directory.appendingPathComponent(name))))
+    }
+
+    static func json(_ name: String) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent(name)))
+    }
+}
+
+@Suite struct TeamInputTests {
+    @Test func aLeagueWrittenIsThatLeague() throws {
+        #expect(try TeamInput.resolve("nba:LAL") == .nba(NBATeams.team(id: "13")!))
+        #expect(try TeamInput.resolve("NBA:lakers") == .nba(NBATeams.team(id: "13")!))
+        #expect(try TeamInput.resolve("nhl:TOR") == .nhl("TOR"))
+        #expect(try TeamInput.resolve("nhl:Kings") == .nhl("LAK"))
+        #expect(try TeamInput.resolve("nba:Kings") == .nba(NBATeams.team(id: "23")!))
+    }
+
+    @Test func theNBAsTricodesAndESPNsAbbreviationsAreOneTeam() throws {
+        for (typed, espn) in [
+            ("GSW", "GS"), ("NYK", "NY"), ("SAS", "SA"), ("NOP", "NO"), ("UTA", "UTAH"), ("WAS", "WSH"), ("utah", "UTAH"),
+        ] {
+            guard case .nba(let team) = try TeamInput.resolve("nba:\(typed)") else {
+                Issue.record("nba:\(typed) is not an NBA team")
+                continue
+            }
+            #expect(team.abbrev == espn, "nba:\(typed)")
+        }
+    }
+
+    /// A bare abbreviation or name means what it meant before the NBA: the NHL's.
+    @Test func bareNHLAbbreviationsStayTheNHLs() throws {
+        for abbrev in ["TOR", "BOS", "WSH", "UTA", "MIN", "DAL", "PHI", "CHI", "DET"] {
+            #expect(try TeamInput.resolve(abbrev) == .nhl(abbrev))
+        }
+        #expect(try TeamInput.resolve("Leafs") == .nhl("TOR"))
+        #expect(try TeamInput.resolve("Habs") == .nhl("MTL"))
+    }
+
+    @Test func aNameOnlyTheNBAHasIsTheNBAs() throws {
+        #expect(try TeamInput.resolve("Lakers") == .nba(NBATeams.team(id: "13")!))
+        #expect(try TeamInput.resolve("Golden State") == .nba(NBATeams.team(id: "9")!))
+        #expect(try TeamInput.resolve("sixers") == .nba(NBATeams.team(id: "20")!))
+    }
+
+    @Test func aNameBothLeaguesHaveAsksForTheLeague() {
+        for name in ["Kings", "Boston", "Hawks"] {
+            #expect {
+                try TeamInput.resolve(name)
+            } throws: { error in
+                let said = "\(error)"
+                return said.contains("both leagues") && said.contains("nhl:\(name)") && said.contains("nba:\(name)")
+            }
+        }
+    }
+
+    @Test func unknownTeamsAndLeaguesSayWhatToWrite() {
+        #expect(throws: UnknownTeamError.self) { try TeamInput.resolve("mlb:NYY") }
+        #expect {
+            try TeamInput.resolve("nba:LAX")
+        } throws: { "\($0)".contains("did you mean nba:") }
+        // Where only the NHL goes so far, an NBA team is refused, saying what the NBA has.
+        #expect {
+            try TeamInput.nhl("nba:LAL")
+        } throws: { "\($0)".contains("roster nba:LAL") }
+    }
+}
+
+@Suite(.enabled(if: ESPNRecordings.available, "../shared/espn-api/fixtures not present"))
+struct NBARecordingTests {
+    /// The fact table agrees with ESPN: ids, abbreviations and divisions with its by-division
+    /// list, names with its team list, conferences with its standings.
+    @Test func theFactTableIsWhatESPNSays() throws {
+        let byDivision = try #require(
+            (ESPNRecordings.json("teams_by-division_nfl-mlb-nba-nhl.json") as? [String: Any])?["nba"] as? [[String: Any]])
+        var seen = 0
+        for division in byDivision {
+            let name = try #require(division["name"] as? String)
+            for team in try #require(division["teams"] as? [[String: Any]]) {
+                let id = try #require(team["id"] as? String)
+                let known = try #require(NBATeams.team(id: id), "ESPN's team \(id)")
+                #expect(known.abbrev == team["abbreviation"] as? String)
+                #expect(known.division == name, "\(known.name)")
+                seen += 1
+            }
+        }
+        #expect(seen == 30 && NBATeams.all.count == 30)
+        let list = try ESPNRecordings.decode(ESPNTeamList.self, "teams_nba_2024-25.json")
+        #expect(list.teams.count == 30)
+        for team in list.teams {
+            #expect(NBATeams.team(id: team.id ?? "")?.name == team.displayName)
+        }
+        let standings = try ESPNRecordings.decode(ESPNStandings.self, "standings_nba_2025-26_final.json")
+        for group in standings.children ?? [] {
+            for entry in group.standings?.entries ?? [] {
+                let team = try #require(NBATeams.team(id: entry.team?.id ?? ""))
+                #expect(group.name == "\(team.conference) Conference", "\(team.name)")
+            }
+        }
+    }
+
+    /// By conference in seed order (ESPN's entries are not), the marks as given; by division
+    /// by record, games behind the division's leader.
+    @Test func standingsByConferenceAndByDivision() throws {
+        let standings = try ESPNRecordings.decode(ESPNStandings.self, "standings_nba_2025-26_final.json")
+        let conference = NBAStandingsReport(standings: standings, by: .conference)
+        #expect(conference.season == "2025-26")
+        #expect(conference.groups.map(\.name) == ["Eastern Conference", "Western Conference"])
+        let east = conference.groups[0].rows
+        #expect(east.map(\.seed) == Array(1...15))
+        #expect(east.map(\.rank) == Array(1...15))
+        #expect(east.first?.abbrev == "DET" && east.first?.clinch == "z" && east.first?.gamesBehind == "-")
+        #expect(east.last?.clinch == "e")
+        #expect(conference.groups[1].rows.first?.abbrev == "OKC" && conference.groups[1].rows.first?.clinch == "*")
+
+        let division = NBAStandingsReport(standings: standings, by: .division)
+        #expect(division.groups.map(\.name) == ["Atlantic", "Central", "Southeast", "Northwest", "Pacific", "Southwest"])
+        for group in division.groups {
+            #expect(group.rows.count == 5, "\(group.name)")
+            #expect(group.rows.first?.gamesBehind == "-")
+            let pcts = group.rows.map { Double($0.wins) / Double($0.wins + $0.losses) }
+            #expect(pcts == pcts.sorted(by: >), "\(group.name)")
+            // Games behind are half the record's difference from the leader.
+            let leader = group.rows[0]
+            for row in group.rows.dropFirst() {
+                let behind = Double((leader.wins - row.wins) + (row.losses - leader.losses)) / 2
+                #expect(Double(row.gamesBehind ?? "") == behind || (behind == 0 && row.gamesBehind == "-"), "\(row.name)")
+            }
+        }
+        // The East's first seed leads its division too.
+        let central = try #require(division.groups.first { $0.name == "Central" })
+        #expect(central.rows.first?.abbrev == "DET")
+    }
+
+    @Test func aRosterByJerseyNumberWithHeightAndAge() throws {
+        let roster = try ESPNRecordings.decode(ESPNRoster.self, "roster_nba_13_lal_2025-05-31.json")
+        let report = RosterReport(nba: roster, team: NBATeams.team(id: "13")!)
+        #expect(report.league == "NBA" && report.team == "LAL")
+        #expect(report.groups.map(\.name) == ["Players"])
+        let players = report.groups[0].players
+        #expect(players.count == 17)
+        let numbers = players.compactMap(\.number)
+        #expect(numbers == numbers.sorted())
+        let luka = try #require(players.first { $0.name == "Luka Doncic" })
+        #expect(luka.number == 77 && luka.position == "PG" && luka.heightInches == 78 && luka.weightPounds == 230 && luka.age == 26)
+        #expect(luka.birthDate == "1999-02-28" && luka.handedness == nil)
+    }
+
+    /// An answer about another team is refused before anything is cached or shown.
+    @Test func aRosterOfAnotherTeamIsRefused() throws {
+        let roster = try ESPNRecordings.decode(ESPNRoster.self, "roster_nba_13_lal_2026-05-23.json")
+        let celtics = NBATeams.team(id: "2")!
+        #expect(Endpoint<ESPNRoster>.nbaRoster(celtics).problem(roster)?.contains("not the Boston Celtics") == true)
+        #expect(Endpoint<ESPNRoster>.nbaRoster(NBATeams.team(id: "13")!).problem(roster) == nil)
+    }
+
+    @Test func teamsInTheirColoursFromESPNsList() throws {
+        let list = try ESPNRecordings.decode(ESPNTeamList.self, "teams_nba_2024-25.json")
+        let report = TeamsReport(nba: list)
+        #expect(report.league == "NBA" && report.source == "api")
+        #expect(report.conferences.map(\.name) == ["Eastern", "Western"])
+        #expect(report.conferences[1].divisions.map(\.name) == ["Northwest", "Pacific", "Southwest"])
+        let lakers = try #require(report.conferences.flatMap(\.divisions).flatMap(\.teams).first { $0.abbrev == "LAL" })
+        #expect(lakers.primaryColor == "#552583" && lakers.secondaryColor == "#FDB927")
+        let offline = TeamsReport(nba: nil)
+        #expect(offline.source == "built-in" && offline.conferences.flatMap(\.divisions).flatMap(\.teams).count == 30)
+    }
+}
