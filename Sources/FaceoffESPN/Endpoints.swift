@@ -42,3 +42,33 @@ extension Endpoint where Response == ESPNRoster {
             freshness: { _, _ in .seconds(24 * 3600) })
     }
 }
+
+extension Endpoint where Response == ESPNTeamSchedule {
+    /// The current part of the current season (ESPN's choice: the postseason while it is on).
+    public static func nbaSchedule(_ team: NBATeam) -> Self {
+        Self(
+            "apis/site/v2/sports/basketball/nba/teams/\(team.id)/schedule",
+            missing: "ESPN has no NBA team with the id \(team.id)",
+            problem: { schedule in
+                if let id = schedule.team?.id, id != team.id {
+                    return "it is the schedule of \(schedule.team?.displayName ?? "team \(id)"), not the \(team.name)"
+                }
+                let events = schedule.events ?? []
+                let others = events.filter { event in
+                    let ids = (event.competition?.competitors ?? []).compactMap { $0.team?.id }
+                    return ids.count == 2 && !ids.contains(team.id)
+                }
+                return others.isEmpty ? nil : "\(others.count) of its \(events.count) games are not the \(team.name)'"
+            },
+            regression: { new, old in
+                // The same part of the same season never loses every game.
+                guard new.season?.year == old.season?.year, new.season?.type == old.season?.type else { return nil }
+                let before = (old.events ?? []).count
+                return before > 0 && (new.events ?? []).isEmpty ? "it has no games, where the last good copy has \(before)" : nil
+            },
+            freshness: { schedule, _ in
+                // A game on: asked again each time; otherwise an hour.
+                (schedule.events ?? []).contains { $0.competition?.status?.type?.state == "in" } ? .revalidate : .seconds(3600)
+            })
+    }
+}

@@ -96,3 +96,135 @@ public struct ESPNRoster: Codable, Sendable, Equatable {
     public var athletes: [Athlete]?
     public var coach: [Coach]?
 }
+
+/// A score: an object (`{"value": 112.0, "displayValue": "112"}`) in team schedules, a string
+/// (`"112"`) in scoreboards and summaries.
+public struct ESPNScore: Codable, Sendable, Equatable {
+    public var points: Int?
+
+    public init(points: Int?) { self.points = points }
+
+    private struct Object: Codable {
+        var value: Double?
+        var displayValue: String?
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let text = try? container.decode(String.self) {
+            points = Int(text)
+        } else if let object = try? container.decode(Object.self) {
+            points = object.displayValue.flatMap { Int($0) } ?? object.value.map { Int($0) }
+        } else {
+            points = nil
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(points.map(String.init))
+    }
+}
+
+/// A game (an event) as schedules and scoreboards carry it.
+public struct ESPNEvent: Codable, Sendable, Equatable {
+    public struct SeasonType: Codable, Sendable, Equatable {
+        /// 1 preseason, 2 regular season, 3 postseason.
+        public var type: Int?
+    }
+
+    public struct Competition: Codable, Sendable, Equatable {
+        public var venue: Venue?
+        public var neutralSite: Bool?
+        public var broadcasts: [Broadcast]?
+        public var notes: [Note]?
+        public var competitors: [Competitor]?
+        public var status: Status?
+    }
+
+    public struct Venue: Codable, Sendable, Equatable { public var fullName: String? }
+
+    public struct Broadcast: Codable, Sendable, Equatable {
+        public struct Media: Codable, Sendable, Equatable { public var shortName: String? }
+        public struct Market: Codable, Sendable, Equatable { public var type: String? }
+        public var media: Media?
+        public var market: Market?
+    }
+
+    public struct Note: Codable, Sendable, Equatable { public var headline: String? }
+
+    public struct Competitor: Codable, Sendable, Equatable {
+        public struct Record: Codable, Sendable, Equatable {
+            public var type: String?
+            public var displayValue: String?
+        }
+
+        /// home | away
+        public var homeAway: String?
+        public var winner: Bool?
+        public var team: ESPNTeam?
+        public var score: ESPNScore?
+        public var record: [Record]?
+    }
+
+    public struct Status: Codable, Sendable, Equatable {
+        public struct Kind: Codable, Sendable, Equatable {
+            /// STATUS_SCHEDULED, STATUS_IN_PROGRESS, STATUS_HALFTIME, STATUS_END_PERIOD, STATUS_FINAL…
+            public var name: String?
+            /// pre | in | post
+            public var state: String?
+            public var completed: Bool?
+            /// "Final/OT", "8:41 - 4th Quarter", "5/13 - TBD"
+            public var detail: String?
+        }
+
+        public var type: Kind?
+        /// 1-4 the quarters, 5 the first overtime.
+        public var period: Int?
+        public var displayClock: String?
+    }
+
+    public var id: String?
+    /// UTC without seconds: "2026-04-25T00:00Z".
+    public var date: String?
+    public var seasonType: SeasonType?
+    /// False: the start time is not set yet, and `date` holds a placeholder on its day.
+    public var timeValid: Bool?
+    public var competitions: [Competition]?
+
+    public var competition: Competition? { competitions?.first }
+}
+
+/// `apis/site/v2/sports/basketball/nba/teams/{id}/schedule`
+public struct ESPNTeamSchedule: Codable, Sendable, Equatable {
+    public struct Season: Codable, Sendable, Equatable {
+        public var year: Int?
+        public var type: Int?
+        /// "2025-26"
+        public var displayName: String?
+    }
+
+    public var team: ESPNTeam?
+    public var season: Season?
+    public var events: [ESPNEvent]?
+}
+
+extension ESPNEvent {
+    /// `date` as a moment: ESPN writes it without seconds ("2026-04-25T00:00Z").
+    public var startDate: Date? {
+        guard var text = date else { return nil }
+        if text.count == 17, text.hasSuffix("Z") { text.insert(contentsOf: ":00", at: text.index(before: text.endIndex)) }
+        return try? Date(text, strategy: .iso8601)
+    }
+
+    /// The day a game with no time yet is on: its placeholder is midnight, US Eastern (the
+    /// recordings' "5/13 - TBD" games are dated 04:00Z in May), so that day is Eastern's.
+    public var easternDay: String? {
+        guard let start = startDate, let zone = TimeZone(identifier: "America/New_York") else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: start)
+        guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
+        return String(format: "%04d-%02d-%02d", year, month, day)
+    }
+}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FaceoffBase
 import FaceoffDaemon
+import FaceoffESPN
 import FaceoffKit
 import FaceoffMQTT
 import FaceoffNHL
@@ -23,6 +24,13 @@ struct FanContext {
             followed: session.config.teams)
         text = FanText(style: session.terminalStyle, width: terminalWidth(), time: time)
         json = global.json
+    }
+
+    /// The NBA team named on the command line (`nba:LAL`, `Lakers`), or nil for anything else
+    /// (an NHL team, or none: then `team(_:command:)` answers).
+    func nbaTeam(_ argument: String?) throws -> NBATeam? {
+        guard let argument, case .nba(let team) = try TeamInput.resolve(argument) else { return nil }
+        return team
     }
 
     /// The team named on the command line, else the first followed team.

@@ -14,8 +14,12 @@ extension Faceoff {
 
         func run() async throws {
             let context = try FanContext(global)
-            let team = try context.team(team, command: "next")
             let now = context.service.now
+            if let nba = try context.nbaTeam(team) {
+                context.emit(try await context.service.nbaNext(team: nba)) { context.text.next($0, now: now) }
+                return
+            }
+            let team = try context.team(team, command: "next")
             context.emit(try await context.service.next(team: team)) { context.text.next($0, now: now) }
         }
     }

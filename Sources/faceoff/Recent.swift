@@ -20,6 +20,10 @@ extension Faceoff {
 
         func run() async throws {
             let context = try FanContext(global)
+            if let nba = try context.nbaTeam(team) {
+                context.emit(try await context.service.nbaRecent(team: nba, count: n), render: context.text.recent)
+                return
+            }
             let team = try context.team(team, command: "recent")
             context.emit(try await context.service.recent(team: team, count: n), render: context.text.recent)
         }

@@ -16,7 +16,7 @@ extension Faceoff {
 
         func run() async throws {
             let context = try FanContext(global)
-            if let team, case .nba(let nba) = try TeamInput.resolve(team) {
+            if let nba = try context.nbaTeam(team) {
                 context.emit(try await context.service.nbaRoster(team: nba), render: context.text.roster)
                 return
             }

@@ -34,6 +34,11 @@ extension Faceoff {
 
         func run() async throws {
             let context = try FanContext(global)
+            if let nba = try context.nbaTeam(team) {
+                if season != nil { throw ValidationError("--season is the NHL's; an NBA team's schedule is ESPN's current one") }
+                context.emit(try await context.service.nbaSchedule(team: nba, from: from, to: to), render: context.text.schedule)
+                return
+            }
             let team = try context.team(team, command: "schedule")
             context.emit(try await context.service.schedule(team: team, season: season, from: from, to: to), render: context.text.schedule)
         }

@@ -17,6 +17,7 @@ import Testing
             "teams_nba_2024-25.json": "apis/site/v2/sports/basketball/nba/teams/index.json",
             "roster_nba_13_lal_2026-05-23.json": "apis/site/v2/sports/basketball/nba/teams/\(team)/roster",
             "standings_nba_2025-26_final.json": "apis/v2/sports/basketball/nba/standings",
+            "schedule_nba_13_lal_2026_postseason_with_ot_and_tbd.json": "apis/site/v2/sports/basketball/nba/teams/\(team)/schedule",
         ]
         for (recording, path) in files {
             let target = mirror.appendingPathComponent(path)
@@ -129,5 +130,49 @@ import Testing
         #expect(roster.status == 0 && roster.stdout.contains("Deandre Ayton"), "\(roster.stderr)")
         let flag = try await run(cli, ["roster", "nba:LAL", "--espn-base", "file:///nonexistent/"], environment)
         #expect(flag.status == 1 && flag.stderr.contains("file:///nonexistent/apis/site/v2/"), "\(flag.stderr)")
+    }
+
+    /// The Lakers' 2026 postseason, seen from Los Angeles between two rounds: six finals (one
+    /// in overtime), four timed games with TV, three "if necessary" games with no time yet,
+    /// shown on their day and never at ESPN's placeholder hour.
+    @Test(.enabled(if: enabled, "../shared/espn-api/fixtures not present"))
+    func scheduleNextAndRecent() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let environment = try Self.mirror(cli).merging(["FACEOFF_NOW": "2026-05-03T12:00:00Z", "TZ": "America/Los_Angeles"]) { $1 }
+        let schedule = try await run(cli, ["schedule", "nba:LAL"], environment)
+        #expect(schedule.status == 0, "\(schedule.stderr)")
+        let lines = schedule.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 15, "\(schedule.stdout)")
+        #expect(lines.contains { $0.hasPrefix("Fri Apr 24  17:00  @ HOU") && $0.contains("W") && $0.hasSuffix("112–108 OT") })
+        #expect(lines.contains { $0.hasPrefix("Tue May 5   17:30  @ OKC") && $0.hasSuffix("NBC, Peacock") })
+        let tbd = lines.filter { $0.contains("TBD") }
+        #expect(tbd.count == 3 && tbd[0].hasPrefix("Wed May 13  TBD    @ OKC"), "\(tbd)")
+        let json = try await run(cli, ["schedule", "nba:LAL", "--json"], environment)
+        try SchemaValidator.validate(json.stdout, schema: "schedule")
+        let report = try JSONDecoder().decode(ScheduleReport.self, from: Data(json.stdout.utf8))
+        #expect(report.league == "NBA" && report.season == "2025-26")
+        let unset = report.games.filter(\.timeTBD)
+        #expect(unset.count == 3 && unset.allSatisfy { $0.start == nil && $0.startLocal == nil })
+        #expect(
+            unset.map(\.series) == [
+                "West Semifinals - Game 5 If Necessary", "West Semifinals - Game 6 If Necessary", "West Semifinals - Game 7 If Necessary",
+            ])
+
+        let next = try await run(cli, ["next", "Lakers"], environment)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(
+            next.stdout.contains("@ Oklahoma City Thunder") && next.stdout.contains("Tue May 5 17:30 PDT")
+                && next.stdout.contains("in 2d 12h"), "\(next.stdout)")
+        #expect(!next.stdout.contains("faceoff game"))
+        try SchemaValidator.validate(try await run(cli, ["next", "nba:LAL", "--json"], environment).stdout, schema: "next")
+
+        let recent = try await run(cli, ["recent", "nba:LAL", "-n", "3"], environment)
+        let games = recent.stdout.split(separator: "\n").dropFirst().map(String.init)
+        #expect(games.map { String($0.prefix(10)) } == ["Fri May 1 ", "Wed Apr 29", "Sun Apr 26"], "\(recent.stdout)")
+        #expect(games[0].contains("W") && games[0].contains("98–78") && !recent.stdout.contains("faceoff game"))
+        try SchemaValidator.validate(try await run(cli, ["recent", "nba:LAL", "--json"], environment).stdout, schema: "recent")
+        let season = try await run(cli, ["schedule", "nba:LAL", "--season", "20252026"], environment)
+        #expect(season.status == 2 && season.stderr.contains("--season is the NHL's"))
     }
 }

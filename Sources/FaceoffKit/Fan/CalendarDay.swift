@@ -32,9 +32,12 @@ public struct CalendarDay: Sendable, Equatable, Comparable, CustomStringConverti
     }
 
     /// "Sat Oct 25, 2025"
-    public var text: String {
+    public var text: String { "\(shortText), \(year)" }
+
+    /// "Sat Oct 25"
+    public var shortText: String {
         let noon = Self.utc.date(from: DateComponents(year: year, month: month, day: day, hour: 12)) ?? Date(timeIntervalSince1970: 0)
-        return "\(LocalTime(timeZone: Self.utc.timeZone).day(noon)), \(year)"
+        return LocalTime(timeZone: Self.utc.timeZone).day(noon)
     }
 
     /// The day before or after, `days` away.

@@ -21,3 +21,45 @@ extension FanService {
         return Output(report: RosterReport(nba: fetched.value, team: team), notes: notes([fetched]))
     }
 }
+
+extension FanService {
+    private func nbaGames(_ team: NBATeam) async throws -> (games: [GameSummary], season: String?, fetched: Fetched<ESPNTeamSchedule>) {
+        let fetched = try await espn.fetch(.nbaSchedule(team))
+        let games = (fetched.value.events ?? []).compactMap { GameSummary(nba: $0, team: team, time: time) }
+        return (games, fetched.value.season?.displayName, fetched)
+    }
+
+    public func nbaSchedule(team: NBATeam, from: String?, to: String?) async throws -> Output<ScheduleReport> {
+        let (games, season, fetched) = try await nbaGames(team)
+        let report = ScheduleReport(league: "NBA", team: team.abbrev, season: season, time: time, games: games, from: from, to: to)
+        return Output(report: report, notes: notes([fetched]))
+    }
+
+    public func nbaRecent(team: NBATeam, count: Int) async throws -> Output<RecentReport> {
+        let (games, _, fetched) = try await nbaGames(team)
+        var report = RecentReport(team: team.abbrev, time: time, games: games, count: count)
+        report.league = "NBA"
+        return Output(report: report, notes: notes([fetched]))
+    }
+
+    /// The game on, else the next (a game with no time yet counts, on its day), else the last;
+    /// both teams' records as the schedule gives them.
+    public func nbaNext(team: NBATeam) async throws -> Output<NextReport> {
+        let (games, season, fetched) = try await nbaGames(team)
+        guard let (kind, game) = NextReport.pick(from: games, now: now) else {
+            throw FanError("no games scheduled for the \(team.name) in \(season ?? "the current season") (ESPN's schedule)")
+        }
+        var records: [String: String] = [:]
+        let event = (fetched.value.events ?? []).first { $0.id == String(game.id) }
+        for competitor in event?.competition?.competitors ?? [] {
+            guard let abbrev = competitor.team?.abbreviation,
+                let total = competitor.record?.first(where: { $0.type == "total" })?.displayValue
+            else { continue }
+            records[abbrev] = total
+        }
+        var report = NextReport(
+            team: team.abbrev, timezone: time.timeZone.identifier, kind: kind, game: game, now: now, records: records, live: nil)
+        report.league = "NBA"
+        return Output(report: report, notes: notes([fetched]))
+    }
+}

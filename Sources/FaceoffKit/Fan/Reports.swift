@@ -15,21 +15,29 @@ public enum CurrentSeason {
 
 /// `faceoff schedule`: a team's season, in order.
 public struct ScheduleReport: Codable, Sendable, Equatable {
+    /// "NBA" for an NBA team; absent for the NHL.
+    public var league: String?
     public var team: String
     public var season: String?
     public var timezone: String
     public var games: [GameSummary]
 
     public init(schedule: ClubSchedule, team: String, time: LocalTime, from: String? = nil, to: String? = nil) {
+        self.init(
+            league: nil, team: team, season: schedule.currentSeason.map(String.init), time: time,
+            games: (schedule.games ?? []).compactMap { GameSummary($0, team: team, time: time) }, from: from, to: to)
+    }
+
+    /// The games between `from` and `to` (local days, inclusive), each league's.
+    public init(league: String?, team: String, season: String?, time: LocalTime, games: [GameSummary], from: String?, to: String?) {
+        self.league = league
         self.team = team
-        season = schedule.currentSeason.map(String.init)
+        self.season = season
         timezone = time.timeZone.identifier
-        games = (schedule.games ?? [])
-            .compactMap { GameSummary($0, team: team, time: time) }
-            .filter { game in
-                guard let date = game.date else { return from == nil && to == nil }
-                return (from.map { date >= $0 } ?? true) && (to.map { date <= $0 } ?? true)
-            }
+        self.games = games.filter { game in
+            guard let date = game.date else { return from == nil && to == nil }
+            return (from.map { date >= $0 } ?? true) && (to.map { date <= $0 } ?? true)
+        }
     }
 }
 
@@ -50,6 +58,8 @@ public struct NextReport: Codable, Sendable, Equatable {
         public var emptyNet: [String]
     }
 
+    /// "NBA" for an NBA team; absent for the NHL.
+    public var league: String?
     public var team: String
     public var timezone: String
     /// live | next | last | none
@@ -111,6 +121,8 @@ public struct NextReport: Codable, Sendable, Equatable {
 
 /// `faceoff recent`: finished games, newest first.
 public struct RecentReport: Codable, Sendable, Equatable {
+    /// "NBA" for an NBA team; absent for the NHL.
+    public var league: String?
     public var team: String
     public var timezone: String
     public var games: [GameSummary]

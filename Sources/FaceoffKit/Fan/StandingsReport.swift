@@ -127,11 +127,12 @@ public struct RosterReport: Codable, Sendable, Equatable {
         public var players: [Player]
     }
 
-    public var league = "NHL"
+    /// "NBA" for an NBA team; absent for the NHL (as before there were two leagues).
+    public var league: String?
     public var team: String
     public var groups: [Group]
 
-    public init(league: String, team: String, groups: [Group]) {
+    public init(league: String?, team: String, groups: [Group]) {
         self.league = league
         self.team = team
         self.groups = groups

@@ -39,7 +39,8 @@ public struct FanText: Sendable {
     }
 
     private func when(_ game: GameSummary) -> (day: String, time: String) {
-        guard let start = game.startDate else { return (game.date ?? "?", "TBD") }
+        // No time at all (an NBA game ESPN has not timed yet): its day, as the other rows'.
+        guard let start = game.startDate else { return (game.date.flatMap(CalendarDay.init(iso:))?.shortText ?? game.date ?? "?", "TBD") }
         return (time.day(start), game.timeTBD ? "TBD" : time.time(start))
     }
 
@@ -134,7 +135,8 @@ public struct FanText: Sendable {
             lines.append(
                 "TV: " + game.broadcasts.map { "\($0.network) (\($0.market)\($0.country.map { " \($0)" } ?? ""))" }.joined(separator: ", "))
         }
-        if report.kind != "next" { lines.append(style.dim("Box score: faceoff game \(game.id)")) }
+        // The box score is the NHL's so far.
+        if report.kind != "next", report.league == nil { lines.append(style.dim("Box score: faceoff game \(game.id)")) }
         return lines.joined(separator: "\n")
     }
 
@@ -151,7 +153,7 @@ public struct FanText: Sendable {
                 TextTable.Cell(game.scoreText ?? ""), TextTable.Cell(game.venue ?? ""),
             ])
         }
-        let last = report.games.first.map { "\n" + style.dim("Box score: faceoff game \($0.id)") } ?? ""
+        let last = report.league == nil ? report.games.first.map { "\n" + style.dim("Box score: faceoff game \($0.id)") } ?? "" : ""
         return table.render(width: width, style: style) + last
     }
 

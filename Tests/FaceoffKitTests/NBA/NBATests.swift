@@ -78,7 +78,7 @@ enum ESPNRecordings {
         // Where only the NHL goes so far, an NBA team is refused, saying what the NBA has.
         #expect {
             try TeamInput.nhl("nba:LAL")
-        } throws: { "\($0)".contains("roster nba:LAL") }
+        } throws: { "\($0)".contains("with nba:LAL") }
     }
 }
 
@@ -180,5 +180,35 @@ struct NBARecordingTests {
         #expect(lakers.primaryColor == "#552583" && lakers.secondaryColor == "#FDB927")
         let offline = TeamsReport(nba: nil)
         #expect(offline.source == "built-in" && offline.conferences.flatMap(\.divisions).flatMap(\.teams).count == 30)
+    }
+
+    /// Both recorded schedules: every game the Lakers', finals with their scores (an object in
+    /// one recording, integers in the other), `Final/OT` as OT, a game with no time on its
+    /// Eastern day; another team's schedule and one that lost every game are refused.
+    @Test func schedulesAsGames() throws {
+        let lakers = NBATeams.team(id: "13")!
+        let time = LocalTime(timeZone: TimeZone(identifier: "America/Los_Angeles")!)
+        for name in ["schedule_nba_13_lal_2026_postseason_with_ot_and_tbd.json", "schedule_nba_13_lal_2025_postseason.json"] {
+            let schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, name)
+            #expect(Endpoint<ESPNTeamSchedule>.nbaSchedule(lakers).problem(schedule) == nil, "\(name)")
+            #expect(
+                Endpoint<ESPNTeamSchedule>.nbaSchedule(NBATeams.team(id: "2")!).problem(schedule)?.contains("not the Boston Celtics")
+                    == true)
+            let games = (schedule.events ?? []).compactMap { GameSummary(nba: $0, team: lakers, time: time) }
+            #expect(games.count == schedule.events?.count)
+            for game in games where game.isFinal {
+                let ours = game.homeOrAway == "home" ? game.home.score : game.away.score
+                let theirs = game.homeOrAway == "home" ? game.away.score : game.home.score
+                #expect(ours != nil && theirs != nil && (game.result == "W") == (ours! > theirs!), "\(game.id)")
+                #expect(game.type == "playoffs")
+            }
+        }
+        let schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, "schedule_nba_13_lal_2026_postseason_with_ot_and_tbd.json")
+        let games = (schedule.events ?? []).compactMap { GameSummary(nba: $0, team: lakers, time: time) }
+        #expect(games.filter { $0.endedIn == "OT" }.map(\.id) == [401_869_400])
+        #expect(games.filter(\.timeTBD).map(\.date) == ["2026-05-13", "2026-05-16", "2026-05-18"])
+        var emptied = schedule
+        emptied.events = []
+        #expect(Endpoint<ESPNTeamSchedule>.nbaSchedule(lakers).regression(emptied, schedule)?.contains("no games") == true)
     }
 }
