@@ -34,9 +34,7 @@ extension Endpoint where Response == ESPNRoster {
             "apis/site/v2/sports/basketball/nba/teams/\(team.id)/roster",
             missing: "ESPN has no NBA team with the id \(team.id)",
             problem: { roster in
-                if let id = roster.team?.id, id != team.id {
-                    return "it is the roster of \(roster.team?.displayName ?? "team \(id)"), not the \(team.name)"
-                }
+                if let other = otherTeam(roster.team, asked: team, what: "roster") { return other }
                 return (roster.athletes ?? []).isEmpty ? "it lists no players" : nil
             },
             freshness: { _, _ in .seconds(24 * 3600) })
@@ -50,9 +48,7 @@ extension Endpoint where Response == ESPNTeamSchedule {
             "apis/site/v2/sports/basketball/nba/teams/\(team.id)/schedule",
             missing: "ESPN has no NBA team with the id \(team.id)",
             problem: { schedule in
-                if let id = schedule.team?.id, id != team.id {
-                    return "it is the schedule of \(schedule.team?.displayName ?? "team \(id)"), not the \(team.name)"
-                }
+                if let other = otherTeam(schedule.team, asked: team, what: "schedule") { return other }
                 let events = schedule.events ?? []
                 let others = events.filter { event in
                     let ids = (event.competition?.competitors ?? []).compactMap { $0.team?.id }
@@ -71,4 +67,11 @@ extension Endpoint where Response == ESPNTeamSchedule {
                 (schedule.events ?? []).contains { $0.competition?.status?.type?.state == "in" } ? .revalidate : .seconds(3600)
             })
     }
+}
+
+/// Why a team's answer is not the team asked for ("it is the roster of the Los Angeles Lakers,
+/// not the Boston Celtics"), or nil.
+func otherTeam(_ answered: ESPNTeam?, asked team: NBATeam, what: String) -> String? {
+    guard let id = answered?.id, id != team.id else { return nil }
+    return "it is the \(what) of \(answered?.displayName.map { "the \($0)" } ?? "team \(id)"), not the \(team.name)"
 }
