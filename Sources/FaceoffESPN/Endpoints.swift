@@ -75,3 +75,23 @@ func otherTeam(_ answered: ESPNTeam?, asked team: NBATeam, what: String) -> Stri
     guard let id = answered?.id, id != team.id else { return nil }
     return "it is the \(what) of \(answered?.displayName.map { "the \($0)" } ?? "team \(id)"), not the \(team.name)"
 }
+
+extension Endpoint where Response == ESPNScoreboard {
+    /// A day's games (`day` YYYY-MM-DD; nil: ESPN's today).
+    public static func nbaScoreboard(day: String?) -> Self {
+        let query = day.map { "?dates=" + $0.replacingOccurrences(of: "-", with: "") } ?? ""
+        return Self(
+            "apis/site/v2/sports/basketball/nba/scoreboard\(query)",
+            problem: { board in
+                guard let day, let answered = board.day?.date, answered != day else { return nil }
+                return "it holds the games of \(answered), not \(day)"
+            },
+            freshness: { board, _ in
+                let states = (board.events ?? []).map { $0.competition?.status?.type?.state }
+                if states.contains("in") { return .revalidate }
+                // A past day of finals never changes again.
+                if day != nil, !states.isEmpty, states.allSatisfy({ $0 == "post" }) { return .forever }
+                return .seconds(60)
+            })
+    }
+}

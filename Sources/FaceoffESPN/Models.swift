@@ -136,10 +136,27 @@ public struct ESPNEvent: Codable, Sendable, Equatable {
     public struct Competition: Codable, Sendable, Equatable {
         public var venue: Venue?
         public var neutralSite: Bool?
+        /// Schedules' broadcasts (`media`, `market.type`); a scoreboard's are another shape
+        /// (`names`, `market` as text) and read as none: its `geoBroadcasts` are these.
         public var broadcasts: [Broadcast]?
+        public var geoBroadcasts: [Broadcast]?
         public var notes: [Note]?
         public var competitors: [Competitor]?
         public var status: Status?
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            venue = try? container.decodeIfPresent(Venue.self, forKey: .venue)
+            neutralSite = try? container.decodeIfPresent(Bool.self, forKey: .neutralSite)
+            broadcasts = try? container.decodeIfPresent([Broadcast].self, forKey: .broadcasts)
+            geoBroadcasts = try? container.decodeIfPresent([Broadcast].self, forKey: .geoBroadcasts)
+            notes = try? container.decodeIfPresent([Note].self, forKey: .notes)
+            competitors = try container.decodeIfPresent([Competitor].self, forKey: .competitors)
+            status = try container.decodeIfPresent(Status.self, forKey: .status)
+        }
+
+        /// Where to watch, from whichever list has them.
+        public var networks: [Broadcast] { geoBroadcasts ?? broadcasts ?? [] }
     }
 
     public struct Venue: Codable, Sendable, Equatable { public var fullName: String? }
@@ -164,7 +181,18 @@ public struct ESPNEvent: Codable, Sendable, Equatable {
         public var winner: Bool?
         public var team: ESPNTeam?
         public var score: ESPNScore?
+        /// Schedules' records (`[{type, displayValue}]`); a scoreboard's `record` is other and
+        /// read as none.
         public var record: [Record]?
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            homeAway = try container.decodeIfPresent(String.self, forKey: .homeAway)
+            winner = try? container.decodeIfPresent(Bool.self, forKey: .winner)
+            team = try container.decodeIfPresent(ESPNTeam.self, forKey: .team)
+            score = try? container.decodeIfPresent(ESPNScore.self, forKey: .score)
+            record = try? container.decodeIfPresent([Record].self, forKey: .record)
+        }
     }
 
     public struct Status: Codable, Sendable, Equatable {
@@ -227,4 +255,15 @@ extension ESPNEvent {
         guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
         return String(format: "%04d-%02d-%02d", year, month, day)
     }
+}
+
+/// `apis/site/v2/sports/basketball/nba/scoreboard`: a day's games.
+public struct ESPNScoreboard: Codable, Sendable, Equatable {
+    public struct Day: Codable, Sendable, Equatable {
+        /// "2026-05-02"
+        public var date: String?
+    }
+
+    public var day: Day?
+    public var events: [ESPNEvent]?
 }

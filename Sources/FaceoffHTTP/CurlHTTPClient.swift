@@ -78,8 +78,12 @@ extension CurlHTTPClient {
     /// A `file://` mirror's file for a URL: the URL's path, or, where that path is a folder
     /// (an API whose `teams` is an answer and `teams/13/roster` another), the folder's
     /// `index.json`, as a web server serves a folder's index.
+    /// A query is part of the file's name (`scoreboard?dates=20241215`), so each day is a file
+    /// of its own and a missing one is missing, never another day's.
     static func mirrored(_ url: String) -> String {
-        guard url.hasPrefix("file://"), let path = URL(string: url)?.path else { return url }
+        guard url.hasPrefix("file://") else { return url }
+        if url.contains("?") { return url.replacingOccurrences(of: "?", with: "%3F") }
+        guard let path = URL(string: url)?.path else { return url }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return url }
         return (url.hasSuffix("/") ? url : url + "/") + "index.json"

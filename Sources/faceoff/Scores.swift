@@ -18,6 +18,9 @@ extension Faceoff {
 
         @OptionGroup var global: GlobalOptions
 
+        @Option(help: "nhl or nba.")
+        var league: League = .nhl
+
         @Option(help: "The day's games instead of today's (YYYY-MM-DD).")
         var date: String?
 
@@ -38,7 +41,7 @@ extension Faceoff {
             var day = date.flatMap { CalendarDay(iso: $0) }
             if yesterday { day = CalendarDay(context.service.now, in: context.service.time.timeZone).adding(days: -1) }
             guard watch else {
-                context.emit(try await context.service.scores(on: day), render: context.text.scores)
+                context.emit(try await Self.scores(context, league: league, day: day), render: context.text.scores)
                 return
             }
             guard isatty(STDOUT_FILENO) == 1 else {
@@ -46,12 +49,19 @@ extension Faceoff {
                     message: "--watch redraws a terminal, and standard output is not one; run `faceoff scores` as often as you like instead"
                 )
             }
-            try await Self.watch(context, day: day, poll: context.session.config.watch.poll)
+            try await Self.watch(context, league: league, day: day, poll: context.session.config.watch.poll)
+        }
+
+        static func scores(_ context: FanContext, league: League, day: CalendarDay?) async throws -> FanService.Output<ScoresReport> {
+            switch league {
+            case .nhl: try await context.service.scores(on: day)
+            case .nba: try await context.service.nbaScores(on: day)
+            }
         }
 
         /// Redraws the day's table until q (Ctrl-C reads as q while the keys are open): a
         /// refresh that fails keeps the last table and says why under it.
-        static func watch(_ context: FanContext, day: CalendarDay?, poll: Duration) async throws {
+        static func watch(_ context: FanContext, league: League, day: CalendarDay?, poll: Duration) async throws {
             let keys = TerminalKeys.open()
             defer { keys?.close() }
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -61,7 +71,7 @@ extension Faceoff {
                         var footer: String
                         var interval = Duration.seconds(60)
                         do {
-                            let output = try await context.service.scores(on: day)
+                            let output = try await scores(context, league: league, day: day)
                             table = context.text.scores(output.report)
                             if output.report.games.contains(where: { $0.status == "live" }) { interval = poll }
                             footer = "Updated \(context.service.time.time(Date()))"

@@ -175,4 +175,37 @@ import Testing
         let season = try await run(cli, ["schedule", "nba:LAL", "--season", "20252026"], environment)
         #expect(season.status == 2 && season.stderr.contains("--season is the NHL's"))
     }
+
+    /// ESPN's scoreboard: today's (a game in the 4th quarter), a day of finals and a day not
+    /// begun, each day its own file in the mirror (the query is part of the name).
+    @Test(.enabled(if: enabled, "../shared/espn-api/fixtures not present"))
+    func scoresOfADay() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let environment = try Self.mirror(cli).merging(["TZ": "America/New_York"]) { $1 }
+        let folder = cli.home.appendingPathComponent("espn/apis/site/v2/sports/basketball/nba")
+        for (recording, name) in [
+            ("scoreboard_nba_20260502_live_q4.json", "scoreboard"), ("scoreboard_nba_20241215.json", "scoreboard?dates=20241215"),
+            ("scoreboard_nba_20221225_all-scheduled.json", "scoreboard?dates=20221225"),
+        ] {
+            try FileManager.default.copyItem(at: Self.recordings.appendingPathComponent(recording), to: folder.appendingPathComponent(name))
+        }
+        let today = try await run(cli, ["scores", "--league", "nba"], environment)
+        #expect(today.status == 0, "\(today.stderr)")
+        #expect(today.stdout.hasPrefix("NBA games on Sat May 2, 2026"), "\(today.stdout)")
+        #expect(today.stdout.contains("PHI @ BOS  92–87") && today.stdout.contains("4th 8:41 left"), "\(today.stdout)")
+        let finals = try await run(cli, ["scores", "--league", "nba", "--date", "2024-12-15"], environment)
+        let lines = finals.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "NBA games on Sun Dec 15, 2024" && lines.count == 9, "\(finals.stdout)")
+        #expect(lines.contains { $0.contains("DAL @ GS   143–133") && $0.contains("Final") })
+        let christmas = try await run(cli, ["scores", "--league", "nba", "--date", "2022-12-25", "--json"], environment)
+        try SchemaValidator.validate(christmas.stdout, schema: "scores")
+        let report = try JSONDecoder().decode(ScoresReport.self, from: Data(christmas.stdout.utf8))
+        #expect(report.league == "NBA" && report.games.count == 5)
+        #expect(report.games.allSatisfy { $0.status == "scheduled" && $0.away.score == nil && $0.home.score == nil })
+        #expect(report.games.first?.startLocal?.hasPrefix("2022-12-25T12:00:00") == true, "\(report.games.first?.startLocal ?? "")")
+        // A day the mirror does not have is an error, never another day's games.
+        let missing = try await run(cli, ["scores", "--league", "nba", "--date", "2024-12-16"], environment)
+        #expect(missing.status == 1 && !missing.stdout.contains("Final"), "\(missing.stdout)")
+    }
 }

@@ -63,3 +63,12 @@ extension FanService {
         return Output(report: report, notes: notes([fetched]))
     }
 }
+
+extension FanService {
+    /// The NBA's games of `day` (ESPN's today when nil), the followed teams' first.
+    public func nbaScores(on day: CalendarDay?, followed: [NBATeam] = []) async throws -> Output<ScoresReport> {
+        let fetched = try await espn.fetch(.nbaScoreboard(day: day?.description))
+        return Output(
+            report: ScoresReport(nba: fetched.value, day: day?.description, followed: followed, time: time), notes: notes([fetched]))
+    }
+}

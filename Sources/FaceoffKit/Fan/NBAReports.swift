@@ -193,10 +193,13 @@ extension GameSummary {
         state = kind?.name
         scheduleState = nil
         let competitors = competition.competitors ?? []
+        let scored = status == "live" || status == "final"
         func side(_ homeAway: String) -> Side {
             let competitor = competitors.first { $0.homeAway == homeAway }
             let abbrev = competitor?.team?.abbreviation ?? "?"
-            return Side(abbrev: abbrev, name: competitor?.team?.displayName ?? abbrev, score: competitor?.score?.points, shots: nil)
+            // A game not begun has no score (scoreboards write "0").
+            let score = scored ? competitor?.score?.points : nil
+            return Side(abbrev: abbrev, name: competitor?.team?.displayName ?? abbrev, score: score, shots: nil)
         }
         away = side("away")
         home = side("home")
@@ -204,7 +207,7 @@ extension GameSummary {
         neutralSite = competition.neutralSite ?? false
         // "Final/OT", "Final/2OT": any overtime is OT, as the NHL's are.
         endedIn = status == "final" ? ((kind?.detail ?? "").contains("OT") || (competition.status?.period ?? 0) > 4 ? "OT" : "REG") : nil
-        broadcasts = (competition.broadcasts ?? []).compactMap { broadcast in
+        broadcasts = competition.networks.compactMap { broadcast in
             guard let network = broadcast.media?.shortName else { return nil }
             let market = broadcast.market?.type?.lowercased() ?? "other"
             return Broadcast(market: ["national", "home", "away"].contains(market) ? market : "other", country: nil, network: network)
@@ -221,6 +224,52 @@ extension GameSummary {
             homeOrAway = isHome ? "home" : "away"
             opponent = (isHome ? away : home).abbrev
             if status == "final", let winner = ours.winner { result = winner ? "W" : "L" }
+        }
+    }
+}
+
+extension ScoresReport {
+    /// A day of NBA games from ESPN's scoreboard, followed teams' first: a live game's quarter
+    /// and clock, halftime or the end of a quarter, a final's OT.
+    /// `day`: the day asked for, for a scoreboard that does not say its own.
+    public init(nba board: ESPNScoreboard, day: String?, followed: [NBATeam], time: LocalTime) {
+        league = "NBA"
+        date = board.day?.date ?? day
+        var games: [Game] = []
+        for event in board.events ?? [] {
+            let ids = Set((event.competition?.competitors ?? []).compactMap { $0.team?.id })
+            let ours = followed.first { ids.contains($0.id) }
+            guard let summary = GameSummary(nba: event, team: ours, time: time) else { continue }
+            let status = event.competition?.status
+            var period: String?
+            var clock: String?
+            if summary.isLive {
+                switch status?.type?.name {
+                case "STATUS_HALFTIME": period = "Halftime"
+                case "STATUS_END_PERIOD": period = status?.period.map { "End of \(Self.quarter($0))" }
+                default:
+                    period = status?.period.map(Self.quarter)
+                    clock = status?.displayClock
+                }
+            }
+            games.append(
+                Game(
+                    id: summary.id, status: summary.status, start: summary.start, startLocal: summary.startLocal, timeTBD: summary.timeTBD,
+                    away: summary.away, home: summary.home, period: period, clock: clock, intermission: false, powerPlay: nil,
+                    emptyNet: [], endedIn: summary.endedIn, networks: summary.networks, followed: ours != nil))
+        }
+        self.games = games.filter(\.followed) + games.filter { !$0.followed }
+    }
+
+    /// "1st"…"4th", then "OT", "2OT".
+    static func quarter(_ period: Int) -> String {
+        switch period {
+        case 1: "1st"
+        case 2: "2nd"
+        case 3: "3rd"
+        case 4: "4th"
+        case 5: "OT"
+        default: "\(period - 4)OT"
         }
     }
 }

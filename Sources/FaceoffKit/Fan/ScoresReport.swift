@@ -30,7 +30,9 @@ public struct ScoresReport: Codable, Sendable, Equatable {
         public var followed: Bool
     }
 
-    /// The day, YYYY-MM-DD, as the NHL gives it.
+    /// "NBA" for the NBA's games; absent for the NHL.
+    public var league: String?
+    /// The day, YYYY-MM-DD, as the league gives it.
     public var date: String?
     public var games: [Game]
 

@@ -9,7 +9,8 @@ extension FanText {
     /// time left and power play or empty net of those on, the final with OT/SO.
     public func scores(_ report: ScoresReport) -> String {
         let day = report.date.flatMap { CalendarDay(iso: $0) }?.text ?? report.date ?? "that day"
-        guard !report.games.isEmpty else { return "No NHL games on \(day)." }
+        let league = report.league ?? "NHL"
+        guard !report.games.isEmpty else { return "No \(league) games on \(day)." }
         var table = TextTable(columns: [
             .init(""), .init("Game"), .init("Score"), .init("State", shrinkable: true, minimumWidth: 5),
             .init("TV", shrinkable: true, minimumWidth: 4, dropRank: 1),
@@ -39,7 +40,7 @@ extension FanText {
                 ]
                 .map { TextTable.Cell($0) }, style: highlight)
         }
-        return "NHL games on \(day)\n" + table.render(width: width, style: style)
+        return "\(league) games on \(day)\n" + table.render(width: width, style: style)
     }
 
     /// A box score: the score line, goals by period, shots, goalies, power plays, penalties,
