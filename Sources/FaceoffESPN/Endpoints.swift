@@ -95,3 +95,23 @@ extension Endpoint where Response == ESPNScoreboard {
             })
     }
 }
+
+extension Endpoint where Response == ESPNSummary {
+    /// One game: its score by quarter, box score and leaders (and, later, its plays).
+    public static func nbaSummary(_ id: Int) -> Self {
+        Self(
+            "apis/site/v2/sports/basketball/nba/summary?event=\(id)",
+            missing: "ESPN has no NBA game with the id \(id)",
+            problem: { summary in
+                guard let answered = summary.header?.id else { return "it has no game id" }
+                return answered == String(id) ? nil : "it is about game \(answered), not \(id)"
+            },
+            freshness: { summary, _ in
+                switch summary.header?.competitions?.first?.status?.type?.state {
+                case "post": .forever
+                case "in": .revalidate
+                default: .seconds(600)
+                }
+            })
+    }
+}

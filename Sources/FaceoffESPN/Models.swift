@@ -238,12 +238,8 @@ public struct ESPNTeamSchedule: Codable, Sendable, Equatable {
 }
 
 extension ESPNEvent {
-    /// `date` as a moment: ESPN writes it without seconds ("2026-04-25T00:00Z").
-    public var startDate: Date? {
-        guard var text = date else { return nil }
-        if text.count == 17, text.hasSuffix("Z") { text.insert(contentsOf: ":00", at: text.index(before: text.endIndex)) }
-        return try? Date(text, strategy: .iso8601)
-    }
+    /// `date` as a moment.
+    public var startDate: Date? { date.flatMap(ESPNDate.parse) }
 
     /// The day a game with no time yet is on: its placeholder is midnight, US Eastern (the
     /// recordings' "5/13 - TBD" games are dated 04:00Z in May), so that day is Eastern's.
@@ -266,4 +262,114 @@ public struct ESPNScoreboard: Codable, Sendable, Equatable {
 
     public var day: Day?
     public var events: [ESPNEvent]?
+}
+
+/// `apis/site/v2/sports/basketball/nba/summary?event={id}`: one game, as far as its box score
+/// goes (its plays are the live engine's, later).
+public struct ESPNSummary: Codable, Sendable, Equatable {
+    public struct Header: Codable, Sendable, Equatable {
+        public var id: String?
+        public var competitions: [HeaderCompetition]?
+    }
+
+    public struct HeaderCompetition: Codable, Sendable, Equatable {
+        public struct Series: Codable, Sendable, Equatable { public var summary: String? }
+        public struct Competitor: Codable, Sendable, Equatable {
+            public struct LineScore: Codable, Sendable, Equatable { public var displayValue: String? }
+            public var homeAway: String?
+            public var team: ESPNTeam?
+            public var score: ESPNScore?
+            public var winner: Bool?
+            public var linescores: [LineScore]?
+        }
+
+        public var date: String?
+        public var status: ESPNEvent.Status?
+        public var competitors: [Competitor]?
+        public var series: Series?
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            date = try container.decodeIfPresent(String.self, forKey: .date)
+            status = try container.decodeIfPresent(ESPNEvent.Status.self, forKey: .status)
+            competitors = try container.decodeIfPresent([Competitor].self, forKey: .competitors)
+            // A list in some answers, an object in others: only the object's summary is read.
+            series = try? container.decodeIfPresent(Series.self, forKey: .series)
+        }
+    }
+
+    public struct Boxscore: Codable, Sendable, Equatable {
+        public var players: [TeamPlayers]?
+    }
+
+    public struct TeamPlayers: Codable, Sendable, Equatable {
+        public struct Statistics: Codable, Sendable, Equatable {
+            /// MIN PTS FG 3PT FT REB AST TO STL BLK OREB DREB PF +/-
+            public var names: [String]?
+            public var athletes: [Athlete]?
+        }
+
+        public struct Athlete: Codable, Sendable, Equatable {
+            public struct Person: Codable, Sendable, Equatable {
+                public var id: String?
+                public var displayName: String?
+            }
+
+            public var athlete: Person?
+            public var starter: Bool?
+            public var didNotPlay: Bool?
+            /// In the order of `names`; empty for a player who did not play.
+            public var stats: [String]?
+        }
+
+        public var team: ESPNTeam?
+        public var statistics: [Statistics]?
+    }
+
+    public struct TeamLeaders: Codable, Sendable, Equatable {
+        public struct Category: Codable, Sendable, Equatable {
+            public struct Leader: Codable, Sendable, Equatable {
+                public struct Person: Codable, Sendable, Equatable { public var displayName: String? }
+                public var athlete: Person?
+                public var displayValue: String?
+                /// "11/16 FG, 3/6 FT"
+                public var summary: String?
+            }
+
+            /// "Points"
+            public var displayName: String?
+            public var leaders: [Leader]?
+        }
+
+        public var team: ESPNTeam?
+        public var leaders: [Category]?
+    }
+
+    public struct GameInfo: Codable, Sendable, Equatable {
+        public var venue: ESPNEvent.Venue?
+        public var attendance: Int?
+    }
+
+    public var header: Header?
+    public var boxscore: Boxscore?
+    public var leaders: [TeamLeaders]?
+    public var gameInfo: GameInfo?
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        header = try container.decodeIfPresent(Header.self, forKey: .header)
+        boxscore = try? container.decodeIfPresent(Boxscore.self, forKey: .boxscore)
+        leaders = try? container.decodeIfPresent([TeamLeaders].self, forKey: .leaders)
+        gameInfo = try? container.decodeIfPresent(GameInfo.self, forKey: .gameInfo)
+    }
+}
+
+/// ESPN's event dates: UTC without seconds ("2026-04-25T00:00Z"), which ISO 8601 parsers that
+/// insist on seconds refuse; a date with seconds is read too.
+public enum ESPNDate {
+    public static func parse(_ text: String) -> Date? {
+        var text = text
+        if text.count == 17, text.hasSuffix("Z") { text.insert(contentsOf: ":00", at: text.index(before: text.endIndex)) }
+        return try? Date(text, strategy: .iso8601)
+    }
 }

@@ -16,11 +16,21 @@ extension Faceoff {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "A team (TOR, Leafs) or a game id (2025020100).")
+        @Argument(help: "A team (TOR, Leafs, nba:LAL) or a game id (2025020100, nba:401585607).")
         var teamOrGame: String?
 
         func run() async throws {
             let context = try FanContext(global)
+            // nba:401585607 is an NBA game; nba:LAL an NBA team's game on now or last.
+            if let argument = teamOrGame, argument.lowercased().hasPrefix("nba:"), let number = Int(argument.dropFirst(4)) {
+                context.emit(try await context.service.nbaBoxScore(game: number), render: context.text.nbaBoxScore)
+                return
+            }
+            if let nba = try context.nbaTeam(teamOrGame) {
+                let id = try await context.service.nbaCurrentOrLastGame(team: nba)
+                context.emit(try await context.service.nbaBoxScore(game: id), render: context.text.nbaBoxScore)
+                return
+            }
             let id: Int
             if let number = teamOrGame.flatMap(Int.init), number > 1_000_000 {
                 id = number

@@ -208,4 +208,29 @@ import Testing
         let missing = try await run(cli, ["scores", "--league", "nba", "--date", "2024-12-16"], environment)
         #expect(missing.status == 1 && !missing.stdout.contains("Final"), "\(missing.stdout)")
     }
+
+    /// `game nba:ID`: a final's box score (text at 80 columns, JSON to its schema), a game the
+    /// mirror does not have said plainly.
+    @Test(.enabled(if: enabled, "../shared/espn-api/fixtures not present"))
+    func aBoxScore() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let environment = try Self.mirror(cli).merging(["TZ": "America/New_York"]) { $1 }
+        let folder = cli.home.appendingPathComponent("espn/apis/site/v2/sports/basketball/nba")
+        try FileManager.default.copyItem(
+            at: Self.recordings.appendingPathComponent("summary_nba_401585607_final_tor_at_orl_20240317.json"),
+            to: folder.appendingPathComponent("summary?event=401585607"))
+        let text = try await run(cli, ["game", "nba:401585607"], environment, columns: 80)
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "TOR 96–111 ORL · Final")
+        #expect(lines.contains("ORL   26   26   35   24  111"), "\(text.stdout)")
+        #expect(lines.contains { $0.hasPrefix("Paolo Banchero") && $0.contains("29") && $0.contains("11-16") })
+        #expect(lines.contains { $0.hasPrefix("Garrett Temple") && $0.contains("DNP") })
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 80 })
+        let json = try await run(cli, ["game", "nba:401585607", "--json"], environment)
+        try SchemaValidator.validate(json.stdout, schema: "nba-game")
+        let missing = try await run(cli, ["game", "nba:401585608"], environment)
+        #expect(missing.status == 1 && missing.stderr.contains("ESPN has no NBA game with the id 401585608"), "\(missing.stderr)")
+    }
 }

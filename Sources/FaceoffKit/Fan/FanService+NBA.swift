@@ -72,3 +72,20 @@ extension FanService {
             report: ScoresReport(nba: fetched.value, day: day?.description, followed: followed, time: time), notes: notes([fetched]))
     }
 }
+
+extension FanService {
+    public func nbaBoxScore(game id: Int) async throws -> Output<NBABoxScoreReport> {
+        let fetched = try await espn.fetch(.nbaSummary(id))
+        return Output(report: NBABoxScoreReport(summary: fetched.value, id: id), notes: notes([fetched]))
+    }
+
+    /// The team's game on now, else its last one, from its schedule.
+    public func nbaCurrentOrLastGame(team: NBATeam) async throws -> Int {
+        let (games, _, _) = try await nbaGames(team)
+        if let live = games.first(where: \.isLive) { return live.id }
+        guard let last = games.filter(\.isFinal).max(by: { ($0.startDate ?? .distantPast) < ($1.startDate ?? .distantPast) }) else {
+            throw FanError("the \(team.name) have no game on and none finished in ESPN's schedule")
+        }
+        return last.id
+    }
+}

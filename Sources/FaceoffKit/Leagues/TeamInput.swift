@@ -81,7 +81,7 @@ public enum TeamInput {
             throw UnknownTeamError(
                 input: input.trimmingCharacters(in: .whitespaces),
                 hint:
-                    "the \(team.name) are an NBA team; for the NBA Faceoff has `teams`, `standings` and `scores` with --league nba, and `schedule`, `next`, `recent` and `roster` with nba:\(team.abbrev) so far"
+                    "the \(team.name) are an NBA team; for the NBA Faceoff has `teams`, `standings` and `scores` with --league nba, and `schedule`, `next`, `recent`, `roster` and `game` with nba:\(team.abbrev) so far"
             )
         }
     }

@@ -1,4 +1,5 @@
 import FaceoffBase
+import FaceoffESPN
 import FaceoffNHL
 import Foundation
 
@@ -41,6 +42,59 @@ extension FanText {
                 .map { TextTable.Cell($0) }, style: highlight)
         }
         return "\(league) games on \(day)\n" + table.render(width: width, style: style)
+    }
+
+    /// An NBA box score: the score line, points by quarter, each team's players (starters
+    /// first, as ESPN lists them) and the game's leaders.
+    public func nbaBoxScore(_ report: NBABoxScoreReport) -> String {
+        let (a, h) = (report.away.abbrev, report.home.abbrev)
+        var head = "\(a) @ \(h)"
+        if let away = report.away.score, let home = report.home.score { head = "\(a) \(away)–\(home) \(h)" }
+        var blocks = [style.bold([head, report.detail].compactMap(\.self).joined(separator: " · "))]
+        var facts = [report.series, report.venue].compactMap(\.self)
+        if report.status == "scheduled", let start = report.start.flatMap(ESPNDate.parse) {
+            facts.insert("\(time.day(start)) \(time.time(start)) \(time.zoneAbbreviation(start))", at: 0)
+        }
+        if !facts.isEmpty { blocks[0] += "\n" + facts.joined(separator: " · ") }
+        let periods = max(report.away.periods.count, report.home.periods.count)
+        if periods > 0 {
+            let labels: [String] = (1...periods).map(ScoresReport.quarter)
+            var columns: [TextTable.Column] = [.init("")]
+            columns += labels.map { TextTable.Column($0, .right) }
+            columns.append(TextTable.Column("T", .right))
+            var table = TextTable(columns: columns)
+            for team in [report.away, report.home] {
+                var cells: [String] = [team.abbrev]
+                for index in 0..<periods { cells.append(index < team.periods.count ? String(team.periods[index]) : "") }
+                cells.append(team.score.map(String.init) ?? "")
+                table.add(cells)
+            }
+            blocks.append(table.render(width: width, style: style))
+        }
+        for team in [report.away, report.home] where !team.players.isEmpty {
+            var table = TextTable(columns: [
+                .init(team.abbrev, shrinkable: true, minimumWidth: 8), .init("MIN", .right), .init("PTS", .right), .init("REB", .right),
+                .init("AST", .right), .init("FG", .right, dropRank: 3), .init("3PT", .right, dropRank: 2), .init("FT", .right, dropRank: 4),
+                .init("+/-", .right, dropRank: 1),
+            ])
+            for player in team.players {
+                if player.didNotPlay {
+                    table.add([player.name, "DNP", "", "", "", "", "", "", ""])
+                    continue
+                }
+                table.add([
+                    player.name, dash(player.minutes), dash(player.points), dash(player.rebounds), dash(player.assists),
+                    player.fieldGoals ?? "-", player.threes ?? "-", player.freeThrows ?? "-", player.plusMinus ?? "-",
+                ])
+            }
+            blocks.append(table.render(width: width, style: style))
+        }
+        if !report.leaders.isEmpty {
+            let lines = report.leaders.map { "\($0.category): \($0.name) (\($0.team)) \($0.value)" + ($0.detail.map { ", \($0)" } ?? "") }
+            blocks.append("Leaders\n" + lines.joined(separator: "\n"))
+        }
+        if report.status == "scheduled" { blocks.append(style.dim("Not begun: the box score fills in once the game is on.")) }
+        return blocks.joined(separator: "\n\n")
     }
 
     /// A box score: the score line, goals by period, shots, goalies, power plays, penalties,

@@ -14,7 +14,7 @@ public struct FanText: Sendable {
         self.time = time
     }
 
-    private func dash(_ value: Int?) -> String { value.map(String.init) ?? "-" }
+    func dash(_ value: Int?) -> String { value.map(String.init) ?? "-" }
 
     /// Joins short items into lines no wider than the terminal.
     func wrap(_ items: [String], separator: String) -> [String] {

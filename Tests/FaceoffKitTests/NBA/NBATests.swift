@@ -211,4 +211,42 @@ struct NBARecordingTests {
         emptied.events = []
         #expect(Endpoint<ESPNTeamSchedule>.nbaSchedule(lakers).regression(emptied, schedule)?.contains("no games") == true)
     }
+
+    /// The recorded summaries as box scores: a final's periods add up to its score and its
+    /// players' points to the team's; the game in progress is live with no final; a game not
+    /// begun has no score, players or leaders (its summary's leaders are the season's).
+    @Test func summariesAsBoxScores() throws {
+        let finals = [
+            ("summary_nba_401585607_final_tor_at_orl_20240317.json", 401_585_607, "TOR", 96, "ORL", 111),
+            ("summary_nba_401468642_final_dal_at_hou_20221223.json", 401_468_642, "DAL", 112, "HOU", 106),
+        ]
+        for (name, id, away, awayScore, home, homeScore) in finals {
+            let summary = try ESPNRecordings.decode(ESPNSummary.self, name)
+            #expect(Endpoint<ESPNSummary>.nbaSummary(id).problem(summary) == nil)
+            #expect(Endpoint<ESPNSummary>.nbaSummary(id + 1).problem(summary)?.contains("not \(id + 1)") == true)
+            let report = NBABoxScoreReport(summary: summary, id: id)
+            #expect(report.status == "final")
+            #expect(
+                report.away.abbrev == away && report.away.score == awayScore && report.home.abbrev == home && report.home.score == homeScore
+            )
+            for team in [report.away, report.home] {
+                #expect(team.periods.reduce(0, +) == team.score, "\(team.abbrev)")
+                #expect(team.players.compactMap(\.points).reduce(0, +) == team.score, "\(team.abbrev)")
+                #expect(team.players.filter(\.starter).count == 5, "\(team.abbrev)")
+            }
+            let top = try #require(report.leaders.first { $0.category == "Points" && $0.team == home })
+            #expect(Int(top.value) == report.home.players.compactMap(\.points).max())
+        }
+        let live = NBABoxScoreReport(
+            summary: try ESPNRecordings.decode(ESPNSummary.self, "summary_nba_401705066_in-progress-q4_lac_at_min_20250106.json"),
+            id: 401_705_066)
+        #expect(live.status == "live" && live.detail == "8:10 - 4th Quarter" && live.home.score == 87 && live.away.score == 78)
+        #expect(live.home.periods.reduce(0, +) == 87)
+        for name in ["summary_nba_401772994_pregame_ecf_g6.json", "summary_nba_401812480_pregame_phi_at_ny.json"] {
+            let summary = try ESPNRecordings.decode(ESPNSummary.self, name)
+            let report = NBABoxScoreReport(summary: summary, id: Int(summary.header?.id ?? "") ?? 0)
+            #expect(report.status == "scheduled" && report.away.score == nil && report.home.score == nil)
+            #expect(report.away.players.isEmpty && report.home.players.isEmpty && report.leaders.isEmpty && report.home.periods.isEmpty)
+        }
+    }
 }
