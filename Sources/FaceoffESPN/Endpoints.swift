@@ -62,9 +62,13 @@ extension Endpoint where Response == ESPNTeamSchedule {
                 let before = (old.events ?? []).count
                 return before > 0 && (new.events ?? []).isEmpty ? "it has no games, where the last good copy has \(before)" : nil
             },
-            freshness: { schedule, _ in
-                // A game on: asked again each time; otherwise an hour.
-                (schedule.events ?? []).contains { $0.competition?.status?.type?.state == "in" } ? .revalidate : .seconds(3600)
+            freshness: { schedule, now in
+                let events = schedule.events ?? []
+                // A game on: asked again each time. Otherwise an hour, but never past the next
+                // start, so `next` and `game` see a game begin.
+                if events.contains(where: { $0.competition?.status?.type?.state == "in" }) { return .revalidate }
+                let nextStart = events.compactMap { event in event.hasTime ? event.startDate : nil }.filter { $0 > now }.min()
+                return .seconds(max(60, min(3600, nextStart.map { $0.timeIntervalSince(now) } ?? 3600)))
             })
     }
 }

@@ -136,6 +136,8 @@ public struct ESPNEvent: Codable, Sendable, Equatable {
     public struct Competition: Codable, Sendable, Equatable {
         public var venue: Venue?
         public var neutralSite: Bool?
+        /// Scoreboards say it here, schedules on the event.
+        public var timeValid: Bool?
         /// Schedules' broadcasts (`media`, `market.type`); a scoreboard's are another shape
         /// (`names`, `market` as text) and read as none: its `geoBroadcasts` are these.
         public var broadcasts: [Broadcast]?
@@ -148,6 +150,7 @@ public struct ESPNEvent: Codable, Sendable, Equatable {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             venue = try? container.decodeIfPresent(Venue.self, forKey: .venue)
             neutralSite = try? container.decodeIfPresent(Bool.self, forKey: .neutralSite)
+            timeValid = try? container.decodeIfPresent(Bool.self, forKey: .timeValid)
             broadcasts = try? container.decodeIfPresent([Broadcast].self, forKey: .broadcasts)
             geoBroadcasts = try? container.decodeIfPresent([Broadcast].self, forKey: .geoBroadcasts)
             notes = try? container.decodeIfPresent([Note].self, forKey: .notes)
@@ -221,6 +224,9 @@ public struct ESPNEvent: Codable, Sendable, Equatable {
     public var competitions: [Competition]?
 
     public var competition: Competition? { competitions?.first }
+
+    /// False when the start time is not set yet, wherever the answer says so.
+    public var hasTime: Bool { (timeValid ?? competition?.timeValid) != false }
 }
 
 /// `apis/site/v2/sports/basketball/nba/teams/{id}/schedule`
@@ -241,16 +247,8 @@ extension ESPNEvent {
     /// `date` as a moment.
     public var startDate: Date? { date.flatMap(ESPNDate.parse) }
 
-    /// The day a game with no time yet is on: its placeholder is midnight, US Eastern (the
-    /// recordings' "5/13 - TBD" games are dated 04:00Z in May), so that day is Eastern's.
-    public var easternDay: String? {
-        guard let start = startDate, let zone = TimeZone(identifier: "America/New_York") else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.year, .month, .day], from: start)
-        guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
-        return String(format: "%04d-%02d-%02d", year, month, day)
-    }
+    /// The day a game with no time yet is on (see `ESPNDate.easternDay`).
+    public var easternDay: String? { date.flatMap(ESPNDate.easternDay) }
 }
 
 /// `apis/site/v2/sports/basketball/nba/scoreboard`: a day's games.
@@ -269,11 +267,17 @@ public struct ESPNScoreboard: Codable, Sendable, Equatable {
 public struct ESPNSummary: Codable, Sendable, Equatable {
     public struct Header: Codable, Sendable, Equatable {
         public var id: String?
+        /// False: no start time yet (`date` is a placeholder on its day).
+        public var timeValid: Bool?
         public var competitions: [HeaderCompetition]?
     }
 
     public struct HeaderCompetition: Codable, Sendable, Equatable {
-        public struct Series: Codable, Sendable, Equatable { public var summary: String? }
+        public struct Series: Codable, Sendable, Equatable {
+            /// "playoff", or "season" (the regular season's meetings)
+            public var type: String?
+            public var summary: String?
+        }
         public struct Competitor: Codable, Sendable, Equatable {
             public struct LineScore: Codable, Sendable, Equatable { public var displayValue: String? }
             public var homeAway: String?
@@ -284,17 +288,22 @@ public struct ESPNSummary: Codable, Sendable, Equatable {
         }
 
         public var date: String?
+        public var timeValid: Bool?
         public var status: ESPNEvent.Status?
         public var competitors: [Competitor]?
+        /// The playoff series only ("IND leads series 3-2"): summaries list the regular
+        /// season's meetings beside it, and an answer may give one object instead of a list.
         public var series: Series?
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             date = try container.decodeIfPresent(String.self, forKey: .date)
+            timeValid = try? container.decodeIfPresent(Bool.self, forKey: .timeValid)
             status = try container.decodeIfPresent(ESPNEvent.Status.self, forKey: .status)
             competitors = try container.decodeIfPresent([Competitor].self, forKey: .competitors)
-            // A list in some answers, an object in others: only the object's summary is read.
-            series = try? container.decodeIfPresent(Series.self, forKey: .series)
+            let listed = (try? container.decodeIfPresent([Series].self, forKey: .series)) ?? nil
+            let single = (try? container.decodeIfPresent(Series.self, forKey: .series)) ?? nil
+            series = (listed ?? single.map { [$0] } ?? []).first { $0.type == "playoff" }
         }
     }
 
@@ -371,5 +380,16 @@ public enum ESPNDate {
         var text = text
         if text.count == 17, text.hasSuffix("Z") { text.insert(contentsOf: ":00", at: text.index(before: text.endIndex)) }
         return try? Date(text, strategy: .iso8601)
+    }
+
+    /// The day a game with no time yet is on: its placeholder is midnight, US Eastern (the
+    /// recordings' "5/13 - TBD" games are dated 04:00Z in May), so that day is Eastern's.
+    public static func easternDay(_ text: String) -> String? {
+        guard let start = parse(text), let zone = TimeZone(identifier: "America/New_York") else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: start)
+        guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
+        return String(format: "%04d-%02d-%02d", year, month, day)
     }
 }

@@ -78,7 +78,7 @@ public enum Teams {
             if matches.count == 1 { return matches[0].abbrev }
             if matches.count > 1 {
                 let names = matches.map(\.abbrev).joined(separator: ", ")
-                throw UnknownTeamError(input: trimmed, hint: "it matches \(names); use the abbreviation")
+                throw UnknownTeamError(input: trimmed, hint: "it matches \(names); use the abbreviation", matches: matches.map(\.abbrev))
             }
         }
         let near = Suggest.closest(to: upper, in: abbreviations, limit: 1)
@@ -97,11 +97,14 @@ public enum Teams {
 public struct UnknownTeamError: ReportedError, Sendable, Equatable, CustomStringConvertible {
     public let input: String
     public let hint: String
+    /// The teams the input fits when it fits more than one.
+    public let matches: [String]
     public var description: String { "unknown team '\(input)' (\(hint))" }
 
-    package init(input: String, hint: String) {
+    package init(input: String, hint: String, matches: [String] = []) {
         self.input = input
         self.hint = hint
+        self.matches = matches
     }
 }
 

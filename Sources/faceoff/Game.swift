@@ -21,7 +21,11 @@ extension Faceoff {
 
         func run() async throws {
             let context = try FanContext(global)
-            // nba:401585607 is an NBA game; nba:LAL an NBA team's game on now or last.
+            // An NHL game id; nba:401585607 an NBA game; nba:LAL an NBA team's game on now or last.
+            if let number = teamOrGame.flatMap(Int.init), number > 1_000_000 {
+                context.emit(try await context.service.boxScore(game: number), render: context.text.boxScore)
+                return
+            }
             if let argument = teamOrGame, argument.lowercased().hasPrefix("nba:"), let number = Int(argument.dropFirst(4)) {
                 context.emit(try await context.service.nbaBoxScore(game: number), render: context.text.nbaBoxScore)
                 return

@@ -46,7 +46,10 @@ public struct NBABoxScoreReport: Codable, Sendable, Equatable {
     public var status: String
     /// ESPN's words for the moment: "Final/OT", "8:10 - 4th Quarter".
     public var detail: String?
+    /// Absent while ESPN has no time for it.
     public var start: String?
+    /// The game's day (US Eastern, ESPN's) when it has no time yet.
+    public var day: String?
     public var venue: String?
     public var attendance: Int?
     /// A playoff game's series: "Series tied 3-3".
@@ -60,14 +63,16 @@ public struct NBABoxScoreReport: Codable, Sendable, Equatable {
         let competition = summary.header?.competitions?.first
         let kind = competition?.status?.type
         switch (kind?.state, kind?.name) {
-        case ("post", _): status = "final"
+        case ("post", _) where kind?.completed != false: status = "final"
         case (_, "STATUS_POSTPONED"): status = "postponed"
         case (_, "STATUS_CANCELED"), (_, "STATUS_CANCELLED"): status = "cancelled"
         case ("in", _): status = "live"
         default: status = "scheduled"
         }
         detail = kind?.detail
-        start = competition?.date
+        let timed = (summary.header?.timeValid ?? competition?.timeValid) != false
+        start = timed ? competition?.date : nil
+        day = timed ? nil : competition?.date.flatMap(ESPNDate.easternDay)
         venue = summary.gameInfo?.venue?.fullName
         attendance = summary.gameInfo?.attendance
         series = competition?.series?.summary

@@ -171,7 +171,7 @@ extension GameSummary {
         case 3: type = "playoffs"
         default: type = "other"
         }
-        timeTBD = event.timeValid == false
+        timeTBD = !event.hasTime
         if timeTBD {
             date = event.easternDay
             start = nil

@@ -54,36 +54,52 @@ public enum TeamInput {
         let upper = trimmed.uppercased()
         // An NHL abbreviation is the NHL's, as it always was (BOS is the Bruins).
         if Teams.abbreviations.contains(upper) { return .nhl(upper) }
-        let hockey = try? Teams.resolve(trimmed)
+        let hockey: Result<String, UnknownTeamError>
+        do throws(UnknownTeamError) { hockey = .success(try Teams.resolve(trimmed)) } catch { hockey = .failure(error) }
         let basketball = NBATeams.matches(trimmed)
-        switch (hockey, basketball.count) {
-        case (let abbrev?, 0): return .nhl(abbrev)
-        case (let abbrev?, _):
+        switch hockey {
+        case .success(let abbrev) where basketball.isEmpty: return .nhl(abbrev)
+        case .success(let abbrev):
             let nhlName = Teams.info(abbrev)?.fullName ?? abbrev
-            let nbaNames = basketball.map(\.name).joined(separator: " or ")
             throw UnknownTeamError(
-                input: trimmed, hint: "both leagues have one: write nhl:\(trimmed) for the \(nhlName) or nba:\(trimmed) for the \(nbaNames)"
+                input: trimmed,
+                hint:
+                    "both leagues have one: write nhl:\(trimmed) for the \(nhlName) or nba:\(trimmed) for the \(basketball.map(\.name).joined(separator: " or "))"
             )
-        case (nil, 1): return .nba(basketball[0])
-        case (nil, 0): return .nhl(try Teams.resolve(trimmed))
-        case (nil, _):
+        case .failure(let error) where !error.matches.isEmpty && !basketball.isEmpty:
+            // "New York": two NHL teams and an NBA one.
+            let all = error.matches + basketball.map { "nba:\($0.abbrev)" }
+            throw UnknownTeamError(input: trimmed, hint: "it matches \(all.joined(separator: ", ")); use one of those", matches: all)
+        case .failure(let error) where !error.matches.isEmpty || basketball.isEmpty: throw error
+        case .failure:
+            if basketball.count == 1 { return .nba(basketball[0]) }
             throw UnknownTeamError(
-                input: trimmed, hint: "it matches \(basketball.map(\.abbrev).joined(separator: ", ")); use the abbreviation")
+                input: trimmed, hint: "it matches \(basketball.map { "nba:\($0.abbrev)" }.joined(separator: ", ")); use one of those")
         }
     }
 
-    /// A team where only the NHL is followed so far: an NBA team is refused, saying what the
+    /// A team where only the NHL goes so far (config `teams`, `follow`, `watch`, `calendar`):
+    /// a name means the NHL's team as it always did (`Kings`, `New York`, `Utah`), and only
+    /// what can be nothing but an NBA team (`nba:LAL`, `Lakers`) is refused, saying what the
     /// NBA has.
     public static func nhl(_ input: String) throws(UnknownTeamError) -> String {
-        switch try resolve(input) {
-        case .nhl(let abbrev): return abbrev
-        case .nba(let team):
-            throw UnknownTeamError(
-                input: input.trimmingCharacters(in: .whitespaces),
-                hint:
-                    "the \(team.name) are an NBA team; for the NBA Faceoff has `teams`, `standings` and `scores` with --league nba, and `schedule`, `next`, `recent`, `roster` and `game` with nba:\(team.abbrev) so far"
-            )
+        let trimmed = input.trimmingCharacters(in: .whitespaces)
+        let isNBA = trimmed.lowercased().hasPrefix("nba:")
+        if !isNBA {
+            do throws(UnknownTeamError) {
+                return try trimmed.lowercased().hasPrefix("nhl:") ? Teams.resolve(String(trimmed.dropFirst(4))) : Teams.resolve(trimmed)
+            } catch {
+                // Not the NHL's: an NBA team's name is said to be one; anything else, codes
+                // included (PHX was the Coyotes'), keeps the NHL's words.
+                guard error.matches.isEmpty, trimmed.count > 3, NBATeams.matches(trimmed).count == 1 else { throw error }
+            }
         }
+        guard case .nba(let team) = try resolve(trimmed) else { return try Teams.resolve(trimmed) }
+        throw UnknownTeamError(
+            input: trimmed,
+            hint:
+                "the \(team.name) are an NBA team; for the NBA Faceoff has `teams`, `standings` and `scores` with --league nba, and `schedule`, `next`, `recent`, `roster` and `game` with nba:\(team.abbrev) so far"
+        )
     }
 
     /// An NBA team: ESPN's abbreviation or the NBA's, or a name.

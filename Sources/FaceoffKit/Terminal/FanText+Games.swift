@@ -54,6 +54,8 @@ extension FanText {
         var facts = [report.series, report.venue].compactMap(\.self)
         if report.status == "scheduled", let start = report.start.flatMap(ESPNDate.parse) {
             facts.insert("\(time.day(start)) \(time.time(start)) \(time.zoneAbbreviation(start))", at: 0)
+        } else if report.status == "scheduled", let day = report.day.flatMap(CalendarDay.init(iso:)) {
+            facts.insert("\(day.shortText), time TBD", at: 0)
         }
         if !facts.isEmpty { blocks[0] += "\n" + facts.joined(separator: " · ") }
         let periods = max(report.away.periods.count, report.home.periods.count)
