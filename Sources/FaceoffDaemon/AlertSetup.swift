@@ -58,11 +58,12 @@ public struct AlertSetup: Sendable {
         case .webhook:
             return WebhookSink(
                 config: config, renderer: renderer, http: http, outbox: store.map { Outbox(store: $0) },
-                schedule: retrySchedule ?? .standard)
+                schedule: retrySchedule ?? .standard, hold: SinkHold(config, zone: session.config.timeZone))
         case .exec:
             return ExecSink(
                 config: config, renderer: renderer, environment: session.environment, paths: session.paths,
-                outbox: store.map { Outbox(store: $0) }, schedule: retrySchedule ?? .standard)
+                outbox: store.map { Outbox(store: $0) }, schedule: retrySchedule ?? .standard,
+                hold: SinkHold(config, zone: session.config.timeZone))
         case .mqtt:
             return mqttSink(config)
         }

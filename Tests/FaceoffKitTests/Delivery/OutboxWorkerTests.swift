@@ -84,4 +84,43 @@ import Testing
         #expect(attempts.withLock { $0 } == early + [90, 210, 810, 1410, 2010, 2610, 3210], "\(attempts.withLock { $0 })")
         #expect(lines.all.filter { $0.1 == "alert expired undelivered" }.count == 1)
     }
+
+    /// A mute reaches what was queued before it: a `drop` sink drops the row, never sending
+    /// it; a `digest` sink keeps it, sends nothing while muted, and sends it at the first look
+    /// after the mute ends (on a test clock: at 600 s, the mute's end).
+    @Test(arguments: [SinkConfig.Held.drop, .digest])
+    func aMuteReachesWhatWasQueued(held: SinkConfig.Held) async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
+        let outbox = Outbox(store: store)
+        let clock = TestClock()
+        let start = Date(timeIntervalSince1970: 1_790_000_000)
+        let now: @Sendable () -> Date = { start.addingTimeInterval(Double(clock.now.offset.components.seconds)) }
+        _ = try await outbox.enqueue(
+            SampleEvent.make(.goal, team: "TOR"), sink: "hook", body: [1], at: start, expiresAt: start.addingTimeInterval(3600))
+        try await Holds(store: store).mute(["hook"], until: held == .drop ? nil : start.addingTimeInterval(600), at: start)
+        let attempts = Mutex<[Int64]>([])
+        let lines = LogLines()
+        let schedule = RetrySchedule(early: .seconds(5), earlyFor: .seconds(60), delays: [.seconds(30)], jitter: 0, idleCheck: .seconds(30))
+        let worker = OutboxWorker(
+            name: "hook", outbox: outbox, schedule: schedule, lease: .seconds(30), wake: WakeSignal(), now: now, logger: lines.logger(),
+            disabledReason: { nil },
+            attempt: { _, _ in
+                attempts.withLock { $0.append(clock.now.offset.components.seconds) }
+                return .delivered("204")
+            }, gone: { _ in }, clock: clock, hold: SinkHold(held: held, zone: TimeZone(identifier: "UTC")!))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await worker.run() }
+            #expect(await eventually(within: hangGuard) { (try? outbox.pending(sink: "hook"))?.isEmpty == true })
+            group.cancelAll()
+        }
+        switch held {
+        case .drop:
+            #expect(attempts.withLock { $0 }.isEmpty)
+            #expect(lines.all.contains { $0.1 == "queued alert dropped: the sink is muted" }, "\(lines.all)")
+        case .digest:
+            #expect(attempts.withLock { $0 } == [600], "\(attempts.withLock { $0 })")
+        }
+    }
 }

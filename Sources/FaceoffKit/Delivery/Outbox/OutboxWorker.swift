@@ -37,6 +37,11 @@ package struct OutboxWorker: Sendable {
     /// What its waits (between attempts, for new rows) sleep on; `now` is the same time as a
     /// date. Tests run the retry schedule on a test clock.
     var clock: any Clock<Duration> = ContinuousClock()
+    /// When the sink holds its alerts (a mute, quiet hours): then nothing queued is sent either,
+    /// but a digest and what `passesHold` lets through (a correction that edits a message the
+    /// sink showed before, as the router lets it through).
+    let hold: SinkHold?
+    let passesHold: @Sendable (_ eventID: String) -> Bool
 
     /// Waits until nothing is owed for this sink (or `timeout` passes); true when nothing is.
     /// The outbox is read from the store every 50 ms of real time: other processes deliver
@@ -113,6 +118,22 @@ package struct OutboxWorker: Sendable {
             case .attempt(let head):
                 item = head
             }
+            // Muted or quiet: what was queued before is not sent now either. A `drop` sink drops
+            // it (claimed already, so an unmute never replays it); a `digest` sink keeps it until
+            // the hold ends, unless it expires first.
+            if let hold, item.kind != GameEvent.Kind.digest.rawValue, !passesHold(item.eventID),
+                let reason = holdReason(hold, at: current, outbox: outbox)
+            {
+                if hold.held == .drop {
+                    logger.info(
+                        "queued alert dropped: the sink is \(reason.text(in: hold.zone))",
+                        metadata: ["sink": "\(name)", "event": "\(item.eventID)"])
+                    if (try? await outbox.drop(item)) == nil { await pause(schedule.idleCheck, wakeable: false) }
+                } else {
+                    await pause(schedule.idleCheck, wakeable: false)
+                }
+                continue
+            }
             do {
                 guard try await outbox.lease(item, until: current.addingTimeInterval(lease), now: current) else {
                     // Another process is delivering it.
@@ -175,6 +196,13 @@ package struct OutboxWorker: Sendable {
         }
     }
 
+    /// Why the sink holds alerts at `date`, as the router judges it; a store that can't be read
+    /// holds nothing back (better an alert too many than a missed one).
+    private func holdReason(_ hold: SinkHold, at date: Date, outbox: Outbox) -> HoldReason? {
+        let mute = (try? Holds(store: outbox.store).mutes(at: date))?.first { $0.sink == name }
+        return hold.reason(mute: mute, at: date)
+    }
+
     /// Sleeps, or, when `wakeable`, until a new row is queued (then returns true).
     @discardableResult
     private func pause(_ duration: Duration, wakeable: Bool = true) async -> Bool {
@@ -184,11 +212,13 @@ package struct OutboxWorker: Sendable {
         }
         return await wake.wait(timeout: duration, on: clock)
     }
+
     package init(
         name: String, outbox: Outbox?, schedule: RetrySchedule, lease: Duration, wake: WakeSignal, now: @escaping @Sendable () -> Date,
         logger: Logger, disabledReason: @escaping @Sendable () -> String?,
         attempt: @escaping @Sendable (_ id: String, _ body: [UInt8]) async -> OutboxAttempt,
-        gone: @escaping @Sendable (_ why: String) async -> Void, clock: any Clock<Duration> = ContinuousClock()
+        gone: @escaping @Sendable (_ why: String) async -> Void, clock: any Clock<Duration> = ContinuousClock(), hold: SinkHold? = nil,
+        passesHold: @escaping @Sendable (_ eventID: String) -> Bool = { _ in false }
     ) {
         self.name = name
         self.outbox = outbox
@@ -201,6 +231,8 @@ package struct OutboxWorker: Sendable {
         self.attempt = attempt
         self.gone = gone
         self.clock = clock
+        self.hold = hold
+        self.passesHold = passesHold
     }
 }
 

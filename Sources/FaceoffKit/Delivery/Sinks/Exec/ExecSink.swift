@@ -26,6 +26,8 @@ public final class ExecSink: DurableSink {
     let clock: any Clock<Duration>
     let logger: Logger
     let wake = WakeSignal()
+    /// When it holds alerts (muted, quiet): its outbox then runs nothing queued either.
+    let hold: SinkHold?
     /// Held while the program runs: one at a time per sink across processes too (`run` and
     /// `watch` on one store).
     let lockPath: String
@@ -41,9 +43,10 @@ public final class ExecSink: DurableSink {
     public init(
         config: SinkConfig, renderer: Renderer, environment: [String: String], paths: Paths, outbox: Outbox?,
         schedule: RetrySchedule = .standard, now: @escaping @Sendable () -> Date = { Date() },
-        clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "faceoff.exec")
+        clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "faceoff.exec"), hold: SinkHold? = nil
     ) {
         self.clock = clock
+        self.hold = hold
         name = config.displayName
         self.config = config
         self.renderer = renderer
@@ -194,7 +197,7 @@ public final class ExecSink: DurableSink {
                 }
                 return await execute(invocation)
             },
-            gone: { _ in }, clock: clock)
+            gone: { _ in }, clock: clock, hold: hold)
     }
 
     public func run() async { await worker.run() }

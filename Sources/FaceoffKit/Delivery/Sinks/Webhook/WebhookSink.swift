@@ -26,13 +26,16 @@ public final class WebhookSink: DurableSink, EditingSink {
     /// Fired when a row is queued: the outbox worker looks at once.
     let wake = WakeSignal()
     let disabled = Mutex<String?>(nil)
+    /// When it holds alerts (muted, quiet): its outbox then sends nothing queued either.
+    let hold: SinkHold?
 
     public init(
         config: SinkConfig, renderer: Renderer, http: any HTTPClient, outbox: Outbox?, schedule: RetrySchedule = .standard,
         now: @escaping @Sendable () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock(),
-        logger: Logger = Logger(label: "faceoff.webhook")
+        logger: Logger = Logger(label: "faceoff.webhook"), hold: SinkHold? = nil
     ) {
         self.clock = clock
+        self.hold = hold
         name = config.displayName
         self.config = config
         url = config.url ?? ""
@@ -60,7 +63,7 @@ public final class WebhookSink: DurableSink, EditingSink {
             gone: { [self] why in
                 disabled.withLock { $0 = why }
                 try? await outbox?.disable(sink: name, url: url, reason: why, at: now())
-            }, clock: clock)
+            }, clock: clock, hold: hold, passesHold: { [self] id in edits(eventID: id) })
     }
 
     /// Delivers the outbox's rows for this sink, until cancelled or disabled (a 410).
@@ -121,8 +124,11 @@ public final class WebhookSink: DurableSink, EditingSink {
         return .queued
     }
 
-    public func edits(_ event: GameEvent) -> Bool {
-        guard config.edit == .on, config.editsCorrections, let outbox, let goal = GameEvent.correctedGoal(of: event.id) else {
+    public func edits(_ event: GameEvent) -> Bool { edits(eventID: event.id) }
+
+    /// The alert of `eventID` is a correction that edits a message this sink sent.
+    func edits(eventID: String) -> Bool {
+        guard config.edit == .on, config.editsCorrections, let outbox, let goal = GameEvent.correctedGoal(of: eventID) else {
             return false
         }
         return SentMessages(store: outbox.store).message(sink: name, event: goal) != nil
