@@ -5,7 +5,9 @@
 First REQUESTS plain requests (a new connection each, GET /calendars/TOR.ics) with nobody
 else connected; then SLOW connections that send their headers a byte every second and IDLE
 kept-alive connections after one request each, and the same REQUESTS plain requests while
-they hold on. Prints the median, p90 and slowest of each, in seconds.
+they hold on. Prints the median, p90 and slowest of each, in seconds. A plain request that is
+answered 503 with Retry-After waits that long and asks again, as calendar apps do; the wait is
+part of its time.
 """
 import socket
 import statistics
@@ -20,13 +22,22 @@ requests = int(sys.argv[4]) if len(sys.argv) > 4 else 20
 
 
 def plain():
+    # As a calendar app asks: a 503 with Retry-After (the server turning a connection away
+    # while every other one is too new to close) is waited out and asked again, the wait
+    # counted in the time.
     start = time.monotonic()
-    s = socket.create_connection(("127.0.0.1", port), timeout=30)
-    s.sendall(b"GET /calendars/TOR.ics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-    answer = b""
-    while chunk := s.recv(65536):
-        answer += chunk
-    s.close()
+    for _ in range(3):
+        s = socket.create_connection(("127.0.0.1", port), timeout=30)
+        s.sendall(b"GET /calendars/TOR.ics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        answer = b""
+        while chunk := s.recv(65536):
+            answer += chunk
+        s.close()
+        if not answer.startswith(b"HTTP/1.1 503"):
+            break
+        wait = next((line.split(b":", 1)[1].strip() for line in answer.split(b"\r\n") if line.lower().startswith(b"retry-after:")), b"")
+        assert wait.isdigit(), answer[:200]
+        time.sleep(int(wait))
     assert answer.startswith(b"HTTP/1.1 200"), answer[:80]
     return time.monotonic() - start
 
