@@ -86,8 +86,8 @@ import Testing
     }
 
     /// A mute reaches what was queued before it: a `drop` sink drops the row, never sending
-    /// it; a `digest` sink keeps it, sends nothing while muted, and sends it at the first look
-    /// after the mute ends (on a test clock: at 600 s, the mute's end).
+    /// it; a `digest` sink keeps it, sends nothing while muted, and sends it within a second of
+    /// the mute's end (on a test clock: at 600 s, the end itself).
     @Test(arguments: [SinkConfig.Held.drop, .digest])
     func aMuteReachesWhatWasQueued(held: SinkConfig.Held) async throws {
         let directory = try TestPaths.temporaryDirectory()

@@ -120,17 +120,24 @@ package struct OutboxWorker: Sendable {
             }
             // Muted or quiet: what was queued before is not sent now either. A `drop` sink drops
             // it (claimed already, so an unmute never replays it); a `digest` sink keeps it until
-            // the hold ends, unless it expires first.
+            // the hold ends, unless it expires first. The hold is looked at again every second
+            // (a mute typed in another process ends it): the row, and the digest queued behind
+            // it, go within a second of the end.
             if let hold, item.kind != GameEvent.Kind.digest.rawValue, !passesHold(item.eventID),
                 let reason = holdReason(hold, at: current, outbox: outbox)
             {
-                if hold.held == .drop {
+                guard hold.held == .drop else {
+                    await pause(.seconds(1), wakeable: false)
+                    continue
+                }
+                do {
+                    try await outbox.drop(item)
+                    storeFailing = false
                     logger.info(
                         "queued alert dropped: the sink is \(reason.text(in: hold.zone))",
                         metadata: ["sink": "\(name)", "event": "\(item.eventID)"])
-                    if (try? await outbox.drop(item)) == nil { await pause(schedule.idleCheck, wakeable: false) }
-                } else {
-                    await pause(schedule.idleCheck, wakeable: false)
+                } catch {
+                    await storeRefused("cannot drop a held alert from the outbox; trying again", item, error)
                 }
                 continue
             }
