@@ -31,8 +31,7 @@ extension Endpoint where Response == ESPNStandings {
 extension Endpoint where Response == ESPNRoster {
     public static func nbaRoster(_ team: NBATeam) -> Self {
         Self(
-            "apis/site/v2/sports/basketball/nba/teams/\(team.id)/roster",
-            missing: "ESPN has no NBA team with the id \(team.id)",
+            teamPath(team, "roster"), missing: missingTeam(team),
             problem: { roster in
                 if let other = otherTeam(roster.team, asked: team, what: "roster") { return other }
                 return (roster.athletes ?? []).isEmpty ? "it lists no players" : nil
@@ -45,8 +44,7 @@ extension Endpoint where Response == ESPNTeamSchedule {
     /// The current part of the current season (ESPN's choice: the postseason while it is on).
     public static func nbaSchedule(_ team: NBATeam) -> Self {
         Self(
-            "apis/site/v2/sports/basketball/nba/teams/\(team.id)/schedule",
-            missing: "ESPN has no NBA team with the id \(team.id)",
+            teamPath(team, "schedule"), missing: missingTeam(team),
             problem: { schedule in
                 if let other = otherTeam(schedule.team, asked: team, what: "schedule") { return other }
                 let events = schedule.events ?? []
@@ -72,6 +70,14 @@ extension Endpoint where Response == ESPNTeamSchedule {
             })
     }
 }
+
+/// A team's resource (`roster`, `schedule`), by ESPN's id.
+func teamPath(_ team: NBATeam, _ resource: String) -> String {
+    "apis/site/v2/sports/basketball/nba/teams/\(team.id)/\(resource)"
+}
+
+/// What a 404 for a team's resource means.
+func missingTeam(_ team: NBATeam) -> String { "ESPN has no NBA team with the id \(team.id)" }
 
 /// Why a team's answer is not the team asked for ("it is the roster of the Los Angeles Lakers,
 /// not the Boston Celtics"), or nil.

@@ -4,7 +4,7 @@ import Foundation
 // left out of a report, never guessed, and one odd field never costs the whole answer.
 
 /// A team as ESPN's answers carry it.
-public struct ESPNTeam: Codable, Sendable, Equatable {
+public struct ESPNTeam: Decodable, Sendable, Equatable {
     public var id: String?
     public var abbreviation: String?
     public var displayName: String?
@@ -15,10 +15,10 @@ public struct ESPNTeam: Codable, Sendable, Equatable {
 }
 
 /// `apis/site/v2/sports/basketball/nba/teams`
-public struct ESPNTeamList: Codable, Sendable, Equatable {
-    public struct Sport: Codable, Sendable, Equatable { public var leagues: [League]? }
-    public struct League: Codable, Sendable, Equatable { public var teams: [Entry]? }
-    public struct Entry: Codable, Sendable, Equatable { public var team: ESPNTeam? }
+public struct ESPNTeamList: Decodable, Sendable, Equatable {
+    public struct Sport: Decodable, Sendable, Equatable { public var leagues: [League]? }
+    public struct League: Decodable, Sendable, Equatable { public var teams: [Entry]? }
+    public struct Entry: Decodable, Sendable, Equatable { public var team: ESPNTeam? }
 
     public var sports: [Sport]?
 
@@ -27,20 +27,20 @@ public struct ESPNTeamList: Codable, Sendable, Equatable {
 
 /// `apis/v2/sports/basketball/nba/standings`: a group per conference, each team's numbers as
 /// named stats.
-public struct ESPNStandings: Codable, Sendable, Equatable {
-    public struct Season: Codable, Sendable, Equatable {
+public struct ESPNStandings: Decodable, Sendable, Equatable {
+    public struct Season: Decodable, Sendable, Equatable {
         public var year: Int?
         public var displayName: String?
     }
 
-    public struct Group: Codable, Sendable, Equatable {
+    public struct Group: Decodable, Sendable, Equatable {
         public var name: String?
         public var standings: Table?
     }
 
-    public struct Table: Codable, Sendable, Equatable { public var entries: [Entry]? }
+    public struct Table: Decodable, Sendable, Equatable { public var entries: [Entry]? }
 
-    public struct Entry: Codable, Sendable, Equatable {
+    public struct Entry: Decodable, Sendable, Equatable {
         public var team: ESPNTeam?
         public var stats: [Stat]?
 
@@ -48,7 +48,7 @@ public struct ESPNStandings: Codable, Sendable, Equatable {
         public func stat(_ name: String) -> Stat? { stats?.first { $0.name == name } }
     }
 
-    public struct Stat: Codable, Sendable, Equatable {
+    public struct Stat: Decodable, Sendable, Equatable {
         public var name: String?
         public var displayValue: String?
         public var value: Double?
@@ -59,12 +59,12 @@ public struct ESPNStandings: Codable, Sendable, Equatable {
 }
 
 /// `apis/site/v2/sports/basketball/nba/teams/{id}/roster`
-public struct ESPNRoster: Codable, Sendable, Equatable {
-    public struct Athlete: Codable, Sendable, Equatable {
-        public struct Position: Codable, Sendable, Equatable { public var abbreviation: String? }
-        public struct Experience: Codable, Sendable, Equatable { public var years: Int? }
-        public struct College: Codable, Sendable, Equatable { public var name: String? }
-        public struct Place: Codable, Sendable, Equatable {
+public struct ESPNRoster: Decodable, Sendable, Equatable {
+    public struct Athlete: Decodable, Sendable, Equatable {
+        public struct Position: Decodable, Sendable, Equatable { public var abbreviation: String? }
+        public struct Experience: Decodable, Sendable, Equatable { public var years: Int? }
+        public struct College: Decodable, Sendable, Equatable { public var name: String? }
+        public struct Place: Decodable, Sendable, Equatable {
             public var city: String?
             public var state: String?
             public var country: String?
@@ -87,7 +87,7 @@ public struct ESPNRoster: Codable, Sendable, Equatable {
         public var birthPlace: Place?
     }
 
-    public struct Coach: Codable, Sendable, Equatable {
+    public struct Coach: Decodable, Sendable, Equatable {
         public var firstName: String?
         public var lastName: String?
     }
@@ -99,12 +99,12 @@ public struct ESPNRoster: Codable, Sendable, Equatable {
 
 /// A score: an object (`{"value": 112.0, "displayValue": "112"}`) in team schedules, a string
 /// (`"112"`) in scoreboards and summaries.
-public struct ESPNScore: Codable, Sendable, Equatable {
+public struct ESPNScore: Decodable, Sendable, Equatable {
     public var points: Int?
 
     public init(points: Int?) { self.points = points }
 
-    private struct Object: Codable {
+    private struct Object: Decodable {
         var value: Double?
         var displayValue: String?
     }
@@ -119,21 +119,16 @@ public struct ESPNScore: Codable, Sendable, Equatable {
             points = nil
         }
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(points.map(String.init))
-    }
 }
 
 /// A game (an event) as schedules and scoreboards carry it.
-public struct ESPNEvent: Codable, Sendable, Equatable {
-    public struct SeasonType: Codable, Sendable, Equatable {
+public struct ESPNEvent: Decodable, Sendable, Equatable {
+    public struct SeasonType: Decodable, Sendable, Equatable {
         /// 1 preseason, 2 regular season, 3 postseason.
         public var type: Int?
     }
 
-    public struct Competition: Codable, Sendable, Equatable {
+    public struct Competition: Decodable, Sendable, Equatable {
         public var venue: Venue?
         public var neutralSite: Bool?
         /// Scoreboards say it here, schedules on the event.
@@ -158,23 +153,27 @@ public struct ESPNEvent: Codable, Sendable, Equatable {
             status = try container.decodeIfPresent(Status.self, forKey: .status)
         }
 
+        private enum CodingKeys: String, CodingKey {
+            case venue, neutralSite, timeValid, broadcasts, geoBroadcasts, notes, competitors, status
+        }
+
         /// Where to watch, from whichever list has them.
         public var networks: [Broadcast] { geoBroadcasts ?? broadcasts ?? [] }
     }
 
-    public struct Venue: Codable, Sendable, Equatable { public var fullName: String? }
+    public struct Venue: Decodable, Sendable, Equatable { public var fullName: String? }
 
-    public struct Broadcast: Codable, Sendable, Equatable {
-        public struct Media: Codable, Sendable, Equatable { public var shortName: String? }
-        public struct Market: Codable, Sendable, Equatable { public var type: String? }
+    public struct Broadcast: Decodable, Sendable, Equatable {
+        public struct Media: Decodable, Sendable, Equatable { public var shortName: String? }
+        public struct Market: Decodable, Sendable, Equatable { public var type: String? }
         public var media: Media?
         public var market: Market?
     }
 
-    public struct Note: Codable, Sendable, Equatable { public var headline: String? }
+    public struct Note: Decodable, Sendable, Equatable { public var headline: String? }
 
-    public struct Competitor: Codable, Sendable, Equatable {
-        public struct Record: Codable, Sendable, Equatable {
+    public struct Competitor: Decodable, Sendable, Equatable {
+        public struct Record: Decodable, Sendable, Equatable {
             public var type: String?
             public var displayValue: String?
         }
@@ -196,10 +195,12 @@ public struct ESPNEvent: Codable, Sendable, Equatable {
             score = try? container.decodeIfPresent(ESPNScore.self, forKey: .score)
             record = try? container.decodeIfPresent([Record].self, forKey: .record)
         }
+
+        private enum CodingKeys: String, CodingKey { case homeAway, winner, team, score, record }
     }
 
-    public struct Status: Codable, Sendable, Equatable {
-        public struct Kind: Codable, Sendable, Equatable {
+    public struct Status: Decodable, Sendable, Equatable {
+        public struct Kind: Decodable, Sendable, Equatable {
             /// STATUS_SCHEDULED, STATUS_IN_PROGRESS, STATUS_HALFTIME, STATUS_END_PERIOD, STATUS_FINAL…
             public var name: String?
             /// pre | in | post
@@ -213,6 +214,18 @@ public struct ESPNEvent: Codable, Sendable, Equatable {
         /// 1-4 the quarters, 5 the first overtime.
         public var period: Int?
         public var displayClock: String?
+
+        /// scheduled | live | final | postponed | cancelled: over only when ESPN says it is
+        /// completed (a postponed game may be `post` too).
+        public var game: String {
+            switch (type?.state, type?.name) {
+            case ("post", _) where type?.completed != false: "final"
+            case (_, "STATUS_POSTPONED"): "postponed"
+            case (_, "STATUS_CANCELED"), (_, "STATUS_CANCELLED"): "cancelled"
+            case ("in", _): "live"
+            default: "scheduled"
+            }
+        }
     }
 
     public var id: String?
@@ -230,8 +243,8 @@ public struct ESPNEvent: Codable, Sendable, Equatable {
 }
 
 /// `apis/site/v2/sports/basketball/nba/teams/{id}/schedule`
-public struct ESPNTeamSchedule: Codable, Sendable, Equatable {
-    public struct Season: Codable, Sendable, Equatable {
+public struct ESPNTeamSchedule: Decodable, Sendable, Equatable {
+    public struct Season: Decodable, Sendable, Equatable {
         public var year: Int?
         public var type: Int?
         /// "2025-26"
@@ -252,8 +265,8 @@ extension ESPNEvent {
 }
 
 /// `apis/site/v2/sports/basketball/nba/scoreboard`: a day's games.
-public struct ESPNScoreboard: Codable, Sendable, Equatable {
-    public struct Day: Codable, Sendable, Equatable {
+public struct ESPNScoreboard: Decodable, Sendable, Equatable {
+    public struct Day: Decodable, Sendable, Equatable {
         /// "2026-05-02"
         public var date: String?
     }
@@ -264,22 +277,22 @@ public struct ESPNScoreboard: Codable, Sendable, Equatable {
 
 /// `apis/site/v2/sports/basketball/nba/summary?event={id}`: one game, as far as its box score
 /// goes (its plays are the live engine's, later).
-public struct ESPNSummary: Codable, Sendable, Equatable {
-    public struct Header: Codable, Sendable, Equatable {
+public struct ESPNSummary: Decodable, Sendable, Equatable {
+    public struct Header: Decodable, Sendable, Equatable {
         public var id: String?
         /// False: no start time yet (`date` is a placeholder on its day).
         public var timeValid: Bool?
         public var competitions: [HeaderCompetition]?
     }
 
-    public struct HeaderCompetition: Codable, Sendable, Equatable {
-        public struct Series: Codable, Sendable, Equatable {
+    public struct HeaderCompetition: Decodable, Sendable, Equatable {
+        public struct Series: Decodable, Sendable, Equatable {
             /// "playoff", or "season" (the regular season's meetings)
             public var type: String?
             public var summary: String?
         }
-        public struct Competitor: Codable, Sendable, Equatable {
-            public struct LineScore: Codable, Sendable, Equatable { public var displayValue: String? }
+        public struct Competitor: Decodable, Sendable, Equatable {
+            public struct LineScore: Decodable, Sendable, Equatable { public var displayValue: String? }
             public var homeAway: String?
             public var team: ESPNTeam?
             public var score: ESPNScore?
@@ -305,21 +318,23 @@ public struct ESPNSummary: Codable, Sendable, Equatable {
             let single = (try? container.decodeIfPresent(Series.self, forKey: .series)) ?? nil
             series = (listed ?? single.map { [$0] } ?? []).first { $0.type == "playoff" }
         }
+
+        private enum CodingKeys: String, CodingKey { case date, timeValid, status, competitors, series }
     }
 
-    public struct Boxscore: Codable, Sendable, Equatable {
+    public struct Boxscore: Decodable, Sendable, Equatable {
         public var players: [TeamPlayers]?
     }
 
-    public struct TeamPlayers: Codable, Sendable, Equatable {
-        public struct Statistics: Codable, Sendable, Equatable {
+    public struct TeamPlayers: Decodable, Sendable, Equatable {
+        public struct Statistics: Decodable, Sendable, Equatable {
             /// MIN PTS FG 3PT FT REB AST TO STL BLK OREB DREB PF +/-
             public var names: [String]?
             public var athletes: [Athlete]?
         }
 
-        public struct Athlete: Codable, Sendable, Equatable {
-            public struct Person: Codable, Sendable, Equatable {
+        public struct Athlete: Decodable, Sendable, Equatable {
+            public struct Person: Decodable, Sendable, Equatable {
                 public var id: String?
                 public var displayName: String?
             }
@@ -335,10 +350,10 @@ public struct ESPNSummary: Codable, Sendable, Equatable {
         public var statistics: [Statistics]?
     }
 
-    public struct TeamLeaders: Codable, Sendable, Equatable {
-        public struct Category: Codable, Sendable, Equatable {
-            public struct Leader: Codable, Sendable, Equatable {
-                public struct Person: Codable, Sendable, Equatable { public var displayName: String? }
+    public struct TeamLeaders: Decodable, Sendable, Equatable {
+        public struct Category: Decodable, Sendable, Equatable {
+            public struct Leader: Decodable, Sendable, Equatable {
+                public struct Person: Decodable, Sendable, Equatable { public var displayName: String? }
                 public var athlete: Person?
                 public var displayValue: String?
                 /// "11/16 FG, 3/6 FT"
@@ -354,7 +369,7 @@ public struct ESPNSummary: Codable, Sendable, Equatable {
         public var leaders: [Category]?
     }
 
-    public struct GameInfo: Codable, Sendable, Equatable {
+    public struct GameInfo: Decodable, Sendable, Equatable {
         public var venue: ESPNEvent.Venue?
         public var attendance: Int?
     }
@@ -371,6 +386,8 @@ public struct ESPNSummary: Codable, Sendable, Equatable {
         leaders = try? container.decodeIfPresent([TeamLeaders].self, forKey: .leaders)
         gameInfo = try? container.decodeIfPresent(GameInfo.self, forKey: .gameInfo)
     }
+
+    private enum CodingKeys: String, CodingKey { case header, boxscore, leaders, gameInfo }
 }
 
 /// ESPN's event dates: UTC without seconds ("2026-04-25T00:00Z"), which ISO 8601 parsers that

@@ -6,7 +6,7 @@ public enum APIBase {
 
     public static func normalize(_ text: String) -> Result<String, Problem> {
         var base = text.trimmingCharacters(in: .whitespaces)
-        guard base.hasPrefix("https://") || base.hasPrefix("http://") || base.hasPrefix("file://") else {
+        guard isURL(base) else {
             return .failure(
                 Problem(reason: "must be an https://, http:// or file:// URL ending in /v1/, like \"\(Config.defaultAPIBase)\""))
         }
@@ -21,7 +21,7 @@ public enum APIBase {
     /// (`apis/site/v2/…`) are; a `file://` base is a mirror whose file paths are those paths.
     public static func normalizeESPN(_ text: String) -> Result<String, Problem> {
         var base = text.trimmingCharacters(in: .whitespaces)
-        guard base.hasPrefix("https://") || base.hasPrefix("http://") || base.hasPrefix("file://") else {
+        guard isURL(base) else {
             return .failure(Problem(reason: "must be an https://, http:// or file:// URL, like \"\(Config.defaultESPNBase)\""))
         }
         if base.contains("/apis/") {
@@ -30,5 +30,10 @@ public enum APIBase {
         }
         if !base.hasSuffix("/") { base += "/" }
         return .success(base)
+    }
+
+    /// The schemes an API base may have.
+    private static func isURL(_ base: String) -> Bool {
+        ["https://", "http://", "file://"].contains { base.hasPrefix($0) }
     }
 }

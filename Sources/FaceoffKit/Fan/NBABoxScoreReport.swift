@@ -61,15 +61,8 @@ public struct NBABoxScoreReport: Codable, Sendable, Equatable {
     public init(summary: ESPNSummary, id: Int) {
         self.id = id
         let competition = summary.header?.competitions?.first
-        let kind = competition?.status?.type
-        switch (kind?.state, kind?.name) {
-        case ("post", _) where kind?.completed != false: status = "final"
-        case (_, "STATUS_POSTPONED"): status = "postponed"
-        case (_, "STATUS_CANCELED"), (_, "STATUS_CANCELLED"): status = "cancelled"
-        case ("in", _): status = "live"
-        default: status = "scheduled"
-        }
-        detail = kind?.detail
+        status = competition?.status?.game ?? "scheduled"
+        detail = competition?.status?.type?.detail
         let timed = (summary.header?.timeValid ?? competition?.timeValid) != false
         start = timed ? competition?.date : nil
         day = timed ? nil : competition?.date.flatMap(ESPNDate.easternDay)

@@ -183,13 +183,7 @@ extension GameSummary {
             startLocal = moment.map(time.iso)
         }
         let kind = competition.status?.type
-        switch (kind?.state, kind?.name) {
-        case ("post", _) where kind?.completed != false: status = "final"
-        case (_, "STATUS_POSTPONED"): status = "postponed"
-        case (_, "STATUS_CANCELED"), (_, "STATUS_CANCELLED"): status = "cancelled"
-        case ("in", _): status = "live"
-        default: status = "scheduled"
-        }
+        status = competition.status?.game ?? "scheduled"
         state = kind?.name
         scheduleState = nil
         let competitors = competition.competitors ?? []

@@ -84,17 +84,20 @@ public enum TeamInput {
     /// NBA has.
     public static func nhl(_ input: String) throws(UnknownTeamError) -> String {
         let trimmed = input.trimmingCharacters(in: .whitespaces)
-        let isNBA = trimmed.lowercased().hasPrefix("nba:")
-        if !isNBA {
+        let team: NBATeam
+        if trimmed.lowercased().hasPrefix("nba:") {
+            team = try nba(String(trimmed.dropFirst(4)))
+        } else {
             do throws(UnknownTeamError) {
-                return try trimmed.lowercased().hasPrefix("nhl:") ? Teams.resolve(String(trimmed.dropFirst(4))) : Teams.resolve(trimmed)
+                return try Teams.resolve(trimmed.lowercased().hasPrefix("nhl:") ? String(trimmed.dropFirst(4)) : trimmed)
             } catch {
                 // Not the NHL's: an NBA team's name is said to be one; anything else, codes
                 // included (PHX was the Coyotes'), keeps the NHL's words.
-                guard error.matches.isEmpty, trimmed.count > 3, NBATeams.matches(trimmed).count == 1 else { throw error }
+                let matches = NBATeams.matches(trimmed)
+                guard error.matches.isEmpty, trimmed.count > 3, matches.count == 1 else { throw error }
+                team = matches[0]
             }
         }
-        guard case .nba(let team) = try resolve(trimmed) else { return try Teams.resolve(trimmed) }
         throw UnknownTeamError(
             input: trimmed,
             hint:

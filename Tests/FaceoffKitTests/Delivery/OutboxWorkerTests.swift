@@ -9,6 +9,31 @@ import Testing
 @testable import FaceoffNHL
 @testable import FaceoffStore
 
+/// A store with one alert (a goal, unless told) queued for "hook" at `start`, expiring an hour
+/// later, and a test clock whose `now` starts there.
+struct QueuedOnATestClock {
+    let directory: URL
+    let store: Store
+    let outbox: Outbox
+    let clock = TestClock()
+    let start = Date(timeIntervalSince1970: 1_790_000_000)
+
+    init(_ kind: GameEvent.Kind = .goal) async throws {
+        directory = try TestPaths.temporaryDirectory()
+        store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
+        outbox = Outbox(store: store)
+        _ = try await outbox.enqueue(
+            SampleEvent.make(kind, team: "TOR"), sink: "hook", body: [1], at: start, expiresAt: start.addingTimeInterval(3600))
+    }
+
+    var now: @Sendable () -> Date {
+        let (clock, start) = (clock, start)
+        return { start.addingTimeInterval(Double(clock.now.offset.components.seconds)) }
+    }
+
+    func cleanUp() { try? FileManager.default.removeItem(at: directory) }
+}
+
 @Suite struct OutboxWorkerTests {
     /// An expired row the store can't remove (a full or read-only disk; here a trigger that
     /// refuses the DELETE as such a disk does): said once and waited on like any failed write,
@@ -54,15 +79,9 @@ import Testing
     /// once, when the next try would come after its hour. Order and counts, not seconds of
     /// real time: the hour passes at once.
     @Test func anOutageIsRetriedOnTheScheduleUntilTheAlertExpires() async throws {
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
-        let outbox = Outbox(store: store)
-        let clock = TestClock()
-        let start = Date(timeIntervalSince1970: 1_790_000_000)
-        let now: @Sendable () -> Date = { start.addingTimeInterval(Double(clock.now.offset.components.seconds)) }
-        _ = try await outbox.enqueue(
-            SampleEvent.make(.goal, team: "TOR"), sink: "hook", body: [1], at: start, expiresAt: start.addingTimeInterval(3600))
+        let world = try await QueuedOnATestClock()
+        defer { world.cleanUp() }
+        let (outbox, clock, now) = (world.outbox, world.clock, world.now)
         let attempts = Mutex<[Int64]>([])
         let lines = LogLines()
         let schedule = RetrySchedule(
@@ -90,15 +109,9 @@ import Testing
     /// the mute's end (on a test clock: at 600 s, the end itself).
     @Test(arguments: [SinkConfig.Held.drop, .digest])
     func aMuteReachesWhatWasQueued(held: SinkConfig.Held) async throws {
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
-        let outbox = Outbox(store: store)
-        let clock = TestClock()
-        let start = Date(timeIntervalSince1970: 1_790_000_000)
-        let now: @Sendable () -> Date = { start.addingTimeInterval(Double(clock.now.offset.components.seconds)) }
-        _ = try await outbox.enqueue(
-            SampleEvent.make(.goal, team: "TOR"), sink: "hook", body: [1], at: start, expiresAt: start.addingTimeInterval(3600))
+        let world = try await QueuedOnATestClock()
+        defer { world.cleanUp() }
+        let (store, outbox, clock, start, now) = (world.store, world.outbox, world.clock, world.start, world.now)
         try await Holds(store: store).mute(["hook"], until: held == .drop ? nil : start.addingTimeInterval(600), at: start)
         let attempts = Mutex<[Int64]>([])
         let lines = LogLines()
@@ -122,5 +135,31 @@ import Testing
         case .digest:
             #expect(attempts.withLock { $0 } == [600], "\(attempts.withLock { $0 })")
         }
+    }
+
+    /// While muted, a digest at the head of the queue still goes at once, and so does a row the
+    /// sink says passes the hold (a correction that edits a message shown before).
+    @Test(arguments: [GameEvent.Kind.digest, .goalOverturned])
+    func aDigestAndAnEditingCorrectionPassAMute(kind: GameEvent.Kind) async throws {
+        let world = try await QueuedOnATestClock(kind)
+        defer { world.cleanUp() }
+        try await Holds(store: world.store).mute(["hook"], until: nil, at: world.start)
+        let attempts = Mutex<[Int64]>([])
+        let clock = world.clock
+        let schedule = RetrySchedule(early: .seconds(5), earlyFor: .seconds(60), delays: [.seconds(30)], jitter: 0, idleCheck: .seconds(30))
+        let worker = OutboxWorker(
+            name: "hook", outbox: world.outbox, schedule: schedule, lease: .seconds(30), wake: WakeSignal(), now: world.now,
+            logger: LogLines().logger(), disabledReason: { nil },
+            attempt: { _, _ in
+                attempts.withLock { $0.append(clock.now.offset.components.seconds) }
+                return .delivered("204")
+            }, gone: { _ in }, clock: clock, hold: SinkHold(held: .drop, zone: TimeZone(identifier: "UTC")!),
+            passesHold: { _ in kind == .goalOverturned })
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await worker.run() }
+            #expect(await eventually(within: hangGuard) { (try? world.outbox.pending(sink: "hook"))?.isEmpty == true })
+            group.cancelAll()
+        }
+        #expect(attempts.withLock { $0 } == [0])
     }
 }
