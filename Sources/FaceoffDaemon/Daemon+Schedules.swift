@@ -34,7 +34,7 @@ extension Daemon {
     /// rewritten; nil when no schedule could be had at all.
     func fetchSchedules(_ parts: inout Parts) async -> (games: [Int: Timeline<C.Instant>.Game], current: Bool)? {
         let config = parts.session.config
-        var teams = config.teams
+        var teams = config.nhlTeams
         for player in config.players {
             if let team = try? await parts.client.fetch(.player(player)).value.currentTeamAbbrev, !teams.contains(team) {
                 teams.append(team)

@@ -112,7 +112,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
             options: session.config.calendar, now: dependencies.now, overlay: overlay)
         let publisher = CalendarPublisher(
             service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
-        let feeds = FeedPlan(teams: session.config.teams).refreshed(in: session.calendarDirectory)
+        let feeds = FeedPlan(teams: session.config.nhlTeams).refreshed(in: session.calendarDirectory)
         return Parts(session: session, client: client, router: router, publisher: publisher, feeds: feeds, teams: session.config.teams)
     }
 

@@ -275,8 +275,8 @@ public struct ESPNScoreboard: Decodable, Sendable, Equatable {
     public var events: [ESPNEvent]?
 }
 
-/// `apis/site/v2/sports/basketball/nba/summary?event={id}`: one game, as far as its box score
-/// goes (its plays are the live engine's, later).
+/// `apis/site/v2/sports/basketball/nba/summary?event={id}`: one game, its box score and its
+/// plays.
 public struct ESPNSummary: Decodable, Sendable, Equatable {
     public struct Header: Decodable, Sendable, Equatable {
         public var id: String?
@@ -374,10 +374,65 @@ public struct ESPNSummary: Decodable, Sendable, Equatable {
         public var attendance: Int?
     }
 
+    /// One play: the score after it, its quarter and the time left in it, who was in it (the
+    /// scorer, shooter or rebounder first; on a basket, the one who assisted second).
+    public struct Play: Decodable, Sendable, Equatable {
+        public struct Kind: Decodable, Sendable, Equatable { public var text: String? }
+        public struct Period: Decodable, Sendable, Equatable { public var number: Int? }
+        public struct Clock: Decodable, Sendable, Equatable { public var displayValue: String? }
+        public struct Team: Decodable, Sendable, Equatable { public var id: String? }
+        public struct Participant: Decodable, Sendable, Equatable {
+            public struct Athlete: Decodable, Sendable, Equatable { public var id: String? }
+            public var athlete: Athlete?
+        }
+
+        public var id: String?
+        /// Grows through the game (a string in the answers).
+        public var sequenceNumber: String?
+        /// "Jump Shot", "Free Throw - 1 of 2", "Defensive Rebound", "End Period", "End Game"
+        public var type: Kind?
+        /// "Wendell Carter Jr. makes 26-foot three point jumper (Franz Wagner assists)"
+        public var text: String?
+        public var awayScore: Int?
+        public var homeScore: Int?
+        public var period: Period?
+        /// Time left in the quarter: "10:05", under a minute "45.3".
+        public var clock: Clock?
+        public var scoringPlay: Bool?
+        public var scoreValue: Int?
+        public var team: Team?
+        public var participants: [Participant]?
+        public var wallclock: String?
+
+        public init(
+            id: String? = nil, sequenceNumber: String? = nil, type: String? = nil, text: String? = nil, awayScore: Int? = nil,
+            homeScore: Int? = nil, period: Int? = nil, clock: String? = nil, scoringPlay: Bool? = nil, scoreValue: Int? = nil,
+            team: String? = nil, participants: [String] = []
+        ) {
+            self.id = id
+            self.sequenceNumber = sequenceNumber
+            self.type = type.map { Kind(text: $0) }
+            self.text = text
+            self.awayScore = awayScore
+            self.homeScore = homeScore
+            self.period = period.map { Period(number: $0) }
+            self.clock = clock.map { Clock(displayValue: $0) }
+            self.scoringPlay = scoringPlay
+            self.scoreValue = scoreValue
+            self.team = team.map { Team(id: $0) }
+            self.participants = participants.map { Participant(athlete: .init(id: $0)) }
+        }
+
+        /// The ids of the players in it, in the answer's order.
+        public var athletes: [String] { (participants ?? []).compactMap { $0.athlete?.id } }
+    }
+
     public var header: Header?
     public var boxscore: Boxscore?
     public var leaders: [TeamLeaders]?
     public var gameInfo: GameInfo?
+    /// In order; none before the game.
+    public var plays: [Play]?
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -385,9 +440,10 @@ public struct ESPNSummary: Decodable, Sendable, Equatable {
         boxscore = try? container.decodeIfPresent(Boxscore.self, forKey: .boxscore)
         leaders = try? container.decodeIfPresent([TeamLeaders].self, forKey: .leaders)
         gameInfo = try? container.decodeIfPresent(GameInfo.self, forKey: .gameInfo)
+        plays = try container.decodeIfPresent([Play].self, forKey: .plays)
     }
 
-    private enum CodingKeys: String, CodingKey { case header, boxscore, leaders, gameInfo }
+    private enum CodingKeys: String, CodingKey { case header, boxscore, leaders, gameInfo, plays }
 }
 
 /// ESPN's event dates: UTC without seconds ("2026-04-25T00:00Z"), which ISO 8601 parsers that

@@ -116,6 +116,12 @@ public enum NBATeams {
         return all.first { $0.abbrev == upper } ?? all.first { $0.tricode == upper }
     }
 
+    /// The team of a followed-team entry as Faceoff writes it (`nba:LAL`); nil for any other.
+    public static func team(written: String) -> NBATeam? {
+        guard written.hasPrefix("nba:") else { return nil }
+        return team(abbreviation: String(written.dropFirst(4)))
+    }
+
     /// The teams what a user typed may mean: an abbreviation (ESPN's or the NBA's), a nickname,
     /// or a part of a name ("Lakers", "Golden State", "Los Angeles" is two).
     public static func matches(_ input: String) -> [NBATeam] {

@@ -77,6 +77,8 @@ public enum MQTTTrigger: String, Sendable, CaseIterable {
             return mine == other ? [.final] : [.final, mine > other ? .win : .loss]
         case .scheduleChange: return [.scheduleChange]
         case .pregame, .gameJoined, .scoringChange, .goalHighlight, .penalty, .goalieReturned, .digest: return []
+        // Basketball's kinds have no device triggers yet: a team's state carries them.
+        case .score, .leadChange, .run, .closeGame, .milestone: return []
         }
     }
 
@@ -171,7 +173,7 @@ public struct MQTTTeamState: Codable, Sendable, Equatable {
         case .periodEnd:
             // The end of the third period or an overtime with a winner is the end of the
             // game (the final follows), not an intermission.
-            let decided = (event.period ?? 0) >= 3 && event.score.away != event.score.home
+            let decided = (event.period ?? 0) >= (event.league == .nba ? 4 : 3) && event.score.away != event.score.home
             state.state = decided ? "live" : "intermission"
             state.emptyNet = false
         case .final:

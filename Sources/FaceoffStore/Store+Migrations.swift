@@ -215,5 +215,12 @@ extension Store {
                 }
             }
         ),
+        (
+            "v14: live games' league",
+            { db in
+                // "nba" for an NBA game; NULL for the NHL's, as every row before it.
+                try db.alter(table: "live_game") { table in table.add(column: "league", .text) }
+            }
+        ),
     ]
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FaceoffDaemon
+import FaceoffESPN
 import FaceoffKit
 import FaceoffMQTT
 import FaceoffStore
@@ -117,6 +118,54 @@ struct ReplayRunner {
             let snapshot = GameSnapshot(replay.prefix(index))
             let events = detector.process(snapshot).events
             // In order: the scoreboard first, then its alerts, each through the router.
+            await alerts.router.settle()
+            alerts.terminal.snapshot(snapshot)
+            for event in events { alerts.router.route(event) }
+            index += 1
+        }
+    }
+}
+
+/// Plays a finished NBA game's summary as the polls of a live game would have seen it: one
+/// play more at each step, game time between plays sped up.
+struct NBAReplayRunner {
+    let summary: ESPNSummary
+    let speed: Double
+    let fromPeriod: Int?
+    let alerts: AlertPlumbing
+
+    init(summary: ESPNSummary, speed: Double, fromPeriod: Int?, alerts: AlertPlumbing) {
+        self.summary = summary
+        self.speed = speed == 0 ? .infinity : speed
+        self.fromPeriod = fromPeriod
+        self.alerts = alerts
+    }
+
+    func run() async throws {
+        try await alerts.deliver { try await play() }
+    }
+
+    private func play() async throws {
+        let whole = NBASnapshot(summary)
+        let plays = whole.plays
+        var detector = NBAEventDetector()
+        var index = 1
+        if let fromPeriod, fromPeriod > 1, let first = plays.firstIndex(where: { $0.period >= fromPeriod }), first > 0 {
+            let joined = NBASnapshot(summary, playCount: first)
+            alerts.terminal.snapshot(joined)
+            alerts.router.route(detector.join(joined))
+            index = first + 1
+        }
+        var previous = index > 1 ? NBAPeriod.gameSeconds(period: plays[index - 2].period, remaining: plays[index - 2].remaining) : 0
+        while index <= plays.count {
+            let play = plays[index - 1]
+            let seconds = NBAPeriod.gameSeconds(period: play.period, remaining: play.remaining)
+            // Game time between plays, sped up; a long gap (a break) counts as 20 s.
+            let gap = min(max(0, seconds - previous), 20)
+            if gap > 0, speed.isFinite { try await Task.sleep(for: .milliseconds(Int(gap / speed * 1000))) }
+            previous = seconds
+            let snapshot = NBASnapshot(summary, playCount: index)
+            let events = detector.process(snapshot)
             await alerts.router.settle()
             alerts.terminal.snapshot(snapshot)
             for event in events { alerts.router.route(event) }

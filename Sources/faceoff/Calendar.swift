@@ -122,11 +122,11 @@ extension Faceoff {
             var kinds: [FeedKind] = try teams.map { team throws(UnknownTeamError) in .team(try TeamInput.nhl(team)) }
             if all { kinds.append(.all) }
             if kinds.isEmpty {
-                guard !session.config.teams.isEmpty else {
+                guard !session.config.nhlTeams.isEmpty else {
                     throw UsageError(message: "name a team (faceoff calendar TOR), use --all, or follow one (faceoff follow TOR)")
                 }
-                kinds = FeedPlan(teams: session.config.teams).written
-                if output != nil, session.config.teams.count == 1 { kinds = [.team(session.config.teams[0])] }
+                kinds = FeedPlan(teams: session.config.nhlTeams).written
+                if output != nil, session.config.nhlTeams.count == 1 { kinds = [.team(session.config.nhlTeams[0])] }
             }
             if output != nil, kinds.count != 1 {
                 throw UsageError(message: "-o writes one feed: name one team, or use --all alone")

@@ -187,7 +187,7 @@ extension Faceoff {
                 if send {
                     let delivery = await webhook.send(
                         SampleEvent.make(
-                            .goal, team: session.config.teams.first ?? "TOR", key: "doctor-\(Int(Date().timeIntervalSince1970))"))
+                            .goal, team: session.config.nhlTeams.first ?? "TOR", key: "doctor-\(Int(Date().timeIntervalSince1970))"))
                     check(delivery.isFailure ? .fail : .ok, "webhook \(sink.displayName)", "\(webhook.displayURL): test alert \(delivery)")
                     continue
                 }
@@ -235,7 +235,7 @@ extension Faceoff {
                 if send {
                     let delivery = await exec.send(
                         SampleEvent.make(
-                            .goal, team: session.config.teams.first ?? "TOR", key: "doctor-\(Int(Date().timeIntervalSince1970))"))
+                            .goal, team: session.config.nhlTeams.first ?? "TOR", key: "doctor-\(Int(Date().timeIntervalSince1970))"))
                     check(delivery.isFailure ? .fail : .ok, "exec \(sink.displayName)", "\(path): test alert \(delivery)")
                 } else {
                     check(.ok, "exec \(sink.displayName)", "\(path) is executable (--send runs it with a sample goal)")
@@ -251,7 +251,7 @@ extension Faceoff {
                     if send {
                         let delivery = await mqtt.sendTest(
                             SampleEvent.make(
-                                .goal, team: session.config.teams.first ?? "TOR", key: "doctor-\(Int(Date().timeIntervalSince1970))"))
+                                .goal, team: session.config.nhlTeams.first ?? "TOR", key: "doctor-\(Int(Date().timeIntervalSince1970))"))
                         check(delivery.isFailure ? .fail : .ok, "mqtt \(sink.displayName)", "\(answer); test alert \(delivery)")
                     } else {
                         check(.ok, "mqtt \(sink.displayName)", "\(answer) (--send publishes a sample to \(mqtt.topics.test))")

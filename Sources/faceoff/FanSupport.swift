@@ -21,7 +21,7 @@ struct FanContext {
         let time = LocalTime(timeZone: session.config.timeZone)
         service = FanService(
             client: session.nhlClient(store: store), espn: session.espnClient(store: store), time: time, now: session.now,
-            followed: session.config.teams)
+            followed: session.config.nhlTeams)
         text = FanText(style: session.terminalStyle, width: terminalWidth(), time: time)
         json = global.json
     }
@@ -36,7 +36,7 @@ struct FanContext {
     /// The team named on the command line, else the first followed team.
     func team(_ argument: String?, command: String) throws -> String {
         if let argument { return try TeamInput.nhl(argument) }
-        guard let first = session.config.teams.first else {
+        guard let first = session.config.nhlTeams.first else {
             throw UsageError(message: "name a team (faceoff \(command) TOR) or follow one (faceoff follow TOR)")
         }
         return first

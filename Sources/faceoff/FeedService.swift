@@ -22,7 +22,7 @@ struct FeedService: Service {
 
         init(_ session: Session) {
             serve = session.config.serve
-            teams = session.config.teams
+            teams = session.config.nhlTeams
             calendar = session.config.calendar
         }
     }
@@ -144,7 +144,7 @@ struct FeedService: Service {
         let publisher = CalendarPublisher(
             service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
         return FeedServer(
-            publisher: publisher, feeds: FeedPlan(teams: session.config.teams).served,
+            publisher: publisher, feeds: FeedPlan(teams: session.config.nhlTeams).served,
             settings: FeedServer.Settings(
                 host: address.host, port: address.port, token: session.config.serve.token, publicURL: session.config.serve.publicURL))
     }

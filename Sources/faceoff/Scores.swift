@@ -55,7 +55,7 @@ extension Faceoff {
         static func scores(_ context: FanContext, league: League, day: CalendarDay?) async throws -> FanService.Output<ScoresReport> {
             switch league {
             case .nhl: try await context.service.scores(on: day)
-            case .nba: try await context.service.nbaScores(on: day)
+            case .nba: try await context.service.nbaScores(on: day, followed: context.session.config.nbaTeams)
             }
         }
 

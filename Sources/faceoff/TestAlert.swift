@@ -54,7 +54,7 @@ extension Faceoff {
             }
             let setup = AlertSetup(session: session, renderer: renderer, store: nil)
             var event = SampleEvent.make(
-                kind, team: session.config.teams.first ?? "TOR", key: "test-\(Int(Date().timeIntervalSince1970 * 1000))")
+                kind, team: session.config.nhlTeams.first ?? "TOR", key: "test-\(Int(Date().timeIntervalSince1970 * 1000))")
             event.seenAt = Date()
             var failed = false
             for config in configs {

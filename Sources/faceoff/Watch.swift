@@ -2,6 +2,7 @@ import ArgumentParser
 import FaceoffAPI
 import FaceoffBase
 import FaceoffDaemon
+import FaceoffESPN
 import FaceoffKit
 import FaceoffMQTT
 import FaceoffNHL
@@ -25,6 +26,8 @@ extension Faceoff {
                   faceoff watch
                   faceoff watch MTL
                   faceoff watch 2025020119 --format jsonl
+                  faceoff watch nba:LAL
+                  faceoff watch nba:401585607
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -33,7 +36,7 @@ extension Faceoff {
             try global.refuseJSON("watch", instead: "--format jsonl")
         }
 
-        @Argument(help: "A game id (2025020119) or a team (default: the followed teams).")
+        @Argument(help: "A game id (2025020119, nba:401585607) or a team (TOR, nba:LAL; default: the followed teams).")
         var target: String?
 
         @Option(help: "text or jsonl (one JSON object per line); default: a stdout sink's format, else text.")
@@ -43,18 +46,26 @@ extension Faceoff {
             let session = try global.session()
             let store = try session.openStore()
             let client = session.nhlClient(store: store)
+            let espn = session.espnClient(store: store)
             let settings = GameWatcher<ContinuousClock>.Settings(session.config.watch)
             var gameTeams: Set<String> = []
-            var single: (id: Int, start: Date?)?
-            if let target, let gameID = Int(target), gameID > 1_000_000_000 {
+            var single: (id: Int, league: League, start: Date?)?
+            if let target, target.lowercased().hasPrefix("nba:"), let gameID = Int(target.dropFirst(4)), gameID > 1000 {
+                let summary = try? await espn.fetch(.nbaSummary(gameID)).value
+                if let summary {
+                    let snapshot = NBASnapshot(summary)
+                    gameTeams = ["nba:\(snapshot.away.abbrev)", "nba:\(snapshot.home.abbrev)"]
+                }
+                single = (gameID, .nba, summary.flatMap { NBASnapshot($0).startTime })
+            } else if let target, let gameID = Int(target), gameID > 1_000_000_000 {
                 let feed = try? await client.fetch(.playByPlay(gameID)).value
                 if let feed {
                     let snapshot = GameSnapshot(feed)
                     gameTeams = [snapshot.away.abbrev, snapshot.home.abbrev]
                 }
-                single = (gameID, feed?.startTime)
+                single = (gameID, .nhl, feed?.startTime)
             }
-            let teams = try single == nil ? (target.map { [try TeamInput.nhl($0)] } ?? session.config.teams) : []
+            let teams = try single == nil ? (target.map { [try TeamInput.followed($0).written] } ?? session.config.teams) : []
             let alerts = try AlertPlumbing(
                 session: session, format: format, configured: true, store: store, teams: gameTeams.union(teams))
             let output = alerts.terminal
@@ -64,20 +75,34 @@ extension Faceoff {
             let controls = WatchControls(alerts: alerts)
 
             let status = LiveStatus(store: store)
-            @Sendable func watch(_ gameID: Int, start: Date?, series: SeriesState? = nil) async throws {
+            @Sendable func watch(_ gameID: Int, league: League, start: Date?, series: SeriesState? = nil) async throws {
                 controls.watching.withLock { $0 = gameID }
-                let watcher = GameWatcher(
-                    gameID: gameID, scheduledStart: start, client: client, ledger: Ledger(store: store), settings: settings,
-                    clock: ContinuousClock(), router: alerts.router, series: series,
-                    onSnapshot: { snapshot, _ in
-                        output.snapshot(snapshot)
-                        try? await status.record(snapshot, at: Date())
-                    })
-                try await watcher.run()
+                switch league {
+                case .nhl:
+                    let watcher = GameWatcher(
+                        gameID: gameID, scheduledStart: start, client: client, ledger: Ledger(store: store), settings: settings,
+                        clock: ContinuousClock(), router: alerts.router, series: series,
+                        onSnapshot: { snapshot, _ in
+                            output.snapshot(snapshot)
+                            try? await status.record(snapshot, at: Date())
+                        })
+                    try await watcher.run()
+                case .nba:
+                    let watcher = NBAGameWatcher(
+                        gameID: gameID, scheduledStart: start, client: espn, ledger: Ledger(store: store), settings: settings,
+                        clock: ContinuousClock(), router: alerts.router,
+                        onSnapshot: { snapshot in
+                            output.snapshot(snapshot)
+                            try? await status.record(snapshot, at: Date())
+                        })
+                    try await watcher.run()
+                }
             }
 
             if let single {
-                try await controls.around(keys) { try await alerts.deliver { try await watch(single.id, start: single.start) } }
+                try await controls.around(keys) {
+                    try await alerts.deliver { try await watch(single.id, league: single.league, start: single.start) }
+                }
                 return
             }
             guard !teams.isEmpty else {
@@ -90,18 +115,26 @@ extension Faceoff {
                     var finished: Set<Int> = []
                     while true {
                         let now = Date()
-                        var upcoming: [GameSummary] = []
+                        var upcoming: [(league: League, game: GameSummary)] = []
                         var series: [Int: SeriesState] = [:]
                         for team in teams {
+                            if let nba = NBATeams.team(written: team) {
+                                let schedule = try await espn.fetch(.nbaSchedule(nba), revalidate: true).value
+                                upcoming += (schedule.events ?? []).compactMap { GameSummary(nba: $0, team: nba, time: time) }
+                                    .filter { GameWindow.isCurrent(nba: $0, now: now) && !finished.contains($0.id) }.map { (.nba, $0) }
+                                continue
+                            }
                             let schedule = try await client.fetch(.clubSchedule(team), revalidate: true).value
                             series.merge(SeriesState.states(schedule.games ?? [])) { first, _ in first }
                             upcoming += (schedule.games ?? []).filter { GameWindow.isCurrent($0, now: now) }
-                                .compactMap { GameSummary($0, team: team, time: time) }.filter { !finished.contains($0.id) }
+                                .compactMap { GameSummary($0, team: team, time: time) }.filter { !finished.contains($0.id) }.map {
+                                    (.nhl, $0)
+                                }
                         }
                         guard
-                            let next = upcoming.min(by: {
-                                ($0.isLive ? .distantPast : $0.startDate ?? .distantFuture)
-                                    < ($1.isLive ? .distantPast : $1.startDate ?? .distantFuture)
+                            let (league, next) = upcoming.min(by: {
+                                ($0.game.isLive ? .distantPast : $0.game.startDate ?? .distantFuture)
+                                    < ($1.game.isLive ? .distantPast : $1.game.startDate ?? .distantFuture)
                             })
                         else {
                             output.note("No upcoming games for \(teams.joined(separator: ", ")); checking again in 6 h.")
@@ -114,7 +147,7 @@ extension Faceoff {
                             )
                         }
                         do {
-                            try await watch(next.id, start: next.isLive ? nil : next.startDate, series: series[next.id])
+                            try await watch(next.id, league: league, start: next.isLive ? nil : next.startDate, series: series[next.id])
                         } catch let error as WatchError where error.isFinal {
                             output.note("\(error)")
                         }
@@ -130,7 +163,7 @@ extension Faceoff {
     struct ReplayCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "replay",
-            abstract: "Replay a finished game's play-by-play as if it were live.",
+            abstract: "Replay a finished game's play-by-play (or an NBA game's ESPN summary) as if it were live.",
             discussion: """
                 Plays a game through the same engine as `watch`, to try a setup or a template.
                 Nothing is recorded in the store: replaying twice works.
@@ -143,12 +176,13 @@ extension Faceoff {
                 Examples:
                   faceoff replay 2025020100 --speed 120
                   faceoff replay saved-play-by-play.json --from-period 3
+                  faceoff replay nba-summary.json --speed 0
                   faceoff replay --serve 127.0.0.1:0 game1.json game2.json --speed 60
                 """)
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "Play-by-play JSON files, or game ids to fetch (one, unless --serve).")
+        @Argument(help: "Play-by-play JSON files or ESPN NBA summaries, or game ids to fetch (nba:ID for the NBA; one, unless --serve).")
         var sources: [String]
 
         @Option(help: "How many times faster than real time (0 for no pauses).")
@@ -183,37 +217,69 @@ extension Faceoff {
             if serve != nil, speed == 0 { throw ValidationError("--serve needs a speed above 0") }
         }
 
-        func load(_ source: String, session: Session) async throws -> PlayByPlay {
+        /// A game to replay: the NHL's play-by-play, or an NBA game's summary from ESPN.
+        enum Game {
+            case nhl(PlayByPlay)
+            case nba(ESPNSummary)
+        }
+
+        func load(_ source: String, session: Session) async throws -> Game {
+            if source.lowercased().hasPrefix("nba:"), let gameID = Int(source.dropFirst(4)) {
+                return .nba(try await session.espnClient(store: try openCacheStore(session)).fetch(.nbaSummary(gameID)).value)
+            }
             if let gameID = Int(source), gameID > 1_000_000_000, !FileManager.default.fileExists(atPath: source) {
-                return try await session.nhlClient(store: try openCacheStore(session)).fetch(.playByPlay(gameID)).value
+                return .nhl(try await session.nhlClient(store: try openCacheStore(session)).fetch(.playByPlay(gameID)).value)
             }
             let path = session.paths.expand(source)
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw UsageError(message: "no such file: \(source) (give a play-by-play JSON file or a game id)")
+                throw UsageError(message: "no such file: \(source) (give a play-by-play or ESPN summary JSON file, or a game id)")
             }
+            // ESPN's summaries have a header; the NHL's play-by-play has none.
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
             do {
-                return try APIText.decode(PlayByPlay.self, from: Array(data))
+                if object?["header"] != nil { return .nba(try APIText.decode(ESPNSummary.self, from: Array(data))) }
+                return .nhl(try APIText.decode(PlayByPlay.self, from: Array(data)))
             } catch {
-                throw UsageError(message: "\(source) is not a play-by-play response: \(error)")
+                throw UsageError(message: "\(source) is not a play-by-play response or an ESPN summary: \(error)")
             }
         }
 
         func run() async throws {
             let session = try global.session()
             var feeds: [PlayByPlay] = []
+            var summaries: [ESPNSummary] = []
             for source in sources {
-                let feed = try await load(source, session: session)
-                guard !(feed.plays ?? []).isEmpty else { throw RuntimeError(message: "\(source) has no plays to replay yet") }
-                feeds.append(feed)
-                if let fromPeriod, !(feed.plays ?? []).contains(where: { ($0.periodDescriptor?.number ?? 0) == fromPeriod }) {
-                    throw UsageError(message: "\(source) has no period \(fromPeriod)")
+                switch try await load(source, session: session) {
+                case .nhl(let feed):
+                    guard !(feed.plays ?? []).isEmpty else { throw RuntimeError(message: "\(source) has no plays to replay yet") }
+                    feeds.append(feed)
+                    if let fromPeriod, !(feed.plays ?? []).contains(where: { ($0.periodDescriptor?.number ?? 0) == fromPeriod }) {
+                        throw UsageError(message: "\(source) has no period \(fromPeriod)")
+                    }
+                case .nba(let summary):
+                    guard !(summary.plays ?? []).isEmpty else { throw RuntimeError(message: "\(source) has no plays to replay yet") }
+                    if let fromPeriod, !(summary.plays ?? []).contains(where: { $0.period?.number == fromPeriod }) {
+                        throw UsageError(message: "\(source) has no quarter \(fromPeriod)")
+                    }
+                    summaries.append(summary)
                 }
             }
             if let serve, let address = ListenAddress(serve) {
+                guard summaries.isEmpty else {
+                    throw UsageError(message: "--serve replays the NHL's games so far; replay an NBA summary without it")
+                }
                 let server = ReplayServer(games: feeds, speed: speed, startDelay: max(0, startIn), intermission: max(0, intermission))
                 try await server.run(host: address.host, port: address.port) { base in
                     FileHandle.standardOutput.write(Data("\(base)\n".utf8))
                 }
+                return
+            }
+            if let summary = summaries.first {
+                let game = NBASnapshot(summary)
+                let alerts = try AlertPlumbing(
+                    session: session, format: format, configured: sinks, store: nil,
+                    teams: ["nba:\(game.away.abbrev)", "nba:\(game.home.abbrev)"])
+                try await NBAReplayRunner(summary: summary, speed: speed, fromPeriod: fromPeriod, alerts: alerts).run()
                 return
             }
             let game = GameSnapshot(feeds[0])

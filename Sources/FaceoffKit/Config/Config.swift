@@ -9,6 +9,8 @@ public struct Config: Sendable, Equatable {
     public static let defaultAPIBase = APIService.nhl.defaultBase
     public static let defaultESPNBase = APIService.espn.defaultBase
 
+    /// The followed teams as written to mean them and no other (`TeamReference.written`):
+    /// the NHL's by abbreviation (`TOR`), the NBA's with their league (`nba:LAL`).
     public var teams: [String] = []
     public var players: [Int] = []
     /// An IANA time zone name; nil means the system's.
@@ -22,6 +24,11 @@ public struct Config: Sendable, Equatable {
     public var sinks: [SinkConfig] = []
 
     public init() {}
+
+    /// The followed NHL teams' abbreviations.
+    public var nhlTeams: [String] { teams.filter { !$0.hasPrefix("nba:") } }
+    /// The followed NBA teams.
+    public var nbaTeams: [NBATeam] { teams.compactMap(NBATeams.team(written:)) }
 
     /// The configured zone, else the system's as the C library reads it (`SystemTimeZone`).
     public var timeZone: TimeZone {

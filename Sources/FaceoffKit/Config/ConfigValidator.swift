@@ -256,8 +256,8 @@ struct ConfigValidator {
         var result: [String] = []
         for name in names {
             do {
-                let abbrev = try TeamInput.nhl(name)
-                if !result.contains(abbrev) { result.append(abbrev) }
+                let team = try TeamInput.followed(name).written
+                if !result.contains(team) { result.append(team) }
             } catch {
                 fail(path, error.description)
             }

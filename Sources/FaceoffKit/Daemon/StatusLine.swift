@@ -69,7 +69,7 @@ public struct StatusLine: Sendable {
         let liveFor: TimeInterval = 420
         let hold = TimeInterval(config.watch.finalHold.components.seconds)
         let games = (store.flatMap { try? LiveStatus(store: $0).games(since: now.addingTimeInterval(-max(liveFor, hold))) } ?? [])
-            .filter { teams.isEmpty || teams.contains($0.away) || teams.contains($0.home) }
+            .filter { teams.isEmpty || teams.contains($0.awayKey) || teams.contains($0.homeKey) }
         let schedules = cachedSchedules()
         let series = schedules.reduce(into: [Int: SeriesState]()) { $0.merge(SeriesState.states($1)) { first, _ in first } }
         // "G5 · WSH leads 3–1": the series as it stands before the game.
@@ -78,7 +78,9 @@ public struct StatusLine: Sendable {
             return ["G\(state.gameNumber)", state.text].compactMap { $0 }.joined(separator: " · ")
         }
         if let game = games.first(where: { $0.state == "live" && $0.updatedAt >= now.addingTimeInterval(-liveFor) }) {
-            var parts = ["\(badge(game.away, style)) \(game.awayScore)–\(game.homeScore) \(badge(game.home, style))"]
+            var parts = [
+                "\(badge(game.away, style, game.league)) \(game.awayScore)–\(game.homeScore) \(badge(game.home, style, game.league))"
+            ]
             if let period = game.periodLabel {
                 parts.append(
                     game.intermission
@@ -113,7 +115,7 @@ public struct StatusLine: Sendable {
             // Past regulation the final says so: Final/OT, Final/2OT, Final/SO.
             let endedIn = game.periodLabel.flatMap { $0.hasSuffix("OT") || $0 == "SO" ? $0 : nil }
             let text =
-                "\(finalLabel(game, teams: teams, style, endedIn: endedIn)): \(badge(game.away, style)) \(game.awayScore)–\(game.homeScore) \(badge(game.home, style))"
+                "\(finalLabel(game, teams: teams, style, endedIn: endedIn)): \(badge(game.away, style, game.league)) \(game.awayScore)–\(game.homeScore) \(badge(game.home, style, game.league))"
             return Report(
                 state: "final", game: game.gameID, away: game.away, home: game.home, awayScore: game.awayScore, homeScore: game.homeScore,
                 period: game.periodLabel, text: ([text] + [nextText].compactMap { $0 }).joined(separator: " · "))
@@ -129,7 +131,7 @@ public struct StatusLine: Sendable {
     func cachedSchedules() -> [[ScheduleGame]] {
         guard let store else { return [] }
         let cache = ResponseCache(store: store)
-        return config.teams.compactMap { team in
+        return config.nhlTeams.compactMap { team in
             guard let entry = try? cache.entry(for: config.apiBase + Endpoint<ClubSchedule>.clubSchedule(team).path),
                 let schedule = try? APIText.decode(ClubSchedule.self, from: entry.body)
             else { return nil }
@@ -155,15 +157,15 @@ public struct StatusLine: Sendable {
     /// both teams or neither are followed, or the game was tied when it stopped).
     func finalLabel(_ game: LiveStatus.Game, teams: Set<String>, _ style: Style, endedIn: String? = nil) -> String {
         let label = FinalLabel.text(endedIn)
-        let awayFollowed = teams.contains(game.away)
-        guard style == .tmux, awayFollowed != teams.contains(game.home), game.awayScore != game.homeScore else { return label }
+        let awayFollowed = teams.contains(game.awayKey)
+        guard style == .tmux, awayFollowed != teams.contains(game.homeKey), game.awayScore != game.homeScore else { return label }
         let won = (game.awayScore > game.homeScore) == awayFollowed
         return "#[fg=\(won ? "green" : "red"),bold]\(label)#[default]"
     }
 
     /// A team in tmux's colours: its abbreviation on its primary colour.
-    func badge(_ team: String, _ style: Style) -> String {
-        guard style == .tmux, let color = TeamFactsTable.facts(for: team)?.primary else { return team }
+    func badge(_ team: String, _ style: Style, _ league: String? = nil) -> String {
+        guard style == .tmux, league == nil, let color = TeamFactsTable.facts(for: team)?.primary else { return team }
         let text = color.prefersDarkText ? "#000000" : "#ffffff"
         return "#[fg=\(text),bg=\(color.hex.lowercased()),bold] \(team) #[default]"
     }

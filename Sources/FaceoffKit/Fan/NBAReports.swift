@@ -240,9 +240,9 @@ extension ScoresReport {
             if summary.isLive {
                 switch status?.type?.name {
                 case "STATUS_HALFTIME": period = "Halftime"
-                case "STATUS_END_PERIOD": period = status?.period.map { "End of \(Self.quarter($0))" }
+                case "STATUS_END_PERIOD": period = status?.period.map { "End of \(NBAPeriod.ordinal($0))" }
                 default:
-                    period = status?.period.map(Self.quarter)
+                    period = status?.period.map(NBAPeriod.ordinal)
                     clock = status?.displayClock
                 }
             }
@@ -253,17 +253,5 @@ extension ScoresReport {
                     emptyNet: [], endedIn: summary.endedIn, networks: summary.networks, followed: ours != nil))
         }
         self.games = games.filter(\.followed) + games.filter { !$0.followed }
-    }
-
-    /// "1st"…"4th", then "OT", "2OT".
-    static func quarter(_ period: Int) -> String {
-        switch period {
-        case 1: "1st"
-        case 2: "2nd"
-        case 3: "3rd"
-        case 4: "4th"
-        case 5: "OT"
-        default: "\(period - 4)OT"
-        }
     }
 }

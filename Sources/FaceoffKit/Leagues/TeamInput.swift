@@ -105,6 +105,22 @@ public enum TeamInput {
         )
     }
 
+    /// A team to follow (config `teams`, `follow`, `watch`): `nba:LAL` is the NBA's; anything
+    /// else means what it always did, the NHL's team (`Kings`, `New York`), and a name only
+    /// the NBA has is refused with how to write it.
+    public static func followed(_ input: String) throws(UnknownTeamError) -> TeamReference {
+        let trimmed = input.trimmingCharacters(in: .whitespaces)
+        if trimmed.lowercased().hasPrefix("nba:") { return .nba(try nba(String(trimmed.dropFirst(4)))) }
+        do throws(UnknownTeamError) {
+            return .nhl(try Teams.resolve(trimmed.lowercased().hasPrefix("nhl:") ? String(trimmed.dropFirst(4)) : trimmed))
+        } catch {
+            let matches = NBATeams.matches(trimmed)
+            guard error.matches.isEmpty, matches.count == 1, !trimmed.lowercased().hasPrefix("nhl:") else { throw error }
+            throw UnknownTeamError(
+                input: trimmed, hint: "the \(matches[0].name) are an NBA team: write nba:\(matches[0].abbrev)")
+        }
+    }
+
     /// An NBA team: ESPN's abbreviation or the NBA's, or a name.
     static func nba(_ input: String) throws(UnknownTeamError) -> NBATeam {
         let matches = NBATeams.matches(input)

@@ -29,10 +29,23 @@ public struct GameEvent: Codable, Sendable, Equatable {
         /// What a muted or quiet sink held, in one message when the hold ends (`summary` in
         /// its details). Sent to the sink that held the alerts, whatever its `events` list.
         case digest
+        // Basketball's (the NBA through ESPN; `Live/Basketball/`).
+        /// A basket or free throw, each one: opt-in.
+        case score
+        /// The other team goes ahead.
+        case leadChange = "lead_change"
+        /// One team's unanswered points reach `NBAEventDetector.runPoints` (10-0).
+        case run
+        /// Within `NBAEventDetector.closeMargin` points in the last five minutes of the 4th
+        /// quarter or in overtime: once each time the game gets that close.
+        case closeGame = "close_game"
+        /// A player's 30, 40 or 50 points, double-double or triple-double.
+        case milestone
 
         /// Kinds a sink gets only when its `events` lists them: a highlight link comes minutes
-        /// after its goal, which is news only to a sink that asked.
-        public static let optIn: Set<Kind> = [.goalHighlight]
+        /// after its goal, which is news only to a sink that asked; a basket-by-basket feed is
+        /// for a sink that wants every one.
+        public static let optIn: Set<Kind> = [.goalHighlight, .score]
         /// What a sink without `events` gets.
         public static let byDefault = allCases.filter { !optIn.contains($0) }
     }
@@ -92,6 +105,8 @@ public struct GameEvent: Codable, Sendable, Equatable {
 
     public var kind: Kind
     public var id: String
+    /// The NBA's games say so; the NHL's leave it out, as they always did.
+    public var league: League?
     public var gameId: Int
     public var away: String
     public var home: String
@@ -141,14 +156,25 @@ public struct GameEvent: Codable, Sendable, Equatable {
         self.details = details
     }
 
-    /// "1st", "2nd", "3rd", "OT", "2OT", "SO".
+    /// "1st", "2nd", "3rd", "OT", "2OT", "SO"; basketball's "Q1"…"Q4", "OT", "2OT".
     public var periodLabel: String? {
         guard let period else { return nil }
+        if league == .nba { return NBAPeriod.label(period) }
         return PeriodDescriptor(number: period, periodType: periodType.map(PeriodType.init(rawValue:)), maxRegulationPeriods: 3).label
     }
 }
 
 extension GameEvent {
+    /// How a list of followed teams (config `teams`, a sink's `teams`) names a team of this
+    /// event's league: `TOR`, `nba:LAL` (`TeamReference.written`), so the Celtics' `BOS` is
+    /// never the Bruins'.
+    public func followKey(_ abbrev: String) -> String { league == .nba ? "nba:\(abbrev)" : abbrev }
+
+    /// The game is one of these followed teams'.
+    public func isGame(of followed: Set<String>) -> Bool {
+        followed.contains(followKey(away)) || followed.contains(followKey(home))
+    }
+
     /// The goal a correction is about (`goal_overturned`, `goal_reinstated`,
     /// `scoring_change`): the id of that goal's own alert, whose message a receiver that can
     /// edit turns into the correction. nil for anything else.

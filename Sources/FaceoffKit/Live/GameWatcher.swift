@@ -204,21 +204,14 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         }
     }
 
-    /// The pregame reminder due at `date`, if any: of the leads (`[watch] pregame`) not yet
-    /// sent whose moment has come (up to a minute early, as polls are a minute apart), the one
-    /// nearest the start, as one alert; the earlier ones it passes over are counted as sent, so
-    /// a watch begun 5 minutes before says "starts in 5 min" once, not also "in 1 h".
+    /// The pregame reminder due at `date`, if any (`PregameReminder.due`).
     func reminder(_ snapshot: GameSnapshot, at date: Date, sent: Set<Int>) -> (event: GameEvent, covered: [Int])? {
         guard snapshot.state?.isUpcoming == true, let start = scheduledStart ?? snapshot.startTime else { return nil }
-        let left = start.timeIntervalSince(date)
-        guard left > 0 else { return nil }
-        let due = settings.reminders.map { Int($0.components.seconds) }.filter { !sent.contains($0) && left <= Double($0) + 60 }
-        guard let lead = due.min() else { return nil }
-        let event = GameEvent(
-            kind: .pregame, key: lead % 60 == 0 ? String(lead / 60) : "\(lead)s", gameId: snapshot.gameId, away: snapshot.away.abbrev,
-            home: snapshot.home.abbrev,
-            score: GameEvent.Score(away: 0, home: 0), details: ["minutes_before": String(Int((left / 60).rounded()))])
-        return (event, due)
+        return PregameReminder.due(
+            start: start, at: date, leads: settings.reminders, sent: sent,
+            event: GameEvent(
+                kind: .pregame, key: nil, gameId: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
+                score: GameEvent.Score(away: 0, home: 0)))
     }
 
     /// A playoff game's `game_start` says the series before it; its `final`, after it.

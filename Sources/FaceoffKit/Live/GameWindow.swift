@@ -33,4 +33,22 @@ public enum GameWindow {
         if game.gameState?.isLive == true { return true }
         return game.startTime.map { $0 <= now.addingTimeInterval(lookAhead) } ?? true
     }
+
+    /// An NBA game of ESPN's schedule, by the same rule; a game with no time yet ("if
+    /// necessary", TBD) waits for a schedule that gives it one.
+    public static func isCurrent(nba game: GameSummary, now: Date) -> Bool {
+        switch game.status {
+        case "final", "postponed", "cancelled": return false
+        case "live": return true
+        default:
+            guard !game.timeTBD, let start = game.startDate else { return false }
+            return start > now.addingTimeInterval(-lookBack)
+        }
+    }
+
+    /// Current, and close enough for `run` to plan now.
+    public static func isPlanned(nba game: GameSummary, now: Date) -> Bool {
+        guard isCurrent(nba: game, now: now) else { return false }
+        return game.isLive || (game.startDate.map { $0 <= now.addingTimeInterval(lookAhead) } ?? false)
+    }
 }

@@ -22,6 +22,7 @@ public enum SampleEvent {
         func sample(_ side: String) -> [(Int, String)] {
             cast[side] ?? [(1, "\(side) Scorer"), (2, "\(side) Setup"), (3, "\(side) Helper")]
         }
+        if [.score, .leadChange, .run, .closeGame, .milestone].contains(kind) { return basketball(kind, key: key) }
         let (us, them) = (sample(team), sample(rival))
         var event = GameEvent(
             kind: kind, key: key ?? "sample", gameId: gameId, away: rival, home: team, team: team, period: 2,
@@ -88,6 +89,35 @@ public enum SampleEvent {
             event.score = .init(away: 2, home: 3)
             event.shots = .init(away: 27, home: 33)
             event.details = ["ended_in": "REG", "winner": team]
+        case .score, .leadChange, .run, .closeGame, .milestone:
+            break
+        }
+        return event
+    }
+    /// A basketball kind: the Lakers at home to the Celtics in the 4th quarter.
+    static func basketball(_ kind: GameEvent.Kind, key: String?) -> GameEvent {
+        var event = GameEvent(
+            kind: kind, key: key ?? "sample", gameId: 401_999_999, away: "BOS", home: "LAL", team: "LAL", period: 4, periodType: "REG",
+            clock: "08:48", score: GameEvent.Score(away: 98, home: 101), details: ["time_remaining": "3:12"])
+        event.league = .nba
+        let james = GameEvent.Player(role: "scorer", id: 1966, name: "LeBron James", team: "LAL")
+        switch kind {
+        case .score:
+            event.players = [james, GameEvent.Player(role: "assist", id: 3_975, name: "Austin Reaves", team: "LAL")]
+            event.details["points"] = "3"
+        case .leadChange:
+            event.players = [james]
+            event.details["lead"] = "3"
+            event.details["lead_changes"] = "12"
+        case .run:
+            event.details["run_score"] = "10-0"
+        case .closeGame:
+            event.team = nil
+            event.details["margin"] = "3"
+        default:
+            event.players = [GameEvent.Player(role: "player", id: 1966, name: "LeBron James", team: "LAL")]
+            event.details["milestone"] = "triple-double"
+            event.details["line"] = "31 pts, 11 reb, 10 ast"
         }
         return event
     }

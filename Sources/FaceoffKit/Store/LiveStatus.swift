@@ -19,6 +19,12 @@ public struct LiveStatus: Sendable {
         /// "live", "final" or "upcoming".
         public var state: String
         public var updatedAt: Date
+        /// "nba" for an NBA game; nil for the NHL's.
+        public var league: String? = nil
+
+        /// How the followed teams name its teams: `TOR`, `nba:LAL`.
+        public var awayKey: String { league.map { "\($0):\(away)" } ?? away }
+        public var homeKey: String { league.map { "\($0):\(home)" } ?? home }
     }
 
     package let store: Store
@@ -26,17 +32,33 @@ public struct LiveStatus: Sendable {
     public init(store: Store) { self.store = store }
 
     public func record(_ snapshot: GameSnapshot, at date: Date) async throws(StoreError) {
-        let game = Self.game(snapshot, at: date)
+        try await record(Self.game(snapshot, at: date))
+    }
+
+    /// An NBA game: its quarter (`Q3`), the time left, halftime or a break as an intermission.
+    public func record(_ snapshot: NBASnapshot, at date: Date) async throws(StoreError) {
+        let state = snapshot.isFinal ? "final" : snapshot.isLive ? "live" : "upcoming"
+        try await record(
+            Game(
+                gameID: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev, awayScore: snapshot.away.score,
+                homeScore: snapshot.home.score,
+                periodLabel: snapshot.isFinal
+                    ? (snapshot.endedIn == "REG" ? "Q4" : snapshot.endedIn) : snapshot.period.map(NBAPeriod.label),
+                clock: snapshot.atBreak || !snapshot.isLive ? nil : snapshot.clock, intermission: snapshot.atBreak, situation: nil,
+                state: state, updatedAt: date, league: League.nba.rawValue))
+    }
+
+    private func record(_ game: Game) async throws(StoreError) {
         try await store.write { db in
             try db.execute(
                 sql: """
                     INSERT OR REPLACE INTO live_game
-                    (game_id, away, home, away_score, home_score, period_label, clock, intermission, situation, state, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    (game_id, away, home, away_score, home_score, period_label, clock, intermission, situation, state, updated_at, league)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     game.gameID, game.away, game.home, game.awayScore, game.homeScore, game.periodLabel, game.clock,
-                    game.intermission, game.situation, game.state, date.timeIntervalSince1970,
+                    game.intermission, game.situation, game.state, game.updatedAt.timeIntervalSince1970, game.league,
                 ])
         }
     }
@@ -67,7 +89,7 @@ public struct LiveStatus: Sendable {
                     gameID: row["game_id"], away: row["away"], home: row["home"], awayScore: row["away_score"],
                     homeScore: row["home_score"],
                     periodLabel: row["period_label"], clock: row["clock"], intermission: row["intermission"], situation: row["situation"],
-                    state: row["state"], updatedAt: Date(timeIntervalSince1970: row["updated_at"]))
+                    state: row["state"], updatedAt: Date(timeIntervalSince1970: row["updated_at"]), league: row["league"])
             }
         }
     }

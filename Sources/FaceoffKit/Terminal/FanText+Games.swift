@@ -60,7 +60,7 @@ extension FanText {
         if !facts.isEmpty { blocks[0] += "\n" + facts.joined(separator: " · ") }
         let periods = max(report.away.periods.count, report.home.periods.count)
         if periods > 0 {
-            let labels: [String] = (1...periods).map(ScoresReport.quarter)
+            let labels: [String] = (1...periods).map(NBAPeriod.ordinal)
             var columns: [TextTable.Column] = [.init("")]
             columns += labels.map { TextTable.Column($0, .right) }
             columns.append(TextTable.Column("T", .right))

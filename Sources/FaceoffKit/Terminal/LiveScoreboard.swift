@@ -4,20 +4,29 @@ import Foundation
 /// The compact live scoreboard `watch`, `replay` and `demo` draw on a terminal: the score
 /// line, the state of play, and the latest alerts under it.
 public struct LiveScoreboard: Sendable {
+    /// What the top line shows of a game at one poll, whatever its league.
+    public struct Line: Sendable {
+        public struct Side: Sendable {
+            public var abbrev: String
+            public var score: Int
+            /// The team's colour, where Faceoff knows it (the NHL's).
+            public var color: RGB?
+        }
+
+        public var away: Side
+        public var home: Side
+        /// "2nd 12:34 left", "Shots 18–24", "TOR PP 5v4" (styled already).
+        public var state: [String]
+    }
+
     public let style: TerminalStyle
 
     public init(style: TerminalStyle) { self.style = style }
 
-    /// - Parameter footer: a line under the alerts (watch's delay and keys).
-    /// - Parameter height: the terminal's rows: the alerts fill what the score lines leave.
-    public func render(_ snapshot: GameSnapshot, recent: [String], width: Int?, height: Int? = nil, footer: String? = nil) -> String {
+    /// A hockey game's line: period and clock or intermission, shots, power plays, empty nets.
+    public func line(_ snapshot: GameSnapshot) -> Line {
         let away = snapshot.away
         let home = snapshot.home
-        func team(_ side: GameSnapshot.Side) -> String {
-            let text = " \(side.abbrev) \(side.score) "
-            guard let color = TeamFactsTable.facts(for: side.abbrev)?.primary else { return style.bold(text) }
-            return style.onColor(text, color)
-        }
         var state: [String] = []
         if snapshot.isFinal {
             state.append(snapshot.finalLabel ?? "Final")
@@ -38,12 +47,50 @@ public struct LiveScoreboard: Sendable {
             if code.awayNetEmpty { state.append(style.bold("\(away.abbrev) EN")) }
             if code.homeNetEmpty { state.append(style.bold("\(home.abbrev) EN")) }
         }
-        var lines = ["\(team(away)) @ \(team(home))   " + state.joined(separator: " · ")]
+        func side(_ side: GameSnapshot.Side) -> Line.Side {
+            Line.Side(abbrev: side.abbrev, score: side.score, color: TeamFactsTable.facts(for: side.abbrev)?.primary)
+        }
+        return Line(away: side(away), home: side(home), state: state)
+    }
+
+    /// A basketball game's line: the quarter and the time left, halftime, the final.
+    public func line(_ snapshot: NBASnapshot) -> Line {
+        var state: [String] = []
+        if let final = snapshot.finalLabel {
+            state.append(final)
+        } else if snapshot.statusName == "STATUS_HALFTIME" {
+            state.append("Halftime")
+        } else if snapshot.atBreak, let period = snapshot.period {
+            state.append("End of \(NBAPeriod.label(period))")
+        } else if snapshot.isLive {
+            state.append(
+                [snapshot.period.map(NBAPeriod.label), snapshot.clock.map { "\($0) left" }].compactMap { $0 }.joined(separator: " "))
+        } else {
+            state.append("Not started")
+        }
+        return Line(
+            away: .init(abbrev: snapshot.away.abbrev, score: snapshot.away.score, color: nil),
+            home: .init(abbrev: snapshot.home.abbrev, score: snapshot.home.score, color: nil), state: state)
+    }
+
+    public func render(_ snapshot: GameSnapshot, recent: [String], width: Int?, height: Int? = nil, footer: String? = nil) -> String {
+        render(line(snapshot), recent: recent, width: width, height: height, footer: footer)
+    }
+
+    /// - Parameter footer: a line under the alerts (watch's delay and keys).
+    /// - Parameter height: the terminal's rows: the alerts fill what the score lines leave.
+    public func render(_ line: Line, recent: [String], width: Int?, height: Int? = nil, footer: String? = nil) -> String {
+        func team(_ side: Line.Side) -> String {
+            let text = " \(side.abbrev) \(side.score) "
+            guard let color = side.color else { return style.bold(text) }
+            return style.onColor(text, color)
+        }
+        var lines = ["\(team(line.away)) @ \(team(line.home))   " + line.state.joined(separator: " · ")]
         lines.append(String(repeating: "─", count: min(width ?? 60, 60)))
         // The rows left under the score, the rule and the footer (and a spare one for the cursor).
         let rows = height.map { max(3, $0 - 3 - (footer == nil ? 0 : 2)) } ?? 12
-        for line in recent.suffix(rows) {
-            lines.append(width.map { DisplayWidth.shorten(line, to: $0) } ?? line)
+        for text in recent.suffix(rows) {
+            lines.append(width.map { DisplayWidth.shorten(text, to: $0) } ?? text)
         }
         if let footer {
             lines.append(String(repeating: "─", count: min(width ?? 60, 60)))

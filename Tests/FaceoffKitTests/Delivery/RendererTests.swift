@@ -47,10 +47,28 @@ import Testing
             .final: "🏁 Final  MTL 2–3 TOR · TOR win · shots 27–33",
             .scheduleChange: "📅 MTL @ TOR moved  from Sat Nov 28 19:00 to Sun Nov 29 15:00",
             .digest: "🌙 While you were away  MTL 1–2 TOR, final (A. Matthews ×2)",
+            // Basketball's: the samples are an NBA game, the Celtics at the Lakers.
+            .score: "🏀 Lakers +3  LeBron James from Austin Reaves · BOS 98–101 LAL · Q4 3:12",
+            .leadChange: "🔄 Lakers take the lead  LeBron James · BOS 98–101 LAL · Q4 3:12",
+            .run: "🔥 Lakers on a 10-0 run  BOS 98–101 LAL · Q4 3:12",
+            .closeGame: "⏱ Close game: BOS @ LAL  BOS 98–101 LAL · Q4 3:12",
+            .milestone: "⭐ LeBron James: triple-double  31 pts, 11 reb, 10 ast · BOS 98–101 LAL · Q4 3:12",
         ]
         for kind in GameEvent.Kind.allCases {
             #expect(Self.renderer.line(SampleEvent.make(kind, team: "TOR")) == expected[kind], "\(kind)")
         }
+        // An NBA game's start, quarters and halftime in basketball's words.
+        func nba(_ kind: GameEvent.Kind, period: Int, _ details: [String: String] = [:]) -> String {
+            var event = SampleEvent.make(kind, team: "TOR")
+            event.league = .nba
+            event.period = period
+            event.details.merge(details) { $1 }
+            return Self.renderer.text(event).title
+        }
+        #expect(nba(.gameStart, period: 1) == "🏀 Tip-off: MTL @ TOR")
+        #expect(nba(.periodStart, period: 2, ["period_name": "2nd quarter"]) == "▶ 2nd quarter")
+        #expect(nba(.periodEnd, period: 2, ["halftime": "true"]) == "⏸ Halftime")
+        #expect(nba(.periodEnd, period: 3) == "⏸ End of Q3")
         var overtime = SampleEvent.make(.periodStart, team: "TOR")
         overtime.period = 4
         overtime.periodType = "OT"

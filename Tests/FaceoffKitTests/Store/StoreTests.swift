@@ -22,7 +22,7 @@ import Testing
             "v1: response cache", "v2: calendar state", "v3: alert ledger", "v4: webhook outbox", "v5: live games", "v6: daemon state",
             "v7: ledger claims being sent",
             "v8: sightings and delay changes", "v9: retained MQTT messages", "v10: daemon notes", "v11: what a sighting was",
-            "v12: mutes and held alerts", "v13: sent messages",
+            "v12: mutes and held alerts", "v13: sent messages", "v14: live games' league",
         ]
         #expect(try store.appliedMigrations() == all)
         // Opening again is fine and migrates nothing twice.

@@ -1,3 +1,4 @@
+import FaceoffESPN
 import FaceoffNHL
 import Foundation
 
@@ -22,21 +23,34 @@ enum AlertContext {
         func set(_ key: String, _ value: String?) {
             if let value, !value.isEmpty { values[key] = value }
         }
+        let nba = event.league == .nba
+        if nba {
+            values["nba"] = true
+            values["league"] = "nba"
+            values["game_url"] = "https://www.espn.com/nba/game/_/gameId/\(event.gameId)"
+        }
         if let team = event.team {
             values["team"] = team
-            let facts = TeamFactsTable.facts(for: team)
-            values["team_name"] = facts?.commonName ?? team
-            set("team_full_name", facts?.fullName)
-            if let color = facts?.primary {
-                values["team_color"] = color.hex
-                values["team_color_int"] = Int(color.red) << 16 | Int(color.green) << 8 | Int(color.blue)
+            if nba {
+                let known = NBATeams.team(abbreviation: team)
+                values["team_name"] = known?.shortName ?? team
+                set("team_full_name", known?.name)
+                if known != nil { values["team_logo"] = "https://a.espncdn.com/i/teamlogos/nba/500/\(team.lowercased()).png" }
+            } else {
+                let facts = TeamFactsTable.facts(for: team)
+                values["team_name"] = facts?.commonName ?? team
+                set("team_full_name", facts?.fullName)
+                if let color = facts?.primary {
+                    values["team_color"] = color.hex
+                    values["team_color_int"] = Int(color.red) << 16 | Int(color.green) << 8 | Int(color.blue)
+                }
+                set("team_color_secondary", facts?.secondary.hex)
+                if facts != nil { values["team_logo"] = TeamFacts.logoURL(team) }
             }
-            set("team_color_secondary", facts?.secondary.hex)
-            if facts != nil { values["team_logo"] = TeamFacts.logoURL(team) }
             set("opponent", team == event.away ? event.home : team == event.home ? event.away : nil)
-            if followed.contains(team) { values["followed"] = true }
+            if followed.contains(event.followKey(team)) { values["followed"] = true }
         }
-        if followed.contains(event.away) || followed.contains(event.home) { values["followed_game"] = true }
+        if event.isGame(of: followed) { values["followed_game"] = true }
         if Self.isImportant(event, followed: followed) { values["important"] = true }
         set("period_label", event.periodLabel)
         set("period_type", event.periodType)
@@ -46,7 +60,8 @@ enum AlertContext {
         default: values["regulation"] = true
         }
         set("clock", event.clock)
-        set("when", [event.periodLabel, event.clock].compactMap { $0 }.joined(separator: " "))
+        // Basketball's clock is the time left, as its fans read it: "Q4 3:12".
+        set("when", [event.periodLabel, nba ? event.details["time_remaining"] : event.clock].compactMap { $0 }.joined(separator: " "))
         if let shots = event.shots {
             values["shots_away"] = shots.away
             values["shots_home"] = shots.home
@@ -86,7 +101,7 @@ enum AlertContext {
         }
         if let winner = details["winner"] {
             values["winner"] = winner
-            values["winner_name"] = TeamFactsTable.facts(for: winner)?.commonName ?? winner
+            values["winner_name"] = Self.name(winner, event) ?? winner
         }
         if details["intermission"] == "true" { values["intermission"] = true }
         set("time_remaining", details["time_remaining"])
@@ -96,12 +111,23 @@ enum AlertContext {
         set("missed", details["missed"])
         set("minutes_before", details["minutes_before"])
         set("revision", details["revision"])
+        // Basketball's.
+        set("period_name", details["period_name"])
+        if details["halftime"] == "true" { values["halftime"] = true }
+        set("points", details["points"])
+        set("lead", details["lead"])
+        set("lead_changes", details["lead_changes"])
+        set("run_score", details["run_score"])
+        set("margin", details["margin"])
+        set("milestone_name", details["milestone"])
+        set("line", details["line"])
+        set("player", people("player").first?.name)
         if let series = event.series {
             values["series"] = true
             values["series_game"] = "Game \(series.game)"
             set("series_round", series.abbrev)
             if let winner = series.winner {
-                let name = TeamFactsTable.facts(for: winner)?.commonName ?? winner
+                let name = Self.name(winner, event) ?? winner
                 values["series_text"] =
                     "\(name) win the series \(max(series.topWins, series.bottomWins))–\(min(series.topWins, series.bottomWins))"
             } else {
@@ -111,12 +137,17 @@ enum AlertContext {
         return values
     }
 
+    /// "Maple Leafs", "Lakers": a team's short name in the event's league.
+    static func name(_ abbrev: String, _ event: GameEvent) -> String? {
+        event.league == .nba ? NBATeams.team(abbreviation: abbrev)?.shortName : TeamFactsTable.facts(for: abbrev)?.commonName
+    }
+
     /// A followed team's goal, and the final of a followed team's game: what deserves a
     /// critical notification and a high push priority.
     static func isImportant(_ event: GameEvent, followed: Set<String>) -> Bool {
         switch event.kind {
-        case .goal: return event.team.map(followed.contains) ?? false
-        case .final: return followed.contains(event.away) || followed.contains(event.home)
+        case .goal: return event.team.map { followed.contains(event.followKey($0)) } ?? false
+        case .final: return event.isGame(of: followed)
         default: return false
         }
     }

@@ -110,6 +110,8 @@ public struct EventJSON: Encodable, Sendable {
     public let away: String
     public let home: String
     public let team: String?
+    /// "nba" for the NBA's games; absent for the NHL's.
+    public let league: String?
     public let period: Int?
     public let periodLabel: String?
     public let periodType: String?
@@ -136,6 +138,7 @@ public struct EventJSON: Encodable, Sendable {
         away = event.away
         home = event.home
         team = event.team
+        league = event.league?.rawValue
         period = event.period
         periodLabel = event.periodLabel
         periodType = event.periodType
@@ -149,7 +152,8 @@ public struct EventJSON: Encodable, Sendable {
         details = event.details
         series = event.series
         seenAt = event.seenAt.map { $0.formatted(.iso8601) }
-        teamColors = event.team.flatMap(TeamFacts.look)
+        // The NHL's facts; an NBA team's colours come from ESPN's answers, not a table.
+        teamColors = event.league == nil ? event.team.flatMap(TeamFacts.look) : nil
         title = text.title
         self.text = text.body
     }

@@ -103,9 +103,15 @@ public struct SinkFilter: Sendable, Equatable {
         players = Set(config.players)
     }
 
+    /// Teams are keyed as the config writes them (`TOR`, `nba:LAL`); a player's milestone is
+    /// for the fans of that player's team, or of that player, not of the other team.
     public func matches(_ event: GameEvent) -> Bool {
         guard kinds?.contains(event.kind) ?? !GameEvent.Kind.optIn.contains(event.kind) else { return false }
-        if teams.contains(event.away) || teams.contains(event.home) { return true }
+        if event.kind == .milestone {
+            if let team = event.team, teams.contains(event.followKey(team)) { return true }
+        } else if event.isGame(of: teams) {
+            return true
+        }
         return event.players.contains { players.contains($0.id) }
     }
 }

@@ -77,7 +77,7 @@ public final class ExecSink: DurableSink {
         values["title"] = text.title
         values["body"] = text.body
         let arguments = words.map { word in word.template.map { $0.render(TemplateContext(values)) } ?? word.text }
-        let followed = event.team.map(renderer.followed.contains) ?? false
+        let followed = event.team.map { renderer.followed.contains(event.followKey($0)) } ?? false
         let facts: [String: String] = [
             "FACEOFF_KIND": event.kind.rawValue,
             "FACEOFF_EVENT_ID": event.id,

@@ -12,7 +12,7 @@ public final class StdoutSink: Sink {
     let scoreboard: LiveScoreboard?
     let write: @Sendable (String) -> Void
     private let recent = Mutex<[String]>([])
-    private let last = Mutex<GameSnapshot?>(nil)
+    private let last = Mutex<LiveScoreboard.Line?>(nil)
     private let footer = Mutex<String?>(nil)
     private let drawing = Mutex(())
 
@@ -44,7 +44,7 @@ public final class StdoutSink: Sink {
         let text = renderer.text(event)
         if let scoreboard {
             recent.withLock { $0.append(text.line) }
-            if let snapshot = last.withLock({ $0 }) { redraw(scoreboard, snapshot) }
+            if let line = last.withLock({ $0 }) { redraw(scoreboard, line) }
             return
         }
         switch format {
@@ -55,8 +55,17 @@ public final class StdoutSink: Sink {
 
     /// The game as it stands, for the scoreboard.
     public func snapshot(_ snapshot: GameSnapshot) {
-        last.withLock { $0 = snapshot }
-        if let scoreboard { redraw(scoreboard, snapshot) }
+        if let scoreboard { show(scoreboard.line(snapshot)) }
+    }
+
+    /// An NBA game as it stands, for the scoreboard.
+    public func snapshot(_ snapshot: NBASnapshot) {
+        if let scoreboard { show(scoreboard.line(snapshot)) }
+    }
+
+    private func show(_ line: LiveScoreboard.Line) {
+        last.withLock { $0 = line }
+        if let scoreboard { redraw(scoreboard, line) }
     }
 
     /// Whether it draws the scoreboard (text on a terminal).
@@ -65,7 +74,7 @@ public final class StdoutSink: Sink {
     /// A line under the scoreboard (the delay in effect, the keys), redrawn at once.
     public func setFooter(_ text: String?) {
         footer.withLock { $0 = text }
-        if let scoreboard, let snapshot = last.withLock({ $0 }) { redraw(scoreboard, snapshot) }
+        if let scoreboard, let line = last.withLock({ $0 }) { redraw(scoreboard, line) }
     }
 
     /// A line that is not an alert ("Next: ..."): on stderr when stdout carries JSON lines.
@@ -76,18 +85,20 @@ public final class StdoutSink: Sink {
     private func colored(_ event: GameEvent, _ text: Renderer.Text) -> String {
         guard style.isEnabled else { return text.line }
         var line = ""
-        if let team = event.team, let color = TeamFactsTable.facts(for: team)?.primary { line += style.onColor(" \(team) ", color) + " " }
+        if let team = event.team, event.league != .nba, let color = TeamFactsTable.facts(for: team)?.primary {
+            line += style.onColor(" \(team) ", color) + " "
+        }
         line += style.bold(text.title)
         if !text.body.isEmpty { line += "  " + text.body }
         return line
     }
 
-    private func redraw(_ scoreboard: LiveScoreboard, _ snapshot: GameSnapshot) {
+    private func redraw(_ scoreboard: LiveScoreboard, _ line: LiveScoreboard.Line) {
         // One frame at a time, from what is current when it is drawn: an older frame (a
         // snapshot, an alert and the footer redraw from different tasks) is never the last.
         drawing.withLock { _ in
             let lines = recent.withLock { $0 }
-            let current = last.withLock { $0 } ?? snapshot
+            let current = last.withLock { $0 } ?? line
             // Home, clear the screen, draw: "updates in place" in a tmux pane.
             write(
                 "\u{1B}[H\u{1B}[2J"

@@ -1,0 +1,190 @@
+import FaceoffESPN
+import Foundation
+
+/// One poll of an NBA game's summary (ESPN), reduced to what detection needs: the teams, the
+/// state, and the plays with the score after each.
+public struct NBASnapshot: Sendable {
+    public struct Side: Sendable, Equatable {
+        /// ESPN's team id.
+        public var id: String?
+        /// ESPN's abbreviation ("LAL", "GS").
+        public var abbrev: String
+        public var name: String
+        public var score: Int
+    }
+
+    public struct Play: Sendable, Equatable {
+        /// ESPN's sequence number: grows through the game, the key of what a play starts.
+        public var sequence: Int
+        /// "Jump Shot", "Defensive Rebound", "End Period", "End Game"
+        public var kind: String
+        public var text: String
+        public var score: GameEvent.Score
+        public var period: Int
+        /// Time left in the period, in seconds (nil when the answer has none).
+        public var remaining: Double?
+        /// As the answer writes it: "10:05", "45.3".
+        public var clock: String
+        public var scoring: Bool
+        public var points: Int
+        /// The abbreviation of the play's team.
+        public var team: String?
+        /// Athlete ids: the scorer, shooter or rebounder first; on a basket, the assist second.
+        public var athletes: [String]
+
+        var isFreeThrow: Bool { kind.hasPrefix("Free Throw") }
+        var isRebound: Bool { kind.hasSuffix("Rebound") }
+    }
+
+    public let gameId: Int
+    /// scheduled | live | final | postponed | cancelled (`ESPNEvent.Status.game`).
+    public let state: String
+    /// ESPN's status name: STATUS_HALFTIME, STATUS_END_PERIOD…
+    public let statusName: String?
+    public let period: Int?
+    /// Time left in the period as ESPN writes it.
+    public let clock: String?
+    public let away: Side
+    public let home: Side
+    /// In order, each once.
+    public let plays: [Play]
+    public let startTime: Date?
+    /// Athlete id → "LeBron James".
+    public let names: [String: String]
+    /// Athlete id → team abbreviation, from the box score.
+    public let athleteTeams: [String: String]
+
+    /// - Parameter playCount: only the first plays, as a live poll would have seen them
+    ///   (a replay); the game is then live until its last play.
+    public init(_ summary: ESPNSummary, playCount: Int? = nil) {
+        let competition = summary.header?.competitions?.first
+        gameId = summary.header?.id.flatMap { Int($0) } ?? 0
+        func side(_ homeAway: String) -> Side {
+            let competitor = competition?.competitors?.first { $0.homeAway == homeAway }
+            let team = competitor?.team
+            let fallback = homeAway.uppercased()
+            return Side(
+                id: team?.id, abbrev: team?.abbreviation ?? fallback, name: team?.displayName ?? fallback,
+                score: competitor?.score?.points ?? 0)
+        }
+        var away = side("away")
+        var home = side("home")
+        var teams: [String: String] = [:]
+        for side in [away, home] { if let id = side.id { teams[id] = side.abbrev } }
+        var seen: Set<Int> = []
+        let all: [Play] = (summary.plays ?? []).compactMap { play in
+            guard let sequence = play.sequenceNumber.flatMap({ Int($0) }), seen.insert(sequence).inserted else { return nil }
+            return Play(
+                sequence: sequence, kind: play.type?.text ?? "", text: play.text ?? "",
+                score: GameEvent.Score(away: play.awayScore ?? 0, home: play.homeScore ?? 0), period: play.period?.number ?? 1,
+                remaining: play.clock?.displayValue.flatMap(NBAPeriod.seconds), clock: play.clock?.displayValue ?? "",
+                scoring: play.scoringPlay ?? false, points: play.scoreValue ?? 0, team: play.team?.id.flatMap { teams[$0] },
+                athletes: play.athletes)
+        }
+        var names: [String: String] = [:]
+        var athleteTeams: [String: String] = [:]
+        for team in summary.boxscore?.players ?? [] {
+            for athlete in team.statistics?.first?.athletes ?? [] {
+                guard let id = athlete.athlete?.id else { continue }
+                names[id] = athlete.athlete?.displayName
+                athleteTeams[id] = team.team?.abbreviation
+            }
+        }
+        self.names = names
+        self.athleteTeams = athleteTeams
+        startTime = competition?.date.flatMap(ESPNDate.parse)
+        let status = competition?.status
+        if let playCount, playCount < all.count {
+            // A poll partway through: live (or at a break after a period's end), the score so far.
+            let shown = Array(all.prefix(max(0, playCount)))
+            plays = shown
+            let last = shown.last
+            state = shown.isEmpty ? "scheduled" : "live"
+            statusName = last?.kind == "End Period" ? (last?.period == 2 ? "STATUS_HALFTIME" : "STATUS_END_PERIOD") : nil
+            period = last?.period
+            clock = last?.clock
+            away.score = last?.score.away ?? 0
+            home.score = last?.score.home ?? 0
+        } else {
+            plays = all
+            state = status?.game ?? "scheduled"
+            statusName = status?.type?.name
+            period = status?.period ?? all.last?.period
+            clock = status?.displayClock
+        }
+        self.away = away
+        self.home = home
+    }
+
+    public var isFinal: Bool { state == "final" }
+    public var isLive: Bool { state == "live" }
+    public var isUpcoming: Bool { state == "scheduled" }
+    /// At halftime or between quarters.
+    public var atBreak: Bool { statusName == "STATUS_HALFTIME" || statusName == "STATUS_END_PERIOD" }
+
+    /// "REG", "OT", "2OT": how a finished game ended.
+    public var endedIn: String {
+        let last = max(period ?? 4, plays.last?.period ?? 4)
+        return last <= 4 ? "REG" : last == 5 ? "OT" : "\(last - 4)OT"
+    }
+
+    /// "Final", "Final/OT", "Final/2OT" for a finished game; nil before.
+    public var finalLabel: String? { isFinal ? FinalLabel.text(endedIn) : nil }
+
+    /// "James" for "LeBron James".
+    func lastName(_ id: String) -> String {
+        guard let full = names[id] else { return "#\(id)" }
+        return full.split(separator: " ").dropFirst().joined(separator: " ").nonEmpty ?? full
+    }
+}
+
+/// Basketball's periods: four quarters of 12 minutes, then overtimes of 5.
+public enum NBAPeriod {
+    public static func length(_ period: Int) -> Double { period <= 4 ? 720 : 300 }
+
+    /// "Q1"…"Q4", then "OT", "2OT": the short label of scoreboards and alerts.
+    public static func label(_ period: Int) -> String {
+        period <= 4 ? "Q\(period)" : period == 5 ? "OT" : "\(period - 4)OT"
+    }
+
+    /// "1st"…"4th", then "OT", "2OT".
+    public static func ordinal(_ period: Int) -> String {
+        switch period {
+        case 1: "1st"
+        case 2: "2nd"
+        case 3: "3rd"
+        case 4: "4th"
+        default: label(period)
+        }
+    }
+
+    /// "2nd quarter", "overtime", "2nd overtime".
+    public static func name(_ period: Int) -> String {
+        period <= 4 ? "\(ordinal(period)) quarter" : period == 5 ? "overtime" : "\(ordinal(period - 4)) overtime"
+    }
+
+    /// "10:05" or "45.3" (under a minute) as seconds.
+    public static func seconds(_ clock: String) -> Double? {
+        let parts = clock.split(separator: ":")
+        switch parts.count {
+        case 1: return Double(parts[0])
+        case 2:
+            guard let minutes = Double(parts[0]), let seconds = Double(parts[1]) else { return nil }
+            return minutes * 60 + seconds
+        default: return nil
+        }
+    }
+
+    /// Game seconds elapsed at a play: the periods before it and what has gone of its own.
+    public static func gameSeconds(period: Int, remaining: Double?) -> Double {
+        let before = (1..<max(1, period)).reduce(0.0) { $0 + length($1) }
+        return before + length(period) - (remaining ?? length(period))
+    }
+
+    /// Elapsed time in the period, "MM:SS" (what `GameEvent.clock` holds for every league).
+    static func elapsed(period: Int, remaining: Double?) -> String? {
+        guard let remaining else { return nil }
+        let gone = Int((length(period) - remaining).rounded(.down))
+        return String(format: "%02d:%02d", gone / 60, gone % 60)
+    }
+}
