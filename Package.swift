@@ -113,7 +113,7 @@ let package = Package(
         .target(
             name: "FaceoffDaemon",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffMQTT",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -122,7 +122,7 @@ let package = Package(
         .target(
             name: "FaceoffServer",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffAPI", "FaceoffNHL", "FaceoffKit",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit",
                 "CQREncode",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -1,5 +1,6 @@
 import FaceoffAPI
 import FaceoffBase
+import FaceoffESPN
 import FaceoffKit
 import FaceoffMQTT
 import FaceoffNHL
@@ -75,7 +76,36 @@ extension Daemon {
                 scheduleTrouble(team, "schedule fetch failed; asking again every 5 min", ["error": "\(error)"])
             }
         }
-        guard fetched > 0 || teams.isEmpty else { return nil }
+        for team in config.nbaTeams {
+            let key = "nba:\(team.abbrev)"
+            do {
+                let schedule = try await parts.espn.fetch(.nbaSchedule(team), revalidate: true)
+                fetched += 1
+                if case .stale(let age, let reason) = schedule.origin {
+                    current = false
+                    scheduleTrouble(
+                        key, "the schedule answer was not usable; planning from the last good copy and asking again every 5 min",
+                        ["copy_age": "\(AgeText.describe(age))", "error": "\(reason)"])
+                } else {
+                    scheduleTrouble(key, nil)
+                }
+                for event in schedule.value.events ?? [] {
+                    guard let game = GameSummary(nba: event, team: team, time: LocalTime(timeZone: config.timeZone)),
+                        GameWindow.isPlanned(nba: game, now: date)
+                    else {
+                        continue
+                    }
+                    games[game.id] = .init(
+                        id: game.id, start: game.startDate, away: game.away.abbrev, home: game.home.abbrev, live: game.isLive, league: .nba)
+                }
+            } catch is CancellationError {
+                return nil
+            } catch {
+                current = false
+                scheduleTrouble(key, "schedule fetch failed; asking again every 5 min", ["error": "\(error)"])
+            }
+        }
+        guard fetched > 0 || (teams.isEmpty && config.nbaTeams.isEmpty) else { return nil }
         let reports = await parts.publisher.publish(parts.feeds)
         for report in reports {
             if let error = report.error {

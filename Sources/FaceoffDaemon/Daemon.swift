@@ -42,6 +42,8 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
     struct Parts: Sendable {
         let session: Session
         let client: APIClient
+        /// ESPN's, for the NBA's teams and games (not counted in the NHL API's outage).
+        let espn: APIClient
         let router: AlertRouter<C>
         let publisher: CalendarPublisher
         let feeds: [FeedKind]
@@ -113,7 +115,12 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         let publisher = CalendarPublisher(
             service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
         let feeds = FeedPlan(teams: session.config.nhlTeams).refreshed(in: session.calendarDirectory)
-        return Parts(session: session, client: client, router: router, publisher: publisher, feeds: feeds, teams: session.config.teams)
+        let espn = APIClient(
+            service: .espn, base: session.config.espnBase, http: dependencies.http, cache: ResponseCache(store: dependencies.store),
+            now: dependencies.now)
+        return Parts(
+            session: session, client: client, espn: espn, router: router, publisher: publisher, feeds: feeds, teams: session.config.nhlTeams
+        )
     }
 
     /// The daemon's task tree: this loop, the alert router's lanes and sinks (`router.run()`),
@@ -253,24 +260,42 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         let now = dependencies.now
         let overlay = overlay
         let logger = logger
-        let watcher = GameWatcher(
-            gameID: game.id, scheduledStart: game.start, client: parts.client, ledger: Ledger(store: dependencies.store),
-            settings: .init(parts.session.config.watch), clock: dependencies.clock, now: now, logger: logger, router: routing,
-            outage: outage, series: game.series,
-            onSnapshot: { snapshot, _ in
-                do { try await status.record(snapshot, at: now()) } catch {
-                    logger.warning(
-                        "the status line's copy of the game was not saved", metadata: ["game": "\(snapshot.gameId)", "error": "\(error)"])
-                }
-                if snapshot.isFinal {
-                    overlay.set(
-                        snapshot.gameId,
-                        .init(away: snapshot.away.score, home: snapshot.home.score, lastPeriodType: snapshot.outcome?.lastPeriodType))
-                }
-            })
+        let watcher: @Sendable () async throws -> Void
+        switch game.league {
+        case .nhl:
+            let nhl = GameWatcher(
+                gameID: game.id, scheduledStart: game.start, client: parts.client, ledger: Ledger(store: dependencies.store),
+                settings: .init(parts.session.config.watch), clock: dependencies.clock, now: now, logger: logger, router: routing,
+                outage: outage, series: game.series,
+                onSnapshot: { snapshot, _ in
+                    do { try await status.record(snapshot, at: now()) } catch {
+                        logger.warning(
+                            "the status line's copy of the game was not saved",
+                            metadata: ["game": "\(snapshot.gameId)", "error": "\(error)"])
+                    }
+                    if snapshot.isFinal {
+                        overlay.set(
+                            snapshot.gameId,
+                            .init(away: snapshot.away.score, home: snapshot.home.score, lastPeriodType: snapshot.outcome?.lastPeriodType))
+                    }
+                })
+            watcher = nhl.run
+        case .nba:
+            let nba = NBAGameWatcher(
+                gameID: game.id, scheduledStart: game.start, client: parts.espn, ledger: Ledger(store: dependencies.store),
+                settings: .init(parts.session.config.watch), clock: dependencies.clock, now: now, logger: logger, router: routing,
+                onSnapshot: { snapshot in
+                    do { try await status.record(snapshot, at: now()) } catch {
+                        logger.warning(
+                            "the status line's copy of the game was not saved",
+                            metadata: ["game": "nba:\(snapshot.gameId)", "error": "\(error)"])
+                    }
+                })
+            watcher = nba.run
+        }
         var final = true
         do {
-            try await watcher.run()
+            try await watcher()
             logger.info("game over; refreshing the schedule and calendars", metadata: ["game": "\(game.id)"])
         } catch is CancellationError {
             return

@@ -14,6 +14,7 @@ struct Follow: AsyncParsableCommand {
         discussion: """
             Examples:
               faceoff follow TOR MTL
+              faceoff follow nba:LAL
               faceoff follow --player 8479318
               faceoff follow --player "Nick Suzuki"
             """)
@@ -36,7 +37,7 @@ struct Follow: AsyncParsableCommand {
 
     func run() async throws {
         let session = try global.session()
-        let abbreviations = try teams.map { team throws(UnknownTeamError) in try TeamInput.nhl(team) }
+        let abbreviations = try teams.map { team throws(UnknownTeamError) in try TeamInput.followed(team).written }
         let playerIDs = try await PlayerLookup.resolve(player, session: session, checkIDs: true)
         let editor = ConfigFileEditor(session: session)
         let result = try editor.edit { text in
@@ -156,5 +157,5 @@ enum PlayerLookup {
 
 /// How the config's team lists compare values: "Leafs", "tor" and "TOR" are one team.
 func canonicalTeam(_ value: String) -> String {
-    (try? TeamInput.nhl(value)) ?? value.uppercased()
+    (try? TeamInput.followed(value).written) ?? value.uppercased()
 }

@@ -27,7 +27,7 @@ struct Unfollow: AsyncParsableCommand {
 
     func run() async throws {
         let session = try global.session()
-        let abbreviations = try teams.map { team throws(UnknownTeamError) in try TeamInput.nhl(team) }
+        let abbreviations = try teams.map { team throws(UnknownTeamError) in try TeamInput.followed(team).written }
         let playerIDs = try await PlayerLookup.resolve(player, session: session)
         let before = session.config
         let result = try ConfigFileEditor(session: session).edit { text in

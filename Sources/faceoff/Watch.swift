@@ -171,13 +171,16 @@ extension Faceoff {
                 With --serve, serves the games instead, as the NHL API would while they are
                 live: /v1/gamecenter/ID/play-by-play (and landing), score/now, schedule/now
                 and the teams' club-schedule-season. The games start a few seconds after
-                launch; the first line printed is the API base to give `--api-base`.
+                launch; the first line printed is the API base to give `--api-base`. NBA
+                summaries are served as ESPN would (each game's summary, its teams'
+                schedules); the base printed is then the one to give `--espn-base`.
 
                 Examples:
                   faceoff replay 2025020100 --speed 120
                   faceoff replay saved-play-by-play.json --from-period 3
                   faceoff replay nba-summary.json --speed 0
                   faceoff replay --serve 127.0.0.1:0 game1.json game2.json --speed 60
+                  faceoff replay --serve 127.0.0.1:0 nba-summary.json --speed 60
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -203,8 +206,11 @@ extension Faceoff {
         @Option(help: ArgumentHelp("With --serve: seconds until the games start.", valueName: "seconds"))
         var startIn: Double = 5
 
-        @Option(help: ArgumentHelp("With --serve: intermission length in game seconds (the NHL's is 1080).", valueName: "seconds"))
-        var intermission: Int = ReplayServer.intermission
+        @Option(
+            help: ArgumentHelp(
+                "With --serve: intermission length in game seconds (the NHL's is 1080; between NBA quarters, 120 unless given).",
+                valueName: "seconds"))
+        var intermission: Int?
 
         func validate() throws {
             try global.refuseJSON("replay", instead: "--format jsonl")
@@ -220,12 +226,19 @@ extension Faceoff {
         /// A game to replay: the NHL's play-by-play, or an NBA game's summary from ESPN.
         enum Game {
             case nhl(PlayByPlay)
-            case nba(ESPNSummary)
+            /// The summary, and the answer as it came (what `--serve` serves).
+            case nba(ESPNSummary, Data)
         }
 
         func load(_ source: String, session: Session) async throws -> Game {
             if source.lowercased().hasPrefix("nba:"), let gameID = Int(source.dropFirst(4)) {
-                return .nba(try await session.espnClient(store: try openCacheStore(session)).fetch(.nbaSummary(gameID)).value)
+                let client = session.espnClient(store: try openCacheStore(session))
+                let summary = try await client.fetch(.nbaSummary(gameID)).value
+                let body = try openCacheStore(session).map { store in
+                    try? ResponseCache(store: store).entry(for: session.config.espnBase + Endpoint<ESPNSummary>.nbaSummary(gameID).path)?
+                        .body
+                }
+                return .nba(summary, Data(body.flatMap { $0 } ?? []))
             }
             if let gameID = Int(source), gameID > 1_000_000_000, !FileManager.default.fileExists(atPath: source) {
                 return .nhl(try await session.nhlClient(store: try openCacheStore(session)).fetch(.playByPlay(gameID)).value)
@@ -237,7 +250,7 @@ extension Faceoff {
             // ESPN's summaries have a header; the NHL's play-by-play has none.
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
             do {
-                if object?["header"] != nil { return .nba(try APIText.decode(ESPNSummary.self, from: Array(data))) }
+                if object?["header"] != nil { return .nba(try APIText.decode(ESPNSummary.self, from: Array(data)), data) }
                 return .nhl(try APIText.decode(PlayByPlay.self, from: Array(data)))
             } catch {
                 throw UsageError(message: "\(source) is not a play-by-play response or an ESPN summary: \(error)")
@@ -247,7 +260,7 @@ extension Faceoff {
         func run() async throws {
             let session = try global.session()
             var feeds: [PlayByPlay] = []
-            var summaries: [ESPNSummary] = []
+            var summaries: [(summary: ESPNSummary, raw: Data)] = []
             for source in sources {
                 switch try await load(source, session: session) {
                 case .nhl(let feed):
@@ -256,25 +269,35 @@ extension Faceoff {
                     if let fromPeriod, !(feed.plays ?? []).contains(where: { ($0.periodDescriptor?.number ?? 0) == fromPeriod }) {
                         throw UsageError(message: "\(source) has no period \(fromPeriod)")
                     }
-                case .nba(let summary):
+                case .nba(let summary, let raw):
                     guard !(summary.plays ?? []).isEmpty else { throw RuntimeError(message: "\(source) has no plays to replay yet") }
                     if let fromPeriod, !(summary.plays ?? []).contains(where: { $0.period?.number == fromPeriod }) {
                         throw UsageError(message: "\(source) has no quarter \(fromPeriod)")
                     }
-                    summaries.append(summary)
+                    summaries.append((summary, raw))
                 }
             }
-            if let serve, let address = ListenAddress(serve) {
-                guard summaries.isEmpty else {
-                    throw UsageError(message: "--serve replays the NHL's games so far; replay an NBA summary without it")
+            if let serve, let address = ListenAddress(serve), !summaries.isEmpty {
+                guard feeds.isEmpty else {
+                    throw UsageError(message: "serve NHL and NBA games from two replays: one answers as the NHL's API, the other as ESPN's")
                 }
-                let server = ReplayServer(games: feeds, speed: speed, startDelay: max(0, startIn), intermission: max(0, intermission))
+                let server = try NBAReplayServer(
+                    summaries: summaries.map(\.raw), speed: speed, startDelay: max(0, startIn), intermission: max(0, intermission ?? 120))
                 try await server.run(host: address.host, port: address.port) { base in
                     FileHandle.standardOutput.write(Data("\(base)\n".utf8))
                 }
                 return
             }
-            if let summary = summaries.first {
+            if let serve, let address = ListenAddress(serve) {
+                let server = ReplayServer(
+                    games: feeds, speed: speed, startDelay: max(0, startIn), intermission: max(0, intermission ?? ReplayServer.intermission)
+                )
+                try await server.run(host: address.host, port: address.port) { base in
+                    FileHandle.standardOutput.write(Data("\(base)\n".utf8))
+                }
+                return
+            }
+            if let summary = summaries.first?.summary {
                 let game = NBASnapshot(summary)
                 let alerts = try AlertPlumbing(
                     session: session, format: format, configured: sinks, store: nil,

@@ -234,3 +234,63 @@ import Testing
         #expect(missing.status == 1 && missing.stderr.contains("ESPN has no NBA game with the id 401585608"), "\(missing.stderr)")
     }
 }
+
+/// An NBA game live through `faceoff run`: `replay --serve` answers as ESPN would while the
+/// recorded game (TOR @ ORL, 96–111) is played again at 120x; the daemon follows the Magic
+/// and delivers to a signed webhook and to an MQTT broker.
+@Suite(
+    "An NBA game through run, the binary", .timeLimit(.minutes(3)),
+    .enabled(if: NBACommandTests.enabled, "../shared/espn-api/fixtures not present"),
+    .enabled(if: Checkers.standardWebhooks, Checkers.noWebhookChecker), .enabled(if: Checkers.mosquitto, Checkers.noMosquitto))
+struct NBARunTests {
+    static let game = NBACommandTests.recordings.appendingPathComponent("summary_nba_401585607_final_tor_at_orl_20240317.json")
+
+    @Test func aLiveNBAGameReachesAWebhookAndMQTTOnceEach() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let broker = try Mosquitto(directory: cli.home)
+        let subscriber = try await broker.subscribe(["faceoff/event"])
+        let receiver = try await AlertCommandTests.Receiver(directory: cli.home, secret: AlertCommandTests.secret)
+        defer { receiver.process.kill() }
+        let replay = try Background(
+            CLI.binary.path, ["replay", "--serve", "127.0.0.1:0", Self.game.path, "--speed", "120", "--start-in", "4"],
+            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
+        defer { replay.kill() }
+        try #require(await replay.wait(timeout: 30) { !$0.isEmpty })
+        try AlertCommandTests().writeConfig(
+            cli,
+            """
+            teams = ["nba:ORL"]
+            [watch]
+            poll = "2s"
+            \(receiver.homeSink)
+            [[sink]]
+            type = "mqtt"
+            url = "\(broker.url)"
+            """)
+        let run = try Background(
+            CLI.binary.path, ["run"],
+            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "FACEOFF_ESPN_BASE": replay.output[0]])
+        defer { run.kill() }
+        let final = "401585607:final"
+        #expect(
+            await eventually(within: .seconds(120)) {
+                receiver.accepted.contains(final) && subscriber.on("faceoff/event").contains { $0.json["id"] as? String == final }
+            }, "\(run.stderr.suffix(1500))")
+        // The webhook: every event once, in the game's order, signed; the final's score is the recording's.
+        let ids = receiver.deduplicated
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.first == "401585607:game_start")
+        #expect(ids.filter { $0.contains(":period_end:") } == (1...4).map { "401585607:period_end:\($0)" })
+        #expect(ids.last == final)
+        #expect(ids.filter { $0.contains(":lead_change:") }.count == 6)
+        #expect(receiver.entries.allSatisfy { $0["verified"] as? Bool == true })
+        let body = try #require(receiver.entries.last { $0["id"] as? String == final }?["body"] as? String)
+        let event = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+        #expect(event["league"] as? String == "nba")
+        #expect((event["score"] as? [String: Int]) == ["away": 96, "home": 111])
+        // MQTT's event topic: the same events, each once.
+        let published = subscriber.on("faceoff/event").compactMap { $0.json["id"] as? String }
+        #expect(published == ids, "\(published)")
+    }
+}

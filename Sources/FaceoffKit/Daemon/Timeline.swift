@@ -14,13 +14,19 @@ package struct Timeline<Instant: InstantProtocol>: Sendable where Instant.Durati
         package let live: Bool
         /// A playoff game's series before it.
         package var series: SeriesState? = nil
-        package init(id: Int, start: Date?, away: String, home: String, live: Bool, series: SeriesState? = nil) {
+        /// Whose game it is: the NHL's (its API) or the NBA's (ESPN's). The two leagues' ids
+        /// never meet: the NHL's have ten digits, ESPN's nine.
+        package var league: League = .nhl
+        package init(
+            id: Int, start: Date?, away: String, home: String, live: Bool, series: SeriesState? = nil, league: League = .nhl
+        ) {
             self.id = id
             self.start = start
             self.away = away
             self.home = home
             self.live = live
             self.series = series
+            self.league = league
         }
     }
 
