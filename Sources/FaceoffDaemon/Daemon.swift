@@ -109,15 +109,15 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         let client = APIClient(
             service: .nhl, base: session.config.apiBase, http: OutageWatchingHTTPClient(dependencies.http, outage: outage),
             cache: ResponseCache(store: dependencies.store), now: dependencies.now)
-        let service = CalendarService(
-            client: client, state: CalendarState(store: dependencies.store), templates: renderer.templates,
-            options: session.config.calendar, now: dependencies.now, overlay: overlay)
-        let publisher = CalendarPublisher(
-            service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
-        let feeds = FeedPlan(teams: session.config.nhlTeams).refreshed(in: session.calendarDirectory)
         let espn = APIClient(
             service: .espn, base: session.config.espnBase, http: dependencies.http, cache: ResponseCache(store: dependencies.store),
             now: dependencies.now)
+        let service = CalendarService(
+            client: client, state: CalendarState(store: dependencies.store), templates: renderer.templates,
+            options: session.config.calendar, now: dependencies.now, overlay: overlay, espn: espn)
+        let publisher = CalendarPublisher(
+            service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
+        let feeds = FeedPlan(teams: session.config.teams).refreshed(in: session.calendarDirectory)
         return Parts(
             session: session, client: client, espn: espn, router: router, publisher: publisher, feeds: feeds, teams: session.config.nhlTeams
         )

@@ -1,5 +1,6 @@
 import CompressNIO
 import FaceoffBase
+import FaceoffESPN
 import FaceoffHTTP
 import FaceoffKit
 import FaceoffNHL
@@ -222,7 +223,7 @@ public struct FeedServer: Sendable {
 
     static func title(for kind: FeedKind) -> String {
         switch kind {
-        case .team(let abbrev): TeamFactsTable.facts(for: abbrev)?.fullName ?? abbrev
+        case .team(let team): NBATeams.team(written: team)?.name ?? TeamFactsTable.facts(for: team)?.fullName ?? team
         case .favourites: "Favourites (all followed teams)"
         case .all: "Whole league"
         }

@@ -119,14 +119,14 @@ extension Faceoff {
 
         func run() async throws {
             let session = try global.session()
-            var kinds: [FeedKind] = try teams.map { team throws(UnknownTeamError) in .team(try TeamInput.nhl(team)) }
+            var kinds: [FeedKind] = try teams.map { team throws(UnknownTeamError) in .team(try TeamInput.followed(team).written) }
             if all { kinds.append(.all) }
             if kinds.isEmpty {
-                guard !session.config.nhlTeams.isEmpty else {
+                guard !session.config.teams.isEmpty else {
                     throw UsageError(message: "name a team (faceoff calendar TOR), use --all, or follow one (faceoff follow TOR)")
                 }
-                kinds = FeedPlan(teams: session.config.nhlTeams).written
-                if output != nil, session.config.nhlTeams.count == 1 { kinds = [.team(session.config.nhlTeams[0])] }
+                kinds = FeedPlan(teams: session.config.teams).written
+                if output != nil, session.config.teams.count == 1 { kinds = [.team(session.config.teams[0])] }
             }
             if output != nil, kinds.count != 1 {
                 throw UsageError(message: "-o writes one feed: name one team, or use --all alone")
@@ -137,7 +137,8 @@ extension Faceoff {
             let templates = try session.templates()
             let service = CalendarService(
                 client: session.nhlClient(store: store), state: CalendarState(store: store), templates: templates,
-                options: try flags.options(session.config.calendar), now: { [now = session.now] in now })
+                options: try flags.options(session.config.calendar), now: { [now = session.now] in now },
+                espn: session.espnClient(store: store))
             let directory = dir.map(session.paths.expand) ?? session.calendarDirectory
             let allowEmpty = allowEmpty || session.config.calendar.allowEmpty
             let publisher = CalendarPublisher(service: service, directory: directory, allowEmpty: allowEmpty)

@@ -22,7 +22,7 @@ struct FeedService: Service {
 
         init(_ session: Session) {
             serve = session.config.serve
-            teams = session.config.nhlTeams
+            teams = session.config.teams
             calendar = session.config.calendar
         }
     }
@@ -140,11 +140,11 @@ struct FeedService: Service {
         }
         let service = CalendarService(
             client: session.nhlClient(store: store), state: CalendarState(store: store), templates: try session.templates(),
-            options: options)
+            options: options, espn: session.espnClient(store: store))
         let publisher = CalendarPublisher(
             service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
         return FeedServer(
-            publisher: publisher, feeds: FeedPlan(teams: session.config.nhlTeams).served,
+            publisher: publisher, feeds: FeedPlan(teams: session.config.teams).served,
             settings: FeedServer.Settings(
                 host: address.host, port: address.port, token: session.config.serve.token, publicURL: session.config.serve.publicURL))
     }

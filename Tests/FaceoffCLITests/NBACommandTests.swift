@@ -233,6 +233,35 @@ import Testing
         let missing = try await run(cli, ["game", "nba:401585608"], environment)
         #expect(missing.status == 1 && missing.stderr.contains("ESPN has no NBA game with the id 401585608"), "\(missing.stderr)")
     }
+
+    /// `calendar nba:LAL` writes nba-LAL.ics beside the NHL's feeds; an independent calendar
+    /// library reads it, the games with no time yet as all-day events.
+    @Test(.enabled(if: enabled && Checkers.python != nil, "needs ../shared/espn-api/fixtures and the icalendar package"))
+    func aFollowedNBATeamsFeed() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let environment = try Self.mirror(cli)
+        try AlertCommandTests().writeConfig(cli, "teams = [\"nba:LAL\"]\n")
+        let written = try await run(cli, ["calendar"], environment)
+        #expect(written.status == 0, "\(written.stderr)")
+        let directory = cli.home.appendingPathComponent(".local/share/faceoff/calendars")
+        let files = ["nba-LAL.ics", "favourites.ics"].map { directory.appendingPathComponent($0).path }
+        let checked = try await Checkers.run(Checkers.python!, [CLI.root.appendingPathComponent("Tests/tools/check_ics.py").path] + files)
+        #expect(checked.status == 0, "\(checked.stdout.prefix(500)) \(checked.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(checked.stdout.utf8)) as? [String: [String: Any]])
+        for file in files {
+            #expect(report[file]?["events"] as? Int == 13, "\(file)")
+            #expect((report[file]?["all_day"] as? [String])?.count == 3, "\(file)")
+            let summaries = report[file]?["summaries"] as? [String] ?? []
+            #expect(summaries.contains("TBD: West Semifinals · Game 7 · Lakers @ Thunder (if necessary)"), "\(summaries)")
+        }
+        // Spoiler-free, to standard output.
+        let quiet = try await run(cli, ["calendar", "nba:Lakers", "--no-scores", "-o", "-"], environment)
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(quiet.stdout.contains("SUMMARY:West 1st Round · Game 3 · Lakers @ Rockets\r\n"))
+        #expect(!quiet.stdout.contains("112"))
+    }
+
 }
 
 /// An NBA game live through `faceoff run`: `replay --serve` answers as ESPN would while the

@@ -1,9 +1,11 @@
 """Parse .ics files with the icalendar package, an implementation independent of libical.
 
 Usage: python check_ics.py FILE...
-Prints one JSON object: {file: {"events": N, "uids": [...], "summaries": [...], "errors": [...]}}
-and exits 1 if any file has a parse error, an event without UID/DTSTART/DTEND/SUMMARY, a
-duplicate UID, or a DTSTART/DTEND that is not a UTC date-time.
+Prints one JSON object: {file: {"events": N, "all_day": [UID...], "uids": [...], "summaries": [...],
+"errors": [...]}} and exits 1 if any file has a parse error, an event without
+UID/DTSTART/DTEND/SUMMARY, a duplicate UID, or a DTSTART/DTEND that is not a UTC date-time; an
+all-day event (a game with no time yet) has two dates instead, the end after the start, and no
+alarm.
 """
 import datetime
 import json
@@ -29,10 +31,21 @@ for path in sys.argv[1:]:
     events = calendar.walk("VEVENT")
     uids = []
     summaries = []
+    all_day = []
     for event in events:
         for key in ("UID", "DTSTART", "DTEND", "SUMMARY", "DTSTAMP"):
             if key not in event:
                 errors.append(f"event without {key}")
+        start, end = event.get("DTSTART"), event.get("DTEND")
+        if start is not None and end is not None and not isinstance(start.dt, datetime.datetime):
+            all_day.append(str(event.get("UID")))
+            if isinstance(end.dt, datetime.datetime) or not end.dt > start.dt:
+                errors.append(f"all-day event {event.get('UID')} without a later end date")
+            if event.walk("VALARM"):
+                errors.append(f"all-day event {event.get('UID')} with an alarm")
+            uids.append(str(event.get("UID")))
+            summaries.append(str(event.get("SUMMARY")))
+            continue
         for key in ("DTSTART", "DTEND"):
             value = event.get(key)
             if value is not None:
@@ -45,7 +58,7 @@ for path in sys.argv[1:]:
         errors.append("duplicate UIDs")
     if calendar.get("VERSION") != "2.0" or "PRODID" not in calendar:
         errors.append("VERSION or PRODID missing")
-    report[path] = {"events": len(events), "uids": uids, "summaries": summaries, "errors": errors}
+    report[path] = {"events": len(events), "all_day": all_day, "uids": uids, "summaries": summaries, "errors": errors}
     failed = failed or bool(errors)
 
 json.dump(report, sys.stdout, ensure_ascii=False)

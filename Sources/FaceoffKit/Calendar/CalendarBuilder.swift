@@ -40,8 +40,9 @@ public enum CalendarBuilder {
             }
             add(vevent, icalproperty_new_uid(clean(event.uid)))
             add(vevent, icalproperty_new_dtstamp(utc(event.lastModified)))
-            add(vevent, icalproperty_new_dtstart(utc(event.start)))
-            add(vevent, icalproperty_new_dtend(utc(event.end)))
+            let allDay = event.allDay == true
+            add(vevent, icalproperty_new_dtstart(allDay ? day(event.start) : utc(event.start)))
+            add(vevent, icalproperty_new_dtend(allDay ? day(event.end) : utc(event.end)))
             add(vevent, icalproperty_new_summary(clean(event.summary)))
             add(vevent, icalproperty_new_description(clean(event.description)))
             if let location = event.location { add(vevent, icalproperty_new_location(clean(location))) }
@@ -54,7 +55,7 @@ public enum CalendarBuilder {
             add(vevent, icalproperty_new_sequence(Int32(clamping: event.sequence)))
             add(vevent, icalproperty_new_lastmodified(utc(event.lastModified)))
             add(vevent, icalproperty_new_transp(ICAL_TRANSP_TRANSPARENT))
-            for seconds in event.reminders where event.status != .cancelled {
+            for seconds in event.reminders where event.status != .cancelled && !allDay {
                 guard let alarm = icalcomponent_new(ICAL_VALARM_COMPONENT) else { continue }
                 add(alarm, icalproperty_new_action(ICAL_ACTION_DISPLAY))
                 var trigger = icaltriggertype()
@@ -121,6 +122,17 @@ public enum CalendarBuilder {
 
     private static func utc(_ date: Date) -> icaltimetype {
         icaltime_from_timet_with_zone(time_t(date.timeIntervalSince1970.rounded(.down)), 0, icaltimezone_get_utc_timezone())
+    }
+
+    /// A date without a time (VALUE=DATE): the UTC day of `date`.
+    private static func day(_ date: Date) -> icaltimetype {
+        var time = utc(date)
+        time.hour = 0
+        time.minute = 0
+        time.second = 0
+        time.is_date = 1
+        time.zone = nil
+        return time
     }
 
     private static func status(_ status: CalendarEvent.Status) -> icalproperty_status {

@@ -46,6 +46,9 @@ public struct CalendarEvent: Sendable, Equatable, Codable {
     public var reminders: [Int]
     /// The two teams (away, home): kept in the calendar state, not written to the feed.
     public var teams: [String]?
+    /// A game with no time yet, on its day: `start` is that day at 00:00 UTC, `end` the next;
+    /// written as dates (`DTSTART;VALUE=DATE`), without alarms.
+    public var allDay: Bool?
 
     public init(
         uid: String, start: Date, end: Date, summary: String, description: String, location: String?, latitude: Double?,

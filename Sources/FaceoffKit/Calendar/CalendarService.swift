@@ -1,4 +1,5 @@
 import FaceoffAPI
+import FaceoffESPN
 import FaceoffNHL
 import Foundation
 import Logging
@@ -15,13 +16,16 @@ public struct CalendarService: Sendable {
     let logger: Logger
     /// Finals the daemon saw in the play-by-play before the schedule shows them.
     let overlay: ScheduleOverlay?
+    /// ESPN's, for the NBA teams' feeds; nil where none is followed.
+    let espn: APIClient?
 
     public init(
         client: APIClient, state: CalendarState?, templates: TemplateSet, options: CalendarSettings,
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.calendar"),
-        overlay: ScheduleOverlay? = nil
+        overlay: ScheduleOverlay? = nil, espn: APIClient? = nil
     ) {
         self.overlay = overlay
+        self.espn = espn
         self.client = client
         self.state = state
         self.templates = templates
@@ -35,8 +39,10 @@ public struct CalendarService: Sendable {
         let seasonSegment = options.season == "current" ? "now" : options.season
         var schedules: [(team: String, schedule: ClubSchedule)] = []
         var notes: [String] = []
+        let basketball = kind.teams.compactMap(NBATeams.team(written:))
+        let hockey = kind.teams.filter { NBATeams.team(written: $0) == nil }
         try await withThrowingTaskGroup(of: (String, Fetched<ClubSchedule>).self) { group in
-            var pending = kind.teams[...]
+            var pending = hockey[...]
             func startNext() {
                 guard let team = pending.popFirst() else { return }
                 group.addTask { (team, try await client.fetch(.clubSchedule(team, season: seasonSegment))) }
@@ -48,27 +54,37 @@ public struct CalendarService: Sendable {
                 startNext()
             }
         }
+        var nba: [(team: NBATeam, schedule: ESPNTeamSchedule)] = []
+        for team in basketball {
+            guard let espn else { throw CalendarError("the \(team.name)' feed needs ESPN's API, and none was given") }
+            let fetched = try await espn.fetch(.nbaSchedule(team))
+            nba.append((team, fetched.value))
+            if let note = fetched.staleness { notes.append("nba:\(team.abbrev): \(note)") }
+        }
         var records: [String: String] = [:]
-        if options.scores, let standings = try? await client.fetch(.standings()) {
+        if options.scores, !hockey.isEmpty, let standings = try? await client.fetch(.standings()) {
             for row in standings.value.standings ?? [] {
                 guard let abbrev = row.teamAbbrev?.value else { continue }
                 records[abbrev] = "\(row.wins ?? 0)-\(row.losses ?? 0)-\(row.otLosses ?? 0)"
             }
         }
-        return (try await build(kind, schedules: schedules, records: records), notes)
+        return (try await build(kind, schedules: schedules, records: records, nba: nba), notes)
     }
 
     /// The feed from schedules already in hand (each team's, any order) and "W-L-OT" records
     /// by abbreviation: no network, so benchmarks and tests can time and drive it alone.
-    public func build(_ kind: FeedKind, schedules: [(team: String, schedule: ClubSchedule)], records: [String: String]) async throws
-        -> CalendarFeed
-    {
+    public func build(
+        _ kind: FeedKind, schedules: [(team: String, schedule: ClubSchedule)], records: [String: String],
+        nba: [(team: NBATeam, schedule: ESPNTeamSchedule)] = []
+    ) async throws -> CalendarFeed {
         let order = kind.teams
         let position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let schedules = schedules.sorted { (position[$0.team] ?? 0) < (position[$1.team] ?? 0) }
 
         let season =
             schedules.compactMap(\.schedule.currentSeason).first.map(String.init)
+            // ESPN's season year is the year it ends in: 2026 is 2025-26, "20252026" as the NHL writes it.
+            ?? nba.compactMap(\.schedule.season?.year).first.map { "\($0 - 1)\($0)" }
             ?? (options.season == "current" ? CurrentSeason.id(at: now(), timeZone: .current) : options.season)
 
         // Each game once, seen from the first team of `order` that plays in it. Games are
@@ -92,7 +108,7 @@ public struct CalendarService: Sendable {
         let date = now()
         let wanted = Set(options.gameTypes.map(\.code))
         var unplaced: Set<Int> = []
-        let events: [(Int, CalendarEvent)] = games.compactMap { entry in
+        var events: [(Int, CalendarEvent)] = games.compactMap { entry in
             guard let id = lists[entry.list][entry.index].id, wanted.contains(lists[entry.list][entry.index].gameType?.rawValue ?? 0) else {
                 return nil
             }
@@ -111,7 +127,28 @@ public struct CalendarService: Sendable {
             if options.futureOnly, event.end < date { return nil }
             return (id, event)
         }
-        if games.isEmpty {
+        for (team, schedule) in nba {
+            for game in schedule.events ?? [] {
+                guard let id = game.id.flatMap({ Int($0) }), allIDs.insert(id).inserted,
+                    wanted.contains(game.seasonType?.type ?? 2)
+                else { continue }
+                guard var event = builder.event(nba: game, team: kind == .all ? nil : team) else {
+                    unplaced.insert(id)
+                    continue
+                }
+                if kind != .all, options.homeOnly || options.awayOnly {
+                    let side = options.homeOnly ? event.teams?.last : event.teams?.first
+                    guard let side, order.contains(side) else { continue }
+                    if side != "nba:\(team.abbrev)", let other = NBATeams.team(written: side) {
+                        event = builder.event(nba: game, team: other) ?? event
+                    }
+                }
+                if options.futureOnly, event.end < date { continue }
+                events.append((id, event))
+            }
+        }
+        events.sort { ($0.1.start, $0.0) < ($1.1.start, $1.0) }
+        if games.isEmpty && nba.allSatisfy({ ($0.schedule.events ?? []).isEmpty }) {
             throw CalendarError("the schedule came back with no games; the last good feed stays (check `faceoff schedule`)")
         }
 
@@ -239,6 +276,10 @@ public struct CalendarService: Sendable {
         let description: String
         var color: RGB?
         switch kind {
+        case .team(let written) where NBATeams.team(written: written) != nil:
+            let name = NBATeams.team(written: written)?.name ?? written
+            title = "\(name) \(label)"
+            description = "\(name) games of the NBA's \(label) season (kept current by Faceoff)"
         case .team(let abbrev):
             let facts = TeamFactsTable.facts(for: abbrev)
             let name = facts?.fullName ?? Teams.info(abbrev)?.fullName ?? abbrev

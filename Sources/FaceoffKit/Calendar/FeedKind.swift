@@ -1,7 +1,10 @@
+import FaceoffESPN
 import FaceoffNHL
 import Foundation
 
-/// Which feed: one team's, the followed teams' combined, or the whole league's.
+/// Which feed: one team's, the followed teams' combined, or the whole league's. Teams are
+/// written as the config writes them (`TOR`, `nba:LAL`); an NBA team's file is `nba-LAL.ics`,
+/// so the Celtics' `BOS` never takes the Bruins' file.
 public enum FeedKind: Sendable, Equatable {
     case team(String)
     case favourites([String])
@@ -9,7 +12,7 @@ public enum FeedKind: Sendable, Equatable {
 
     public var name: String {
         switch self {
-        case .team(let abbrev): abbrev
+        case .team(let team): NBATeams.team(written: team).map { "nba-\($0.abbrev)" } ?? team
         case .favourites: "favourites"
         case .all: "all"
         }

@@ -1,0 +1,88 @@
+import FaceoffAPI
+import FaceoffESPN
+import FaceoffHTTP
+import FaceoffStore
+import Foundation
+import Testing
+
+@testable import FaceoffKit
+
+/// The Lakers' 2026 postseason feed from ESPN's recorded schedule: finals with scores (one in
+/// overtime), games to come, and three "if necessary" games with no time yet.
+@Suite(.timeLimit(.minutes(1))) struct NBACalendarTests {
+    static let recording = "schedule_nba_13_lal_2026_postseason_with_ot_and_tbd.json"
+    static let lakers = NBATeams.team(abbreviation: "LAL")!
+
+    func service(_ store: Store?, scores: Bool = true) throws -> CalendarService {
+        var options = CalendarSettings()
+        options.scores = scores
+        options.reminders = [.seconds(1800)]
+        let client = APIClient(service: .nhl, base: "file:///nonexistent/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
+        return CalendarService(
+            client: client, state: store.map { CalendarState(store: $0) }, templates: try TemplateSet(overrides: nil), options: options)
+    }
+
+    @Test func aTeamsFeedHasItsPlayoffRoundsFinalsAndUntimedGames() async throws {
+        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+        let schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, Self.recording)
+        let feed = try await service(nil).build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, schedule)])
+        #expect(feed.name == "nba-LAL")
+        #expect(feed.title == "Los Angeles Lakers 2025-26")
+        #expect(feed.events.count == 13)
+        #expect(feed.events.allSatisfy { $0.uid.hasPrefix("nba-game-") && $0.uid.hasSuffix("@faceoff") })
+        let overtime = try #require(feed.events.first { $0.uid == "nba-game-401869400@faceoff" })
+        #expect(overtime.summary == "West 1st Round · Game 3 · Lakers 112–108 Rockets (OT) · W")
+        #expect(overtime.description.contains("Final/OT: LAL 112–108 HOU"))
+        let untimed = feed.events.filter { $0.allDay == true }
+        #expect(untimed.map(\.uid) == (401_871_330...401_871_332).map { "nba-game-\($0)@faceoff" })
+        let game5 = try #require(untimed.first)
+        #expect(game5.summary == "TBD: West Semifinals · Game 5 · Lakers @ Thunder (if necessary)")
+        #expect(game5.status == .tentative && game5.reminders.isEmpty)
+        #expect(game5.start == (try Date("2026-05-13T00:00:00Z", strategy: .iso8601)))
+        #expect(game5.end.timeIntervalSince(game5.start) == 86400)
+        let text = try CalendarBuilder.serialize(feed)
+        #expect(text.contains("DTSTART;VALUE=DATE:20260513\r\n"))
+        #expect(text.contains("DTEND;VALUE=DATE:20260514\r\n"))
+    }
+
+    @Test func spoilerFreeItHasNoScores() async throws {
+        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+        let schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, Self.recording)
+        let feed = try await service(nil, scores: false).build(
+            .team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, schedule)])
+        let overtime = try #require(feed.events.first { $0.uid == "nba-game-401869400@faceoff" })
+        #expect(overtime.summary == "West 1st Round · Game 3 · Lakers @ Rockets")
+        #expect(!feed.events.contains { $0.summary.contains("–") || $0.description.contains("Final") })
+    }
+
+    /// A game that gets its time leaves the all-day slot for its hour, with a SEQUENCE one
+    /// higher, so calendar apps take the change.
+    @Test func aTimeGivenMovesTheGameAndRaisesItsSequence() async throws {
+        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Store(path: directory.appendingPathComponent("f.sqlite").path)
+        let service = try service(store)
+        var schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, Self.recording)
+        let before = try await service.build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, schedule)])
+        let index = try #require(schedule.events?.firstIndex { $0.id == "401871330" })
+        schedule.events?[index].timeValid = true
+        schedule.events?[index].competitions?[0].timeValid = true
+        schedule.events?[index].date = "2026-05-14T01:30Z"
+        let after = try await service.build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, schedule)])
+        let old = try #require(before.events.first { $0.uid == "nba-game-401871330@faceoff" })
+        let new = try #require(after.events.first { $0.uid == "nba-game-401871330@faceoff" })
+        #expect(old.allDay == true && new.allDay == nil)
+        #expect(new.sequence == old.sequence + 1)
+        #expect(new.start == (try Date("2026-05-14T01:30:00Z", strategy: .iso8601)))
+        #expect(new.summary == "West Semifinals · Game 5 · Lakers @ Thunder (if necessary)")
+        // Nothing else moved.
+        let others = { (feed: CalendarFeed) in feed.events.filter { $0.uid != new.uid }.map(\.sequence) }
+        #expect(others(after) == others(before))
+    }
+
+    @Test func theNBAsFeedsAreNamedApartFromTheNHLs() {
+        let plan = FeedPlan(teams: ["BOS", "nba:BOS"])
+        #expect(plan.written.map(\.name) == ["BOS", "nba-BOS", "favourites"])
+    }
+}
