@@ -104,7 +104,7 @@ let package = Package(
         .target(
             name: "FaceoffMQTT",
             dependencies: [
-                "FaceoffBase", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffKit", "CMosquitto",
+                "FaceoffBase", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "CMosquitto",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,4 +1,5 @@
 import FaceoffAPI
+import FaceoffESPN
 import FaceoffHTTP
 import FaceoffKit
 import FaceoffMQTT
@@ -76,12 +77,19 @@ public struct AlertSetup: Sendable {
         let client = store.map {
             APIClient(service: .nhl, base: session.config.apiBase, http: http, cache: ResponseCache(store: $0), mode: .offline)
         }
+        let espn = store.map {
+            APIClient(service: .espn, base: session.config.espnBase, http: http, cache: ResponseCache(store: $0), mode: .offline)
+        }
         let time = LocalTime(timeZone: session.config.timeZone)
         return MQTTSink(
             config: config, renderer: renderer, alerts: SinkFilter(config, defaultTeams: defaultTeams), owner: speaksForTheHome,
             store: store,
             finalHold: session.config.watch.finalHold,
             games: { team in
+                if let nba = NBATeams.team(written: team) {
+                    guard let espn, let schedule = try? await espn.fetch(.nbaSchedule(nba)) else { return [] }
+                    return (schedule.value.events ?? []).compactMap { GameSummary(nba: $0, team: nba, time: time) }
+                }
                 guard let client, let schedule = try? await client.fetch(.clubSchedule(team, season: "now")) else { return [] }
                 return (schedule.value.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
             },

@@ -1,3 +1,4 @@
+import FaceoffESPN
 import FaceoffKit
 import FaceoffNHL
 import Foundation
@@ -15,9 +16,14 @@ public struct MQTTTopics: Sendable, Equatable {
     public var event: String { "\(prefix)/event" }
     public var test: String { "\(prefix)/test" }
     public var status: String { "\(prefix)/status" }
-    public func state(_ team: String) -> String { "\(prefix)/team/\(team)/state" }
-    public func next(_ team: String) -> String { "\(prefix)/team/\(team)/next" }
-    public func trigger(_ team: String, _ type: MQTTTrigger) -> String { "\(prefix)/team/\(team)/trigger/\(type.rawValue)" }
+    public func state(_ team: String) -> String { "\(prefix)/team/\(Self.segment(team))/state" }
+    public func next(_ team: String) -> String { "\(prefix)/team/\(Self.segment(team))/next" }
+    public func trigger(_ team: String, _ type: MQTTTrigger) -> String {
+        "\(prefix)/team/\(Self.segment(team))/trigger/\(type.rawValue)"
+    }
+
+    /// A followed team (`TOR`, `nba:LAL`) in a topic or an object id: `TOR`, `nba-LAL`.
+    public static func segment(_ team: String) -> String { team.replacingOccurrences(of: ":", with: "-") }
     /// A sink's mute switch: `ON` or `OFF` to its command topic; its state, retained.
     public func muteCommand(_ sink: String) -> String { "\(prefix)/mute/\(MQTTSlug.of(sink))/set" }
     public func muteState(_ sink: String) -> String { "\(prefix)/mute/\(MQTTSlug.of(sink))/state" }
@@ -56,10 +62,34 @@ public enum MQTTTrigger: String, Sendable, CaseIterable {
     case win
     case loss
     case scheduleChange = "schedule_change"
+    // Basketball's (an NBA team's device).
+    case leadTaken = "lead_taken"
+    case leadLost = "lead_lost"
+    case run
+    case runAgainst = "run_against"
+    case closeGame = "close_game"
+    case milestone
 
-    /// The triggers `event` fires for `team` (one of the game's two).
+    /// The triggers a team's device has: hockey's or basketball's, and what both share.
+    public static func of(_ league: League) -> [MQTTTrigger] {
+        switch league {
+        case .nhl:
+            [
+                .goal, .goalAgainst, .goalReinstated, .goalOverturned, .powerPlay, .penaltyKill, .powerPlayChange, .powerPlayEnd,
+                .emptyNet, .gameStart, .periodStart, .periodEnd, .final, .win, .loss, .scheduleChange,
+            ]
+        case .nba:
+            [
+                .gameStart, .periodStart, .periodEnd, .final, .win, .loss, .leadTaken, .leadLost, .run, .runAgainst, .closeGame,
+                .milestone,
+            ]
+        }
+    }
+
+    /// The triggers `event` fires for `team` (one of the game's two, as followed: `TOR`,
+    /// `nba:LAL`).
     public static func fired(by event: GameEvent, for team: String) -> [MQTTTrigger] {
-        let theirs = event.team == team
+        let theirs = event.team.map(event.followKey) == team
         switch event.kind {
         case .goal: return [theirs ? .goal : .goalAgainst]
         case .goalReinstated: return theirs ? [.goalReinstated] : []
@@ -72,13 +102,17 @@ public enum MQTTTrigger: String, Sendable, CaseIterable {
         case .periodStart: return [.periodStart]
         case .periodEnd: return [.periodEnd]
         case .final:
-            let mine = team == event.away ? event.score.away : event.score.home
-            let other = team == event.away ? event.score.home : event.score.away
+            let away = team == event.followKey(event.away)
+            let mine = away ? event.score.away : event.score.home
+            let other = away ? event.score.home : event.score.away
             return mine == other ? [.final] : [.final, mine > other ? .win : .loss]
         case .scheduleChange: return [.scheduleChange]
         case .pregame, .gameJoined, .scoringChange, .goalHighlight, .penalty, .goalieReturned, .digest: return []
-        // Basketball's kinds have no device triggers yet: a team's state carries them.
-        case .score, .leadChange, .run, .closeGame, .milestone: return []
+        case .leadChange: return [theirs ? .leadTaken : .leadLost]
+        case .run: return [theirs ? .run : .runAgainst]
+        case .closeGame: return [.closeGame]
+        case .milestone: return theirs ? [.milestone] : []
+        case .score: return []
         }
     }
 
@@ -101,6 +135,12 @@ public enum MQTTTrigger: String, Sendable, CaseIterable {
         case .win: "Win"
         case .loss: "Loss"
         case .scheduleChange: "Schedule changes"
+        case .leadTaken: "Takes the lead"
+        case .leadLost: "Loses the lead"
+        case .run: "Scoring run"
+        case .runAgainst: "Run against"
+        case .closeGame: "Close game"
+        case .milestone: "Player milestone"
         }
     }
 }
@@ -147,7 +187,7 @@ public struct MQTTTeamState: Codable, Sendable, Equatable {
         // A schedule change is news about a game to come, not a moment of one, and a digest
         // tells of moments the state has moved on with already: the state stays.
         guard ![.scheduleChange, .digest].contains(event.kind) else { return previous ?? .idle(team, at: date) }
-        let home = event.home == team
+        let home = event.followKey(event.home) == team
         let opponent = home ? event.away : event.home
         // Another game than the one before: nothing carries over.
         var state = previous?.gameId == event.gameId ? previous! : MQTTTeamState(state: "idle", team: team, updated: "")
@@ -271,13 +311,14 @@ public struct HomeAssistantDiscovery: Sendable {
         self.version = version
     }
 
-    func node(_ team: String) -> String { "faceoff_\(team)" }
+    func node(_ team: String) -> String { "faceoff_\(MQTTTopics.segment(team))" }
 
     func device(_ team: String) -> [String: Any] {
-        [
+        let nba = NBATeams.team(written: team)
+        return [
             "identifiers": [node(team)],
-            "name": Teams.all.first { $0.abbrev == team }?.fullName ?? team,
-            "model": "NHL team",
+            "name": nba?.name ?? Teams.all.first { $0.abbrev == team }?.fullName ?? team,
+            "model": nba == nil ? "NHL team" : "NBA team",
             "manufacturer": "Faceoff",
             "sw_version": version,
         ]
@@ -296,7 +337,7 @@ public struct HomeAssistantDiscovery: Sendable {
                 "state_topic": topic,
                 "value_template": value,
                 "json_attributes_topic": topic,
-                "icon": "mdi:hockey-puck",
+                "icon": NBATeams.team(written: team) == nil ? "mdi:hockey-puck" : "mdi:basketball",
                 "device": device(team),
             ]
             config.merge(availability) { $1 }
@@ -311,7 +352,7 @@ public struct HomeAssistantDiscovery: Sendable {
                 "next_game", "Next game", topic: topics.next(team),
                 value: "{{ value_json.start if value_json.start is defined else None }}", extra: ["device_class": "timestamp"]),
         ]
-        for trigger in MQTTTrigger.allCases {
+        for trigger in MQTTTrigger.of(NBATeams.team(written: team) == nil ? .nhl : .nba) {
             let config: [String: Any] = [
                 "automation_type": "trigger",
                 "topic": topics.trigger(team, trigger),

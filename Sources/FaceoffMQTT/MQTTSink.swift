@@ -125,8 +125,7 @@ public final class MQTTSink: DurableSink, StateKeepingSink {
     func messages(_ queued: Queued, at date: Date) -> [MQTTMessage] {
         let event = queued.event
         var messages: [MQTTMessage] = []
-        // Team states and triggers are the NHL's so far; an NBA game's alerts go to the event topic.
-        let involved = event.league == .nba ? [] : [event.away, event.home].filter(teams.contains)
+        let involved = [event.away, event.home].map(event.followKey).filter(teams.contains)
         if let alert = queued.alert {
             messages.append(MQTTMessage(topic: topics.event, payload: alert, retain: false))
             for team in involved {

@@ -70,7 +70,7 @@ struct MQTTTests {
         let discovery = "homeassistant/"
         #expect(
             await eventually(within: .seconds(10)) {
-                subscriber.messages.filter { $0.topic.hasPrefix(discovery) }.count == 3 + MQTTTrigger.allCases.count + 1
+                subscriber.messages.filter { $0.topic.hasPrefix(discovery) }.count == 3 + MQTTTrigger.of(.nhl).count + 1
             })
         #expect(subscriber.on("faceoff/mute/mqtt/state").last?.payload == "OFF")
         func config(_ topic: String) -> [String: Any] { subscriber.on(topic).last?.json ?? [:] }
@@ -93,7 +93,7 @@ struct MQTTTests {
             #expect(device(sensor["device"]), "\(object)")
             #expect((sensor["device_class"] as? String) == (object == "next_game" ? "timestamp" : nil))
         }
-        for trigger in MQTTTrigger.allCases {
+        for trigger in MQTTTrigger.of(.nhl) {
             let entry = config("homeassistant/device_automation/faceoff_TOR/\(trigger.rawValue)/config")
             #expect(entry["automation_type"] as? String == "trigger")
             #expect(entry["topic"] as? String == "faceoff/team/TOR/trigger/\(trigger.rawValue)")
@@ -575,15 +575,15 @@ struct MQTTTests {
         }
         try await runUntilOnline(["TOR", "MTL"])
         let both = try await broker.retained("homeassistant/#")
-        #expect(both.filter { $0.topic.contains("faceoff_MTL") }.count == 3 + MQTTTrigger.allCases.count)
-        #expect(both.filter { $0.topic.contains("faceoff_TOR") }.count == 3 + MQTTTrigger.allCases.count)
+        #expect(both.filter { $0.topic.contains("faceoff_MTL") }.count == 3 + MQTTTrigger.of(.nhl).count)
+        #expect(both.filter { $0.topic.contains("faceoff_TOR") }.count == 3 + MQTTTrigger.of(.nhl).count)
         try await runUntilOnline(["TOR"])
         let left = try await broker.retained("homeassistant/#")
         #expect(!left.contains { $0.topic.contains("faceoff_MTL") }, "\(left.map(\.topic))")
-        #expect(left.filter { $0.topic.contains("faceoff_TOR") }.count == 3 + MQTTTrigger.allCases.count)
+        #expect(left.filter { $0.topic.contains("faceoff_TOR") }.count == 3 + MQTTTrigger.of(.nhl).count)
         #expect(try await broker.retained("faceoff/team/MTL/#").isEmpty)
         // Each clearing was an empty retained payload.
         #expect(
-            subscriber.messages.filter { $0.topic.contains("faceoff_MTL") && $0.payload.isEmpty }.count == 3 + MQTTTrigger.allCases.count)
+            subscriber.messages.filter { $0.topic.contains("faceoff_MTL") && $0.payload.isEmpty }.count == 3 + MQTTTrigger.of(.nhl).count)
     }
 }

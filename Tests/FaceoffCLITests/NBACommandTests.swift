@@ -278,7 +278,7 @@ struct NBARunTests {
         let cli = try CLI()
         defer { cli.cleanUp() }
         let broker = try Mosquitto(directory: cli.home)
-        let subscriber = try await broker.subscribe(["faceoff/event"])
+        let subscriber = try await broker.subscribe()
         let receiver = try await AlertCommandTests.Receiver(directory: cli.home, secret: AlertCommandTests.secret)
         defer { receiver.process.kill() }
         let replay = try Background(
@@ -321,5 +321,16 @@ struct NBARunTests {
         // MQTT's event topic: the same events, each once.
         let published = subscriber.on("faceoff/event").compactMap { $0.json["id"] as? String }
         #expect(published == ids, "\(published)")
+        // The Magic's own device (never the NHL's), its state walked to the final, its triggers fired.
+        #expect(
+            await eventually(within: .seconds(10)) {
+                subscriber.on("faceoff/team/nba-ORL/state").last?.json["state"] as? String == "final"
+            })
+        let state = subscriber.on("faceoff/team/nba-ORL/state").last?.json ?? [:]
+        #expect(state["score"] as? String == "111–96" && state["opponent"] as? String == "TOR" && state["period"] as? String == "Q4")
+        #expect(!subscriber.on("homeassistant/device_automation/faceoff_nba-ORL/lead_taken/config").isEmpty)
+        #expect(subscriber.on("faceoff/team/nba-ORL/trigger/win").count == 1)
+        #expect(subscriber.on("faceoff/team/nba-ORL/trigger/lead_taken").count == 3)
+        #expect(!subscriber.messages.contains { $0.topic.contains("/ORL/") || $0.topic.contains("faceoff_ORL") })
     }
 }

@@ -119,6 +119,32 @@ import Testing
         #expect(all == Set(MQTTTrigger.allCases))
     }
 
+    /// An NBA team's device: its own topics and object ids (`nba-BOS`, never the Bruins'
+    /// `BOS`), basketball's triggers, and a state moved on only by its own games.
+    @Test func anNBATeamHasADeviceOfItsOwn() {
+        let topics = MQTTTopics(prefix: "rink", discoveryPrefix: "ha")
+        let discovery = HomeAssistantDiscovery(topics: topics, version: "1")
+        let messages = discovery.messages(for: "nba:BOS")
+        #expect(messages.count == 3 + MQTTTrigger.of(.nba).count)
+        #expect(messages.map(\.topic).contains("ha/sensor/faceoff_nba-BOS/state/config"))
+        #expect(messages.map(\.topic).contains("ha/device_automation/faceoff_nba-BOS/lead_taken/config"))
+        #expect(!messages.map(\.topic).contains { $0.hasSuffix("/power_play/config") })
+        #expect(messages.allSatisfy { $0.payload.contains("\"name\":\"Boston Celtics\"") && $0.payload.contains("NBA team") })
+        #expect(topics.state("nba:BOS") == "rink/team/nba-BOS/state")
+        var lead = SampleEvent.make(.leadChange, team: "LAL")
+        lead.team = "BOS"
+        #expect(MQTTTrigger.fired(by: lead, for: "nba:BOS") == [.leadTaken])
+        #expect(MQTTTrigger.fired(by: lead, for: "nba:LAL") == [.leadLost])
+        var final = SampleEvent.make(.final, team: "LAL")
+        final.league = .nba
+        final.away = "BOS"
+        final.home = "LAL"
+        final.score = GameEvent.Score(away: 101, home: 99)
+        #expect(MQTTTrigger.fired(by: final, for: "nba:BOS") == [.final, .win])
+        let state = MQTTTeamState.after(final, team: "nba:BOS", previous: nil, at: Date())
+        #expect(state.homeOrAway == "away" && state.score == "101–99" && state.opponent == "LAL" && state.state == "final")
+    }
+
     @Test func theNextGameSkipsWhatIsOver() throws {
         let schedule = try JSONDecoder().decode(
             ClubSchedule.self, from: Data(contentsOf: TestPaths.mirror.appendingPathComponent("club-schedule-season/TOR/now")))
@@ -143,7 +169,7 @@ import Testing
     @Test func discoveryTopicsAndTheirOwner() {
         let discovery = HomeAssistantDiscovery(topics: MQTTTopics(prefix: "rink", discoveryPrefix: "ha"), version: "1")
         let messages = discovery.messages(for: "MTL")
-        #expect(messages.count == 3 + MQTTTrigger.allCases.count)
+        #expect(messages.count == 3 + MQTTTrigger.of(.nhl).count)
         #expect(messages.allSatisfy { $0.retain && discovery.owns($0.topic) })
         #expect(messages.map(\.topic).contains("ha/sensor/faceoff_MTL/next_game/config"))
         #expect(messages.map(\.topic).contains("ha/device_automation/faceoff_MTL/goal_against/config"))
