@@ -2,6 +2,7 @@ import ArgumentParser
 import FaceoffAPI
 import FaceoffBase
 import FaceoffDaemon
+import FaceoffESPN
 import FaceoffHTTP
 import FaceoffKit
 import FaceoffMQTT
@@ -16,7 +17,8 @@ extension Faceoff {
             abstract: "Check the setup and say how to fix it. Exit 1 if anything is wrong.",
             discussion: """
                 Checks the config and templates, the time zone data, the store and the
-                calendar directory, the NHL API (and its latency), notify-send and a
+                calendar directory, the NHL API (and its latency; ESPN's too when an NBA
+                team is followed), notify-send and a
                 notification daemon, each webhook (reachable; a signed test alert only with
                 --send), each exec sink's program, each MQTT broker (connects and logs in; a
                 sample on the test topic only with --send) and the systemd user unit.
@@ -136,19 +138,29 @@ extension Faceoff {
             }
 
             let http = CurlHTTPClient()
-            let started = ContinuousClock.now
-            do {
-                _ = try await http.send(
-                    HTTPRequest(
-                        url: session.config.apiBase + Endpoint<LeagueSchedule>.schedule().path, retry: nil, connectTimeout: .seconds(5),
-                        totalTimeout: .seconds(10)))
-                let elapsed = ContinuousClock.now - started
-                check(
-                    .ok, "NHL API",
-                    "\(session.config.apiBase) answered in \(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000) ms"
-                )
-            } catch {
-                check(.fail, "NHL API", "\(error) (no network? `--offline` uses the cache; `--api-base` points elsewhere)")
+            /// One request to an API, timed: what `run` needs to reach.
+            func reach(_ name: String, base: String, path: String, hint: String) async {
+                let started = ContinuousClock.now
+                do {
+                    _ = try await http.send(
+                        HTTPRequest(url: base + path, retry: nil, connectTimeout: .seconds(5), totalTimeout: .seconds(10)))
+                    let elapsed = ContinuousClock.now - started
+                    check(
+                        .ok, name,
+                        "\(base) answered in \(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000) ms"
+                    )
+                } catch {
+                    check(.fail, name, "\(error) (\(hint))")
+                }
+            }
+            await reach(
+                "NHL API", base: session.config.apiBase, path: Endpoint<LeagueSchedule>.schedule().path,
+                hint: "no network? `--offline` uses the cache; `--api-base` points elsewhere")
+            // ESPN's only when an NBA team is followed: nothing else asks it.
+            if !session.config.nbaTeams.isEmpty {
+                await reach(
+                    "ESPN API (NBA)", base: session.config.espnBase, path: Endpoint<ESPNTeamList>.nbaTeams.path,
+                    hint: "no network? `--espn-base` or espn_base points elsewhere")
             }
 
             let environment = ProcessInfo.processInfo.environment

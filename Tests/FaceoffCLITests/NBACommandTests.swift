@@ -262,6 +262,22 @@ import Testing
         #expect(!quiet.stdout.contains("112"))
     }
 
+    /// `doctor` asks ESPN only when an NBA team is followed, and says what it answered.
+    @Test(.enabled(if: enabled, "../shared/espn-api/fixtures not present"))
+    func doctorReachesESPNForAnNBAFan() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let environment = try Self.mirror(cli)
+        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n")
+        let hockeyOnly = try await run(cli, ["doctor"], environment)
+        #expect(!hockeyOnly.stdout.contains("ESPN"), "\(hockeyOnly.stdout)")
+        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\", \"nba:LAL\"]\n")
+        let both = try await run(cli, ["doctor"], environment)
+        #expect(both.stdout.contains("✓ ESPN API (NBA): file://"), "\(both.stdout)")
+        let gone = try await run(cli, ["doctor"], environment.merging(["FACEOFF_ESPN_BASE": "http://127.0.0.1:9/"]) { $1 })
+        #expect(gone.stdout.contains("✗ ESPN API (NBA): "), "\(gone.stdout)")
+    }
+
 }
 
 /// An NBA game live through `faceoff run`: `replay --serve` answers as ESPN would while the

@@ -1,5 +1,6 @@
 import FaceoffAPI
 import FaceoffBase
+import FaceoffESPN
 import FaceoffNHL
 import FaceoffStore
 import Foundation
@@ -102,13 +103,14 @@ public struct StatusLine: Sendable {
         // The next game in its pregame window (or polled by a watcher) comes before a final.
         if let next, next.start.timeIntervalSince(now) <= config.watch.pregame.inSeconds || upcoming?.gameID == next.id {
             let text =
-                "\(badge(next.away, style)) @ \(badge(next.home, style)) \(time.time(next.start)) · starts \(Countdown.describe(from: now, to: next.start))"
+                "\(badge(next.away, style, next.league)) @ \(badge(next.home, style, next.league)) \(time.time(next.start)) · starts \(Countdown.describe(from: now, to: next.start))"
             return Report(
                 state: "next", game: next.id, away: next.away, home: next.home, series: nextSeries, start: next.start,
                 text: nextSeries.map { "\(text) · \($0)" } ?? text)
         }
         let nextText = next.map { next in
-            let text = "Next: \(badge(next.away, style)) @ \(badge(next.home, style)) \(time.day(next.start)) \(time.time(next.start))"
+            let text =
+                "Next: \(badge(next.away, style, next.league)) @ \(badge(next.home, style, next.league)) \(time.day(next.start)) \(time.time(next.start))"
             return nextSeries.map { "\(text) · \($0)" } ?? text
         }
         if let game = games.first(where: { $0.state == "final" && $0.updatedAt >= now.addingTimeInterval(-hold) }) {
@@ -139,16 +141,36 @@ public struct StatusLine: Sendable {
         }
     }
 
-    /// The earliest game not over in the cached schedules of the followed teams (or the game
-    /// `including` names, when it is there and not over).
-    func nextGame(_ schedules: [[ScheduleGame]], including: Int? = nil) -> (id: Int, away: String, home: String, start: Date)? {
-        var best: (id: Int, away: String, home: String, start: Date)?
+    /// The games of the followed NBA teams' cached ESPN schedules that are to come or on.
+    func cachedNBAGames() -> [GameSummary] {
+        guard let store, !config.nbaTeams.isEmpty else { return [] }
+        let cache = ResponseCache(store: store)
+        let time = LocalTime(timeZone: config.timeZone)
+        return config.nbaTeams.flatMap { team -> [GameSummary] in
+            guard let entry = try? cache.entry(for: config.espnBase + Endpoint<ESPNTeamSchedule>.nbaSchedule(team).path),
+                let schedule = try? APIText.decode(ESPNTeamSchedule.self, from: entry.body)
+            else { return [] }
+            return (schedule.events ?? []).compactMap { GameSummary(nba: $0, team: team, time: time) }
+                .filter { GameWindow.isCurrent(nba: $0, now: now) }
+        }
+    }
+
+    /// The earliest game not over in the cached schedules of the followed teams, both
+    /// leagues' (or the game `including` names, when it is there and not over).
+    func nextGame(_ schedules: [[ScheduleGame]], including: Int? = nil) -> (
+        id: Int, away: String, home: String, start: Date, league: String?
+    )? {
+        var best: (id: Int, away: String, home: String, start: Date, league: String?)?
         for games in schedules {
             for game in games where GameWindow.isCurrent(game, now: now) && (including == nil || game.id == including) {
                 guard let id = game.id, let start = game.startTime, let away = game.awayTeam?.abbrev, let home = game.homeTeam?.abbrev
                 else { continue }
-                if best.map({ start < $0.start }) ?? true { best = (id, away, home, start) }
+                if best.map({ start < $0.start }) ?? true { best = (id, away, home, start, nil) }
             }
+        }
+        for game in cachedNBAGames() where including == nil || game.id == including {
+            guard let start = game.startDate else { continue }
+            if best.map({ start < $0.start }) ?? true { best = (game.id, game.away.abbrev, game.home.abbrev, start, League.nba.rawValue) }
         }
         return best
     }

@@ -1,4 +1,6 @@
+import FaceoffAPI
 import FaceoffESPN
+import FaceoffHTTP
 import FaceoffStore
 import Foundation
 import Testing
@@ -262,5 +264,27 @@ import Testing
         try await LiveStatus(store: store).record(game, at: now.addingTimeInterval(1))
         config.teams = ["nba:ORL"]
         #expect(StatusLine(store: store, config: config, now: now.addingTimeInterval(2)).report().text == "Final: TOR 96–111 ORL")
+    }
+    /// Between games, the next one of a followed NBA team comes from ESPN's cached schedule.
+    @Test func theStatusLineSaysTheNextNBAGame() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Store(path: directory.appendingPathComponent("f.sqlite").path)
+        var config = Config()
+        config.teams = ["TOR", "nba:LAL"]
+        config.timezone = "America/New_York"
+        let now = try Date("2026-05-05T12:00:00Z", strategy: .iso8601)
+        let team = try #require(NBATeams.team(abbreviation: "LAL"))
+        try await ResponseCache(store: store).save(
+            CachedResponse(
+                url: config.espnBase + Endpoint<ESPNTeamSchedule>.nbaSchedule(team).path,
+                body: Array(try Data(contentsOf: ESPNRecordings.directory.appendingPathComponent(NBACalendarTests.recording))),
+                validators: Validators(), fetchedAt: now, freshness: .seconds(3600)))
+        let report = StatusLine(store: store, config: config, now: now).report()
+        #expect(report.state == "next" && report.game == 401_871_326)
+        #expect(report.text == "Next: LAL @ OKC Tue May 5 20:30", "\(report.text)")
+        // Past the last game with a time, the untimed ones wait for theirs.
+        let later = StatusLine(store: store, config: config, now: try Date("2026-05-12T09:00:00Z", strategy: .iso8601)).report()
+        #expect(later.state == "none", "\(later.text)")
     }
 }
