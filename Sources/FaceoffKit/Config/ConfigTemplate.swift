@@ -10,6 +10,7 @@ public enum ConfigTemplate {
             # Faceoff configuration. Every key is optional; the commented lines show the defaults.
             # `faceoff config validate` checks this file; `faceoff follow TOR` edits the lists below.
 
+            # NHL teams by abbreviation (TOR), NBA teams as nba:TEAM (nba:LAL).
             teams = [\(teamList)]
             players = [\(playerList)]
             # timezone = "America/Toronto"          # default: the system's
