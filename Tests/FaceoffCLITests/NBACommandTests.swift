@@ -104,8 +104,11 @@ import Testing
         #expect(wrong.status == 1 && wrong.stderr.contains("not the Boston Celtics"), "\(wrong.stderr)")
         let kings = try await run(cli, ["roster", "Kings"], environment)
         #expect(kings.status == 2 && kings.stderr.contains("nhl:Kings") && kings.stderr.contains("nba:Kings"), "\(kings.stderr)")
-        let follow = try await run(cli, ["follow", "nba:LAL"], environment)
-        #expect(follow.status == 2 && follow.stderr.contains("NBA team"), "\(follow.stderr)")
+        // Following takes an NBA team written as one; a name only the NBA has says how.
+        let follow = try await run(cli, ["follow", "Lakers"], environment)
+        #expect(follow.status == 2 && follow.stderr.contains("NBA team: write nba:LAL"), "\(follow.stderr)")
+        let followed = try await run(cli, ["follow", "nba:LAL"], environment)
+        #expect(followed.status == 0 && followed.stdout.contains("Following nba:LAL"), "\(followed.stderr)")
         let badBase = try await run(cli, ["teams", "--league", "nba", "--espn-base", "ftp://example"], environment)
         #expect(badBase.status == 2 && badBase.stderr.contains("--espn-base"), "\(badBase.stderr)")
     }
