@@ -33,18 +33,44 @@ public struct NBAEventDetector: Sendable {
     /// counts as handed out.
     public mutating func join(_ snapshot: NBASnapshot) -> GameEvent {
         emitted.formUnion(Self.derive(snapshot).filter { $0.kind != .final }.map(\.id))
-        var details: [String: String] = [:]
+        let event = summary(snapshot, key: nil, details: [:])
+        emitted.insert(event.id)
+        return event
+    }
+
+    /// After a gap in watching: one `game_joined` with `caught_up`, summing up the events
+    /// folded into it (`missed`), under the key of the newest play.
+    public mutating func caughtUp(_ snapshot: NBASnapshot, missed: [GameEvent]) -> GameEvent {
+        let changes = missed.filter { $0.kind == .leadChange }.count
+        let others = missed.count - changes
+        let text = [
+            changes > 0 ? "\(changes) lead change\(changes == 1 ? "" : "s")" : nil,
+            others > 0 ? "\(others) other alert\(others == 1 ? "" : "s")" : nil,
+        ].compactMap { $0 }.joined(separator: ", ")
+        let event = summary(
+            snapshot, key: "caught-up-\(snapshot.plays.last?.sequence ?? 0)", details: ["caught_up": "true", "missed": text])
+        emitted.insert(event.id)
+        return event
+    }
+
+    /// When in the game an event happened, in game seconds (nil for one with no clock).
+    static func gameSeconds(_ event: GameEvent) -> Double? {
+        guard let period = event.period, let elapsed = event.clock.flatMap(NBAPeriod.seconds) else { return nil }
+        return NBAPeriod.gameSeconds(period: period, remaining: NBAPeriod.length(period) - elapsed)
+    }
+
+    private func summary(_ snapshot: NBASnapshot, key: String?, details extra: [String: String]) -> GameEvent {
+        var details: [String: String] = extra
         if let final = snapshot.finalLabel { details["final_label"] = final }
         if snapshot.atBreak { details["intermission"] = "true" }
         if let clock = snapshot.clock, snapshot.isLive, !snapshot.atBreak { details["time_remaining"] = clock }
         let leaders = Self.leaders(snapshot)
         if !leaders.isEmpty { details["scorers"] = leaders }
         var event = GameEvent(
-            kind: .gameJoined, key: nil, gameId: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
+            kind: .gameJoined, key: key, gameId: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
             period: snapshot.period, periodType: snapshot.period.map { $0 > 4 ? "OT" : "REG" },
             score: GameEvent.Score(away: snapshot.away.score, home: snapshot.home.score), details: details)
         event.league = .nba
-        emitted.insert(event.id)
         return event
     }
 

@@ -6,8 +6,7 @@ import Logging
 
 /// Watches one NBA game: polls ESPN's summary on an injected clock, turns snapshots into
 /// basketball events and hands them to the router, as `GameWatcher` does for the NHL (the
-/// same settings, ledger, sightings, join-in-progress and reminders; no catch-up after a gap
-/// yet: the ledger still lets each event out once).
+/// same settings, ledger, sightings, join-in-progress, catch-up after a gap and reminders).
 public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     let gameID: Int
     let scheduledStart: Date?
@@ -55,6 +54,8 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         var failures = 0
         var polls = 0
         var remindersSent: Set<Int> = []
+        // Wall time of the last poll that reached the summary.
+        var lastSeen: Date?
         while true {
             try Task.checkCancellation()
             var interval = settings.poll
@@ -78,7 +79,11 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                     await router.passOver(known.filter { $0.kind != .final })
                 } else {
                     events = detector.process(snapshot)
+                    if let gap = lastSeen.map({ seenAt.timeIntervalSince($0) }), gap >= GameWatcher<C>.catchUpGap {
+                        events = await catchUp(events, snapshot, &detector, gap: gap, metadata: metadata)
+                    }
                 }
+                lastSeen = seenAt
                 if snapshot.isUpcoming, let start = scheduledStart ?? snapshot.startTime {
                     var pregame = GameEvent(
                         kind: .pregame, key: nil, gameId: gameID, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
@@ -142,6 +147,31 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     var scoreboardDelay: Duration { router.scoreboard?.current ?? settings.delay }
+
+    /// After a gap (a suspend, a long outage): what happened more than
+    /// `GameWatcher.recentPlay` game seconds before the newest play is passed over and summed
+    /// up in one `game_joined` with `caught_up`, sent first; the final always goes out.
+    private func catchUp(
+        _ found: [GameEvent], _ snapshot: NBASnapshot, _ detector: inout NBAEventDetector, gap: TimeInterval, metadata: Logger.Metadata
+    ) async -> [GameEvent] {
+        guard let newest = snapshot.plays.last.map({ NBAPeriod.gameSeconds(period: $0.period, remaining: $0.remaining) }) else {
+            return found
+        }
+        let old = found.filter { event in
+            guard event.kind != .final, let at = NBAEventDetector.gameSeconds(event) else { return false }
+            return at < newest - Double(GameWatcher<C>.recentPlay)
+        }
+        logger.notice(
+            "caught up after a gap",
+            metadata: metadata.merging(["gap_seconds": "\(Int(gap))", "folded": "\(old.count)", "alerted": "\(found.count - old.count)"]) {
+                $1
+            })
+        guard !old.isEmpty else { return found }
+        let known = (try? ledger?.knownIDs(gameID: gameID)) ?? []
+        await router.passOver(old)
+        let folded = Set(old.map(\.id))
+        return [detector.caughtUp(snapshot, missed: old.filter { !known.contains($0.id) })] + found.filter { !folded.contains($0.id) }
+    }
 
     private func flush(_ snapshots: inout [(seen: C.Instant, snapshot: NBASnapshot)]) async {
         let delay = scoreboardDelay

@@ -1,0 +1,180 @@
+import FaceoffESPN
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FaceoffAPI
+@testable import FaceoffHTTP
+@testable import FaceoffKit
+@testable import FaceoffStore
+
+/// The NBA watcher against a loopback server that plays a recorded ESPN summary forward a few
+/// plays per request, on a test clock, with a real store.
+@Suite(.timeLimit(.minutes(2))) struct NBAWatcherTests {
+    static let recording = "summary_nba_401585607_final_tor_at_orl_20240317.json"
+    static let gameID = 401_585_607
+
+    /// ESPN's answer as it stood after `count` plays: live (or before the tip with none), the
+    /// score of the last play; the whole recording (final) once every play is in.
+    final class Feed: Sendable {
+        let raw: Data
+        let total: Int
+        let step: Int
+        private let position: Mutex<Int>
+
+        init(start: Int = 0, step: Int = 5) throws {
+            raw = try Data(contentsOf: ESPNRecordings.directory.appendingPathComponent(NBAWatcherTests.recording))
+            let root = try JSONSerialization.jsonObject(with: raw) as? [String: Any]
+            total = (root?["plays"] as? [Any])?.count ?? 0
+            self.step = step
+            position = Mutex(start)
+        }
+
+        func next() -> [UInt8] {
+            let count = position.withLock { value in
+                defer { value = min(total, value + step) }
+                return value
+            }
+            return Array(Self.prefix(raw, count, of: total))
+        }
+
+        func skip(_ plays: Int) { position.withLock { $0 = min(total, $0 + plays) } }
+
+        static func prefix(_ raw: Data, _ count: Int, of total: Int) -> Data {
+            guard count < total, var root = try? JSONSerialization.jsonObject(with: raw) as? [String: Any] else { return raw }
+            let plays = Array((root["plays"] as? [[String: Any]] ?? []).prefix(count))
+            root["plays"] = plays
+            var header = root["header"] as? [String: Any] ?? [:]
+            var competition = (header["competitions"] as? [[String: Any]])?.first ?? [:]
+            let last = plays.last
+            competition["status"] =
+                [
+                    "type": ["name": plays.isEmpty ? "STATUS_SCHEDULED" : "STATUS_IN_PROGRESS", "state": plays.isEmpty ? "pre" : "in"],
+                    "period": (last?["period"] as? [String: Any])?["number"] ?? 0,
+                ] as [String: Any]
+            competition["competitors"] = (competition["competitors"] as? [[String: Any]] ?? []).map { competitor in
+                var competitor = competitor
+                let home = competitor["homeAway"] as? String == "home"
+                competitor["score"] = String((home ? last?["homeScore"] : last?["awayScore"]) as? Int ?? 0)
+                return competitor
+            }
+            header["competitions"] = [competition]
+            root["header"] = header
+            return (try? JSONSerialization.data(withJSONObject: root)) ?? raw
+        }
+    }
+
+    struct Setup {
+        let server: LoopbackHTTPServer
+        let store: Store
+        let directory: URL
+        let clock = TestClock()
+
+        init(_ feed: Feed, onRequest: @escaping @Sendable (Int) -> Void = { _ in }) throws {
+            let requests = Mutex(0)
+            server = try LoopbackHTTPServer { _ in
+                onRequest(
+                    requests.withLock {
+                        $0 += 1
+                        return $0
+                    })
+                return .response(status: 200, headers: [("Content-Type", "application/json")], body: feed.next())
+            }
+            directory = try TestPaths.temporaryDirectory()
+            store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
+        }
+
+        /// Watches the game to its end through a router to one recording sink; what it got.
+        func watch(now: @escaping @Sendable () -> Date = { Date() }) async throws -> [GameEvent] {
+            let client = APIClient(
+                service: .espn, base: server.baseURL + "/", http: CurlHTTPClient(clock: clock), cache: ResponseCache(store: store))
+            let delivered = Mutex<[GameEvent]>([])
+            let sink = RecordingSink(name: "stdout") { event in delivered.withLock { $0.append(event) } }
+            let router = AlertRouter(
+                routes: [SinkRoute(sink: sink, filter: SinkFilter(teams: ["nba:ORL"]), delay: .zero)], ledger: Ledger(store: store),
+                clock: clock)
+            let watcher = NBAGameWatcher(
+                gameID: NBAWatcherTests.gameID, scheduledStart: nil, client: client, ledger: Ledger(store: store),
+                settings: .init(poll: .seconds(5)), clock: clock, now: now, router: router)
+            try await router.serving { try await watcher.run() }
+            return delivered.withLock { $0 }
+        }
+
+        func close() {
+            server.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    static func reference() throws -> [String] {
+        let summary = try ESPNRecordings.decode(ESPNSummary.self, recording)
+        return NBAEventDetector.derive(NBASnapshot(summary)).filter { $0.kind != .score }.map(\.id)
+    }
+
+    @Test func watchesAGameToItsFinalAndEachEventOnceAcrossARestart() async throws {
+        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+        let setup = try Setup(try Feed())
+        defer { setup.close() }
+        let events = try await setup.watch()
+        #expect(events.map(\.id) == (try Self.reference()))
+        #expect(events.last?.kind == .final && events.last?.score == GameEvent.Score(away: 96, home: 111))
+        #expect(events.allSatisfy { $0.league == .nba && $0.seenAt != nil })
+        #expect(setup.clock.sleeps.filter { $0 == .seconds(5) }.count >= 5)
+        // Watched again on the same store (a restart, a second process): nothing twice.
+        let again = try Setup(try Feed(start: 400))
+        defer { again.close() }
+        let client = APIClient(
+            service: .espn, base: again.server.baseURL + "/", http: CurlHTTPClient(clock: again.clock), cache: nil)
+        let delivered = Mutex<[GameEvent]>([])
+        let router = AlertRouter(
+            routes: [
+                SinkRoute(
+                    sink: RecordingSink(name: "stdout") { event in delivered.withLock { $0.append(event) } },
+                    filter: SinkFilter(teams: ["nba:ORL"]), delay: .zero)
+            ], ledger: Ledger(store: setup.store), clock: again.clock)
+        let watcher = NBAGameWatcher(
+            gameID: Self.gameID, scheduledStart: nil, client: client, ledger: Ledger(store: setup.store),
+            settings: .init(poll: .seconds(5)), clock: again.clock, router: router)
+        try await router.serving { try await watcher.run() }
+        #expect(delivered.withLock { $0 }.isEmpty)
+    }
+
+    @Test func aGameFirstSeenInProgressGivesOneSummaryThenGoesOn() async throws {
+        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+        let setup = try Setup(try Feed(start: 300))
+        defer { setup.close() }
+        let events = try await setup.watch()
+        let joined = try #require(events.first)
+        #expect(joined.kind == .gameJoined && joined.period == 3, "\(joined)")
+        #expect(joined.details["scorers"]?.hasPrefix("TOR: ") == true)
+        // Nothing from before the join point, everything after it, once.
+        #expect(!events.contains { $0.kind == .gameStart || $0.id == "401585607:period_end:1" })
+        let rest = Array(events.dropFirst().map(\.id))
+        #expect(rest == (try Self.reference()).filter(rest.contains) && Set(rest).count == rest.count)
+        #expect(events.last?.kind == .final)
+    }
+
+    /// A laptop suspended mid-game: an hour of wall time passes between two polls while the
+    /// game moves a quarter on. The recent plays are alerted as usual, the older ones folded
+    /// into one `caught_up` summary, passed over in the ledger.
+    @Test func aGapInWatchingFoldsWhatItMissedIntoOneSummary() async throws {
+        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+        let feed = try Feed(step: 5)
+        let wall = Mutex(Date(timeIntervalSince1970: 1_761_000_000))
+        let setup = try Setup(feed) { request in
+            wall.withLock { $0 = $0.addingTimeInterval(request == 20 ? 3600 : 5) }
+            if request == 20 { feed.skip(150) }
+        }
+        defer { setup.close() }
+        let events = try await setup.watch(now: { wall.withLock { $0 } })
+        let summaries = events.filter { $0.details["caught_up"] == "true" }
+        try #require(summaries.count == 1, "\(events.map(\.id))")
+        #expect(summaries[0].details["missed"]?.isEmpty == false)
+        let rest = events.map(\.id).filter { $0 != summaries[0].id }
+        #expect(rest == (try Self.reference()).filter(rest.contains) && Set(rest).count == rest.count)
+        #expect(rest.count < (try Self.reference()).count)
+        #expect(events.last?.kind == .final)
+        let claimed = try Ledger(store: setup.store).claimedIDs(gameID: Self.gameID, sink: "stdout")
+        #expect(Set(try Self.reference()).isSubset(of: Set(claimed)))
+    }
+}
