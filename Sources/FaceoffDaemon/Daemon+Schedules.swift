@@ -36,7 +36,9 @@ extension Daemon {
     func fetchSchedules(_ parts: inout Parts) async -> (games: [Int: Timeline<C.Instant>.Game], current: Bool)? {
         let config = parts.session.config
         var teams = config.nhlTeams
-        for player in config.players {
+        // The NHL's player ids have seven digits from 8,000,000; an NBA player followed by his
+        // ESPN athlete id (for his milestones) is not the NHL's to look up.
+        for player in config.players where (8_000_000..<9_000_000).contains(player) {
             if let team = try? await parts.client.fetch(.player(player)).value.currentTeamAbbrev, !teams.contains(team) {
                 teams.append(team)
             }

@@ -40,11 +40,18 @@ extension Endpoint where Response == ESPNRoster {
     }
 }
 
+/// A part of ESPN's season (`seasontype`).
+public enum ESPNSeasonType: Int, Sendable {
+    case regular = 2
+    case postseason = 3
+}
+
 extension Endpoint where Response == ESPNTeamSchedule {
-    /// The current part of the current season (ESPN's choice: the postseason while it is on).
-    public static func nbaSchedule(_ team: NBATeam) -> Self {
+    /// The current season: its current part (ESPN's choice: the postseason while it is on),
+    /// or the `part` named.
+    public static func nbaSchedule(_ team: NBATeam, part: ESPNSeasonType? = nil) -> Self {
         Self(
-            teamPath(team, "schedule"), missing: missingTeam(team),
+            teamPath(team, "schedule") + (part.map { "?seasontype=\($0.rawValue)" } ?? ""), missing: missingTeam(team),
             problem: { schedule in
                 if let other = otherTeam(schedule.team, asked: team, what: "schedule") { return other }
                 let events = schedule.events ?? []

@@ -165,8 +165,18 @@ public struct ESPNSummary: Decodable, Sendable, Equatable {
         boxscore = try? container.decodeIfPresent(Boxscore.self, forKey: .boxscore)
         leaders = try? container.decodeIfPresent([TeamLeaders].self, forKey: .leaders)
         gameInfo = try? container.decodeIfPresent(GameInfo.self, forKey: .gameInfo)
-        plays = try container.decodeIfPresent([Play].self, forKey: .plays)
+        // One play ESPN wrote oddly loses that play, not the game.
+        plays = try? container.decodeIfPresent([Lenient<Play>].self, forKey: .plays)?.compactMap(\.value)
     }
 
     private enum CodingKeys: String, CodingKey { case header, boxscore, leaders, gameInfo, plays }
+}
+
+/// An element of a list that decodes to nil instead of failing the list.
+struct Lenient<Value: Decodable>: Decodable {
+    let value: Value?
+
+    init(from decoder: any Decoder) throws {
+        value = try? Value(from: decoder)
+    }
 }

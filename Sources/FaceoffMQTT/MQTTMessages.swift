@@ -161,7 +161,8 @@ public struct MQTTTeamState: Codable, Sendable, Equatable {
     public var score: String?
     /// "2nd", "OT"
     public var period: String?
-    /// Elapsed in the period at the last event, "MM:SS".
+    /// Elapsed in the period at the last event, "MM:SS"; for an NBA team the time left
+    /// ("3:12").
     public var clock: String?
     /// EV, PP (the team has the man advantage) or PK.
     public var strength: String?
@@ -201,10 +202,15 @@ public struct MQTTTeamState: Codable, Sendable, Equatable {
         state.opponentScore = theirs
         state.score = "\(mine)–\(theirs)"
         if let period = event.periodLabel { state.period = period }
-        if let clock = event.clock { state.clock = clock }
         if let series = event.series?.text { state.series = series }
-        state.strength = state.strength ?? "EV"
-        state.emptyNet = state.emptyNet ?? false
+        if event.league == .nba {
+            // Basketball's clock is the time left, as its fans read it; no manpower, no nets.
+            if let left = event.details["time_remaining"] { state.clock = left }
+        } else {
+            if let clock = event.clock { state.clock = clock }
+            state.strength = state.strength ?? "EV"
+            state.emptyNet = state.emptyNet ?? false
+        }
         switch event.kind {
         case .pregame:
             state.state = "pregame"
@@ -243,6 +249,11 @@ public struct MQTTTeamState: Codable, Sendable, Equatable {
             if state.state == "idle" { state.state = "live" }
         default:
             state.state = "live"
+        }
+        if event.league == .nba {
+            state.strength = nil
+            state.manpower = nil
+            state.emptyNet = nil
         }
         state.lastEvent = event.id
         state.updated = date.formatted(.iso8601)

@@ -24,6 +24,13 @@ import Testing
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: recordings.appendingPathComponent(recording), to: target)
         }
+        // The calendar asks for each part of the season: the playoffs are the recording; the
+        // regular season (not recorded) answers with no games.
+        let schedules = mirror.appendingPathComponent("apis/site/v2/sports/basketball/nba/teams/\(team)")
+        try FileManager.default.copyItem(
+            at: schedules.appendingPathComponent("schedule"), to: schedules.appendingPathComponent("schedule?seasontype=3"))
+        try Data(#"{"team": {"id": "\#(team)"}, "season": {"year": 2026, "type": 2}, "events": []}"#.utf8).write(
+            to: schedules.appendingPathComponent("schedule?seasontype=2"))
         return FanCommandTests.environment.merging(["FACEOFF_ESPN_BASE": "file://\(mirror.path)"]) { $1 }
     }
 

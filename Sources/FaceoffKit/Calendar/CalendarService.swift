@@ -57,9 +57,13 @@ public struct CalendarService: Sendable {
         var nba: [(team: NBATeam, schedule: ESPNTeamSchedule)] = []
         for team in basketball {
             guard let espn else { throw CalendarError("the \(team.name)' feed needs ESPN's API, and none was given") }
-            let fetched = try await espn.fetch(.nbaSchedule(team))
-            nba.append((team, fetched.value))
-            if let note = fetched.staleness { notes.append("nba:\(team.abbrev): \(note)") }
+            // The whole season: ESPN's plain answer is its current part only, and at the
+            // playoffs' start the regular season would leave it.
+            for part in [ESPNSeasonType.regular, .postseason] {
+                let fetched = try await espn.fetch(.nbaSchedule(team, part: part))
+                nba.append((team, fetched.value))
+                if let note = fetched.staleness { notes.append("nba:\(team.abbrev): \(note)") }
+            }
         }
         var records: [String: String] = [:]
         if options.scores, !hockey.isEmpty, let standings = try? await client.fetch(.standings()) {
@@ -234,9 +238,11 @@ public struct CalendarService: Sendable {
                 !handled.contains(id) && old.season == season && !scheduled.contains(id)
                     && Set(old.event.teams ?? []).isDisjoint(with: teams) == false
             }
-            // Many games vanishing at once is the API misbehaving, not the NHL cancelling them.
+            // Many games vanishing at once is the API misbehaving, not the league cancelling
+            // them; a game that was only ever possible ("if necessary") going away is a series
+            // ending early (ESPN drops those).
             let known = existing.values.filter { $0.season == season && !$0.vanished }.count
-            let newlyGone = gone.values.filter { !$0.vanished }.count
+            let newlyGone = gone.values.filter { !$0.vanished && $0.event.status != .tentative }.count
             if AnswerChecks.implausible(newlyGone, of: known) {
                 throw CalendarError(
                     "\(newlyGone) of \(known) games are missing from the schedule; not trusting it, the last good feed stays")

@@ -71,7 +71,8 @@ import Testing
                 "arg=--team", "arg=TOR", "arg=MTL at TOR", "arg=$HOME; rm -rf /",
                 "FACEOFF_AWAY=MTL", "FACEOFF_AWAY_SCORE=1", "FACEOFF_EVENT_ID=2025029999:goal:7", "FACEOFF_FOLLOWED=1",
                 "FACEOFF_GAME=2025029999",
-                "FACEOFF_HOME=TOR", "FACEOFF_HOME_SCORE=2", "FACEOFF_KIND=goal", "FACEOFF_STRENGTH=PP", "FACEOFF_TEAM=TOR",
+                "FACEOFF_HOME=TOR", "FACEOFF_HOME_SCORE=2", "FACEOFF_KIND=goal", "FACEOFF_LEAGUE=nhl", "FACEOFF_STRENGTH=PP",
+                "FACEOFF_TEAM=TOR",
             ])
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: setup.log + ".json"))) as? [String: Any]
         #expect(json?["id"] as? String == "2025029999:goal:7")
@@ -82,6 +83,9 @@ import Testing
         against.team = "MTL"
         _ = await sink.send(against)
         #expect(setup.lines.contains("FACEOFF_FOLLOWED=0"))
+        // An NBA game's alert says its league: the Celtics are BOS as the Bruins are.
+        _ = await sink.send(SampleEvent.make(.leadChange, team: "LAL"))
+        #expect(setup.lines.contains("FACEOFF_LEAGUE=nba"))
     }
 
     /// How soon a run of a program that would take 300 s must be back when its timeout is 1 s:

@@ -143,6 +143,9 @@ import Testing
         #expect(MQTTTrigger.fired(by: final, for: "nba:BOS") == [.final, .win])
         let state = MQTTTeamState.after(final, team: "nba:BOS", previous: nil, at: Date())
         #expect(state.homeOrAway == "away" && state.score == "101–99" && state.opponent == "LAL" && state.state == "final")
+        // Basketball's clock is the time left; it has no manpower.
+        let live = MQTTTeamState.after(SampleEvent.make(.leadChange, team: "LAL"), team: "nba:LAL", previous: nil, at: Date())
+        #expect(live.clock == "3:12" && live.period == "Q4" && live.strength == nil && live.emptyNet == nil)
     }
 
     @Test func theNextGameSkipsWhatIsOver() throws {

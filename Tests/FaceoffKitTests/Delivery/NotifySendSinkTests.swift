@@ -77,12 +77,17 @@ import Testing
         let goal = SampleEvent.make(.goal, team: "TOR")
         let penalty = SampleEvent.make(.penalty, team: "TOR")  // a Canadiens penalty
         let periodEnd = SampleEvent.make(.periodEnd, team: "TOR")
-        for event in [goal, penalty, periodEnd] {
+        // The Raptors' lead: TOR in the NBA, whose logo is not the Maple Leafs'.
+        var raptors = SampleEvent.make(.leadChange, team: "LAL")
+        raptors.away = "TOR"
+        raptors.team = "TOR"
+        for event in [goal, penalty, periodEnd, raptors] {
             let delivery = await sink.send(event)
             #expect(!delivery.isFailure, "\(delivery)")
         }
         let calls = session.calls
-        try #require(calls.count == 3)
+        try #require(calls.count == 4)
+        #expect(calls[3]["icon"] as? String == "")
         #expect(calls.allSatisfy { $0["app"] as? String == "Faceoff" })
         let goalText = Self.renderer.text(goal)
         #expect(calls[0]["summary"] as? String == goalText.title)

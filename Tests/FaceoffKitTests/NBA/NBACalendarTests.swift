@@ -13,13 +13,14 @@ import Testing
     static let recording = "schedule_nba_13_lal_2026_postseason_with_ot_and_tbd.json"
     static let lakers = NBATeams.team(abbreviation: "LAL")!
 
-    func service(_ store: Store?, scores: Bool = true) throws -> CalendarService {
+    func service(_ store: Store?, scores: Bool = true, now: Date = Date()) throws -> CalendarService {
         var options = CalendarSettings()
         options.scores = scores
         options.reminders = [.seconds(1800)]
         let client = APIClient(service: .nhl, base: "file:///nonexistent/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
         return CalendarService(
-            client: client, state: store.map { CalendarState(store: $0) }, templates: try TemplateSet(overrides: nil), options: options)
+            client: client, state: store.map { CalendarState(store: $0) }, templates: try TemplateSet(overrides: nil), options: options,
+            now: { now })
     }
 
     @Test func aTeamsFeedHasItsPlayoffRoundsFinalsAndUntimedGames() async throws {
@@ -79,6 +80,38 @@ import Testing
         // Nothing else moved.
         let others = { (feed: CalendarFeed) in feed.events.filter { $0.uid != new.uid }.map(\.sequence) }
         #expect(others(after) == others(before))
+    }
+
+    /// A series over early: ESPN drops the games it no longer needs. Those were only ever
+    /// possible, so their going is no sign of a broken answer: they stay, cancelled.
+    @Test func gamesNoLongerNeededGoAsCancelled() async throws {
+        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Store(path: directory.appendingPathComponent("f.sqlite").path)
+        // The day after game 4: games 5 to 7 are still to come, if needed.
+        let service = try service(store, now: try Date("2026-05-12T12:00:00Z", strategy: .iso8601))
+        var schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, Self.recording)
+        _ = try await service.build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, schedule)])
+        let unneeded: Set<String> = ["401871330", "401871331", "401871332"]
+        schedule.events?.removeAll { unneeded.contains($0.id ?? "") }
+        let after = try await service.build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, schedule)])
+        let gone = after.events.filter { unneeded.contains($0.uid.dropFirst(9).prefix(9).description) }
+        #expect(gone.count == 3)
+        #expect(gone.allSatisfy { $0.status == .cancelled && $0.summary.hasPrefix("CANCELLED: ") && $0.sequence == 1 })
+        // Games to come (not "if necessary") going at once is still a broken answer, refused.
+        let fresh = try Store(path: directory.appendingPathComponent("g.sqlite").path)
+        let beforePlayoffs = CalendarService(
+            client: APIClient(service: .nhl, base: "file:///nonexistent/", http: CurlHTTPClient(clock: TestClock()), cache: nil),
+            state: CalendarState(store: fresh), templates: try TemplateSet(overrides: nil), options: CalendarSettings(),
+            now: { Date(timeIntervalSince1970: 1_776_000_000) })  // 2026-04-12
+        let whole = try ESPNRecordings.decode(ESPNTeamSchedule.self, Self.recording)
+        _ = try await beforePlayoffs.build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, whole)])
+        var broken = whole
+        broken.events = Array((whole.events ?? []).prefix(2))
+        await #expect(throws: CalendarError.self) {
+            _ = try await beforePlayoffs.build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, broken)])
+        }
     }
 
     @Test func theNBAsFeedsAreNamedApartFromTheNHLs() {

@@ -22,15 +22,21 @@ import Testing
         return (1...max(1, count)).flatMap { detector.process(NBASnapshot(summary, playCount: $0)) }
     }
 
-    /// Lead changes counted straight from the answer's plays: the other team going ahead.
+    /// Lead changes counted straight from the answer's plays: each scoring play's points to
+    /// its team, in the answer's order, and the other team going ahead.
     static func leadChanges(_ name: String) throws -> Int {
         let root = try #require(try ESPNRecordings.json(name) as? [String: Any])
         let plays = try #require(root["plays"] as? [[String: Any]])
+        let header = try #require((root["header"] as? [String: Any])?["competitions"] as? [[String: Any]])
+        let competitors = try #require(header.first?["competitors"] as? [[String: Any]])
+        let homeID = try #require(competitors.first { $0["homeAway"] as? String == "home" }?["team"] as? [String: Any])["id"] as? String
         var leader = 0
         var changes = 0
-        for play in plays {
-            let away = play["awayScore"] as? Int ?? 0
-            let home = play["homeScore"] as? Int ?? 0
+        var away = 0
+        var home = 0
+        for play in plays where play["scoringPlay"] as? Bool == true {
+            let points = play["scoreValue"] as? Int ?? 0
+            if (play["team"] as? [String: Any])?["id"] as? String == homeID { home += points } else { away += points }
             let now = away > home ? -1 : home > away ? 1 : 0
             if now != 0, now != leader {
                 if leader != 0 { changes += 1 }
@@ -164,7 +170,7 @@ import Testing
         ])
         let events = NBAEventDetector.derive(NBASnapshot(try Self.summary(plays)))
         let close = events.filter { $0.kind == .closeGame }
-        #expect(close.map(\.id) == ["401000001:close_game:3", "401000001:close_game:7"])
+        #expect(close.map(\.id) == ["401000001:close_game:1", "401000001:close_game:2"])
         #expect(close.map { $0.details["margin"] } == ["4", "5"])
         #expect(close[0].details["time_remaining"] == "5:00")
     }
@@ -179,7 +185,7 @@ import Testing
             ("13", 3, 1, "8:40"), ("13", 3, 1, "8:20"), ("13", 3, 1, "8:00"),  // 9-0, no run
         ])
         let runs = NBAEventDetector.derive(NBASnapshot(try Self.summary(plays))).filter { $0.kind == .run }
-        #expect(runs.map(\.id) == ["401000001:run:2"])
+        #expect(runs.map(\.id) == ["401000001:run:LAL-1"])
         #expect(runs.first?.details["run_score"] == "10-0")
         #expect(runs.first?.team == "LAL")
         #expect(runs.first?.clock == "02:20")
@@ -190,6 +196,37 @@ import Testing
         let changes = NBAEventDetector.derive(NBASnapshot(try Self.summary(plays))).filter { $0.kind == .leadChange }
         #expect(changes.map(\.id) == ["401000001:lead_change:4"])
         #expect(changes.first?.team == "BOS")
+    }
+
+    /// ESPN logs a play late with the score as it stood before the one it was inserted
+    /// behind (the TOR @ ORL recording: a layup at 22–26 right after 24–24): each basket counts
+    /// for its team, so no score goes backwards and no lead changes twice.
+    @Test func aStaleScoreOnALatePlayIsNotBelieved() throws {
+        var plays = Self.baskets([("2", 2, 1, "11:00"), ("13", 2, 1, "10:30"), ("2", 2, 1, "10:00")])  // 4-2
+        plays.append(
+            ESPNSummary.Play(
+                sequenceNumber: "9", type: "Layup Shot", awayScore: 2, homeScore: 4, period: 1, clock: "9:30", scoringPlay: true,
+                scoreValue: 2, team: "13", participants: ["1301"]))
+        let events = NBAEventDetector.derive(NBASnapshot(try Self.summary(plays)))
+        let scores = events.filter { $0.kind == .score }.map(\.score)
+        #expect(scores.map(\.away) == [2, 2, 4, 4] && scores.map(\.home) == [0, 2, 2, 4], "\(scores)")
+        #expect(events.filter { $0.kind == .leadChange }.isEmpty)
+    }
+
+    /// A play ESPN wrote oddly (a score as text) costs that play, not the game.
+    @Test func aMalformedPlayLosesOnlyItself() throws {
+        let text =
+            #"{"header": {"id": "1"}, "plays": [{"sequenceNumber": "1", "awayScore": 2}, {"sequenceNumber": "2", "awayScore": "two"}]}"#
+        let summary = try JSONDecoder().decode(ESPNSummary.self, from: Data(text.utf8))
+        #expect(summary.plays?.map(\.sequenceNumber) == ["1"])
+    }
+
+    /// The end of the 4th with a winner is the end of the game: no break follows.
+    @Test func theLastQuartersEndIsNoBreak() throws {
+        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+        let events = NBAEventDetector.derive(NBASnapshot(try ESPNRecordings.decode(ESPNSummary.self, Self.finals[1])))
+        let ends = events.filter { $0.kind == .periodEnd }
+        #expect(ends.map { $0.details["intermission"] } == ["true", "true", "true", nil])
     }
 
     @Test func anOvertimeFinalSaysSo() throws {

@@ -64,6 +64,8 @@ public enum Digest {
             kind: .digest, key: "\(sink)-\(Int64(date.timeIntervalSince1970))", gameId: last.gameId, away: last.away, home: last.home,
             score: last.score,
             details: ["summary": summary(held), "alerts": "\(held.count)"])
+        // The last game's league: its teams are keyed, and its link made, as that league's.
+        event.league = last.league
         event.seenAt = date
         return event
     }

@@ -113,8 +113,12 @@ public struct NBAEventDetector: Sendable {
         /// The last team to lead (ties don't end a lead's holder).
         var leader: String?
         var leadChanges = 0
-        /// The team on a run, its points, and the play it began with.
-        var run: (team: String, points: Int, began: Int)?
+        /// The team on a run and its points.
+        var run: (team: String, points: Int)?
+        /// Runs so far, by team; close stretches so far: what their events are keyed by (a
+        /// play ESPN logs late, inserted before a run's first basket, changes no key).
+        var runs: [String: Int] = [:]
+        var stretches = 0
         var close = false
         var lines: [String: (points: Int, rebounds: Int, assists: Int)] = [:]
         var milestones: Set<String> = []
@@ -150,7 +154,9 @@ public struct NBAEventDetector: Sendable {
             if play.kind == "End Period" {
                 var end = event(.periodEnd, String(play.period), play)
                 end.details["period_name"] = NBAPeriod.name(play.period)
-                end.details["intermission"] = "true"
+                // A break follows, unless the game is decided (the 4th or an overtime ending
+                // with a winner): then the final does.
+                if play.period < 4 || score.away == score.home { end.details["intermission"] = "true" }
                 if play.period == 2 { end.details["halftime"] = "true" }
                 end.details["time_remaining"] = nil
                 events.append(end)
@@ -158,10 +164,17 @@ public struct NBAEventDetector: Sendable {
         }
 
         mutating func scored(_ play: NBASnapshot.Play) {
-            let before = score
-            score = play.score
-            let team = play.team ?? (score.home > before.home ? snapshot.home.abbrev : snapshot.away.abbrev)
-            let points = (score.away - before.away) + (score.home - before.home)
+            // The score from the baskets themselves, each to its team: a play's own score can
+            // be stale when ESPN inserted it late (TOR 22–26 right after 24–24).
+            let team: String
+            let points = play.points
+            if let owner = play.team, owner == snapshot.away.abbrev || owner == snapshot.home.abbrev {
+                team = owner
+                if owner == snapshot.away.abbrev { score.away += points } else { score.home += points }
+            } else {
+                team = play.score.home > score.home ? snapshot.home.abbrev : snapshot.away.abbrev
+                score = play.score
+            }
             let key = String(play.sequence)
             var basket = event(.score, key, play, team: team)
             basket.players = play.athletes.prefix(1).map { player($0, role: "scorer") }
@@ -183,12 +196,13 @@ public struct NBAEventDetector: Sendable {
             }
             // A run: the same team's points with nothing from the other in between.
             if let current = run, current.team == team {
-                run = (team, current.points + max(points, 0), current.began)
+                run = (team, current.points + points)
             } else {
-                run = (team, max(points, 0), play.sequence)
+                run = (team, points)
             }
             if let run, run.points >= NBAEventDetector.runPoints, run.points - points < NBAEventDetector.runPoints {
-                var spurt = event(.run, String(run.began), play, team: team)
+                runs[team, default: 0] += 1
+                var spurt = event(.run, "\(team)-\(runs[team, default: 1])", play, team: team)
                 spurt.details["run_score"] = "\(run.points)-0"
                 events.append(spurt)
             }
@@ -234,7 +248,8 @@ public struct NBAEventDetector: Sendable {
             else { return }
             let margin = abs(score.away - score.home)
             if margin <= NBAEventDetector.closeMargin, !close {
-                var event = event(.closeGame, String(play.sequence), play)
+                stretches += 1
+                var event = event(.closeGame, String(stretches), play)
                 event.details["margin"] = String(margin)
                 events.append(event)
             }

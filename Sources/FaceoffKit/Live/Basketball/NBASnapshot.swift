@@ -14,7 +14,9 @@ public struct NBASnapshot: Sendable {
     }
 
     public struct Play: Sendable, Equatable {
-        /// ESPN's sequence number: grows through the game, the key of what a play starts.
+        /// ESPN's sequence number: a play's own, but not always in the game's order (a play
+        /// logged late is inserted with a higher number, or one taken before it); the answer's
+        /// list is in the game's order.
         public var sequence: Int
         /// "Jump Shot", "Defensive Rebound", "End Period", "End Game"
         public var kind: String
@@ -92,7 +94,9 @@ public struct NBASnapshot: Sendable {
         }
         self.names = names
         self.athleteTeams = athleteTeams
-        startTime = competition?.date.flatMap(ESPNDate.parse)
+        // A game with no time yet has a placeholder hour (midnight Eastern): no start then.
+        let timed = (competition?.timeValid ?? summary.header?.timeValid) != false
+        startTime = timed ? competition?.date.flatMap(ESPNDate.parse) : nil
         let status = competition?.status
         if let playCount, playCount < all.count {
             // A poll partway through: live (or at a break after a period's end), the score so far.
@@ -158,9 +162,9 @@ public enum NBAPeriod {
         }
     }
 
-    /// "2nd quarter", "overtime", "2nd overtime".
+    /// "2nd quarter", "Overtime", "2nd overtime".
     public static func name(_ period: Int) -> String {
-        period <= 4 ? "\(ordinal(period)) quarter" : period == 5 ? "overtime" : "\(ordinal(period - 4)) overtime"
+        period <= 4 ? "\(ordinal(period)) quarter" : period == 5 ? "Overtime" : "\(ordinal(period - 4)) overtime"
     }
 
     /// "10:05" or "45.3" (under a minute) as seconds.

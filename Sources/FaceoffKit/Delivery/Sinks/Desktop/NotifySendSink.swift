@@ -108,7 +108,10 @@ public final class NotifySendSink: EditingSink {
         let text = renderer.text(event)
         let level = urgency(for: event)
         var arguments = ["--app-name=Faceoff", "--urgency=\(level.rawValue)", "--category=x-faceoff.\(event.kind.rawValue)", "--print-id"]
-        if let team = event.team ?? (event.kind == .final ? event.details["winner"] : nil), let icon = await logos?.path(for: team) {
+        // The logos are the NHL's: an NBA game's alert has none (BOS is the Bruins' there).
+        if event.league == nil, let team = event.team ?? (event.kind == .final ? event.details["winner"] : nil),
+            let icon = await logos?.path(for: team)
+        {
             arguments.append("--icon=\(icon)")
         }
         let standsAlone = level == .critical || goal != nil

@@ -89,6 +89,8 @@ public final class ExecSink: DurableSink {
             "FACEOFF_AWAY_SCORE": String(event.score.away),
             "FACEOFF_HOME_SCORE": String(event.score.home),
             "FACEOFF_STRENGTH": event.strength ?? "",
+            // "nhl" or "nba": the abbreviations alone don't say (BOS is both).
+            "FACEOFF_LEAGUE": (event.league ?? .nhl).rawValue,
         ]
         return Invocation(arguments: arguments, environment: facts, input: EventJSON(event, text: text).encoded() + "\n")
     }
