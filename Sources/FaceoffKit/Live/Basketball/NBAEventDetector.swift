@@ -1,8 +1,10 @@
 import Foundation
 
 /// Turns NBA snapshots into events: pure (no I/O, no clock), every event derived again from
-/// the whole play list at each poll, under a key of the play that made it, so a restart, a
-/// second process or a replay finds the same events with the same ids, and each goes out once.
+/// the whole play list at each poll, under a key of the play that made it (runs and close
+/// stretches by their count: a play ESPN logs late is inserted before others), so a restart,
+/// a second process or a replay finds the same events with the same ids, and each goes out
+/// once.
 ///
 /// What basketball fans ask for, beside the start, the quarters and the final: the lead
 /// changing hands, a scoring run, a close finish, a player's big night, and (opt-in) every
