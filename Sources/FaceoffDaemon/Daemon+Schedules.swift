@@ -62,7 +62,8 @@ extension Daemon {
                 } else {
                     scheduleTrouble(team, nil)
                 }
-                announceChanges(team: team, games: schedule.value.games ?? [], at: date, config: config)
+                announceChanges(
+                    team: team, games: (schedule.value.games ?? []).compactMap(ScheduleChanges.Game.init), at: date, config: config)
                 // Past games are done; the season's far future waits for later refreshes.
                 let series = SeriesState.states(schedule.value.games ?? [])
                 for game in schedule.value.games ?? [] where GameWindow.isPlanned(game, now: date) {
@@ -91,6 +92,12 @@ extension Daemon {
                 } else {
                     scheduleTrouble(key, nil)
                 }
+                // The part of the season counts as a season: when ESPN's answer moves on to the
+                // playoffs there is nothing to compare, rather than every playoff game "added".
+                let part = schedule.value.season.flatMap { season in season.year.map { $0 * 10 + (season.type ?? 0) } }
+                announceChanges(
+                    team: key, games: (schedule.value.events ?? []).compactMap { ScheduleChanges.Game(nba: $0, season: part) }, at: date,
+                    config: config)
                 for event in schedule.value.events ?? [] {
                     guard let game = GameSummary(nba: event, team: team, time: LocalTime(timeZone: config.timeZone)),
                         GameWindow.isPlanned(nba: game, now: date)
@@ -125,10 +132,11 @@ extension Daemon {
 
     /// Routes a `schedule_change` for each change since the team's last accepted schedule
     /// (a stale copy standing in for a refused answer is that schedule, so no change).
-    func announceChanges(team: String, games: [ScheduleGame], at date: Date, config: Config) {
+    /// - Parameter team: as the config writes it (`TOR`, `nba:LAL`).
+    func announceChanges(team: String, games: [ScheduleChanges.Game], at date: Date, config: Config) {
         let before = lastSchedules.withLock { schedules in
             let before = schedules[team]
-            schedules[team] = (games, (before?.known ?? []).union(games.compactMap(\.id)))
+            schedules[team] = (games, (before?.known ?? []).union(games.map(\.id)))
             return before
         }
         guard let before else { return }

@@ -64,7 +64,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
     let routing = RouterSwitch()
     /// Each team's schedule as last accepted: what a refresh's answer is compared with for
     /// `schedule_change` alerts (the first one seen is compared with nothing).
-    let lastSchedules = Mutex<[String: (games: [ScheduleGame], known: Set<Int>)]>([:])
+    let lastSchedules = Mutex<[String: (games: [ScheduleChanges.Game], known: Set<Int>)]>([:])
     private let wake = WakeSignal()
     private let flags = Mutex(Flags())
     private let current = Mutex<Session?>(nil)

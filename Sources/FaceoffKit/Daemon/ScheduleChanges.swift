@@ -91,8 +91,10 @@ package enum ScheduleChanges {
         var events: [GameEvent] = []
         for game in after {
             if game.played { continue }
-            // A game with no time yet is dated its day's midnight (Eastern for ESPN): not past until that day is.
-            if let start = game.start, start.addingTimeInterval(game.timeTBD ? 86400 : 0) < now, !game.postponed { continue }
+            // ESPN dates a game with no time yet at its day's midnight (Eastern): not past
+            // until that day is.
+            let grace: TimeInterval = game.league == .nba && game.timeTBD ? 86400 : 0
+            if let start = game.start, start.addingTimeInterval(grace) < now, !game.postponed { continue }
             var changes: [(change: String, from: String?, to: String?)] = []
             if let previous = old[game.id] {
                 if game.cancelled, !previous.cancelled {

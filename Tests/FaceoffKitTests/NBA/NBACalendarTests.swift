@@ -119,3 +119,40 @@ import Testing
         #expect(plan.written.map(\.name) == ["BOS", "nba-BOS", "favourites"])
     }
 }
+
+/// `run`'s schedule changes for a followed NBA team, from ESPN's team schedule.
+@Suite struct NBAScheduleChangeTests {
+    @Test func aGameGivenItsTimeOrMovedIsNews() throws {
+        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+        let before = try ESPNRecordings.decode(ESPNTeamSchedule.self, NBACalendarTests.recording)
+        var after = before
+        let events = try #require(after.events)
+        for (index, event) in events.enumerated() {
+            if event.id == "401871330" {  // game 5 gets its time
+                after.events?[index].timeValid = true
+                after.events?[index].competitions?[0].timeValid = true
+                after.events?[index].date = "2026-05-14T01:30Z"
+            }
+            if event.id == "401871327" { after.events?[index].date = "2026-05-08T02:00Z" }  // game 2 half an hour later
+        }
+        func games(_ schedule: ESPNTeamSchedule) -> [ScheduleChanges.Game] {
+            (schedule.events ?? []).compactMap { ScheduleChanges.Game(nba: $0, season: 20263) }
+        }
+        let now = try Date("2026-05-05T12:00:00Z", strategy: .iso8601)
+        let changes = ScheduleChanges.events(
+            team: "nba:LAL", before: games(before), after: games(after), now: now,
+            time: LocalTime(timeZone: TimeZone(identifier: "America/New_York")!))
+        #expect(changes.map { $0.details["change"] } == ["moved", "time set"])
+        #expect(changes.map(\.gameId) == [401_871_327, 401_871_330])
+        #expect(changes.allSatisfy { $0.league == .nba && $0.team == "LAL" && $0.kind == .scheduleChange })
+        #expect(changes[1].details["to"] == "Wed May 13 21:30", "\(changes[1].details)")
+        // The same answer again is no news; another part of the season is not compared.
+        #expect(
+            ScheduleChanges.events(team: "nba:LAL", before: games(after), after: games(after), now: now, time: LocalTime(timeZone: .gmt))
+                .isEmpty)
+        let playoffs = (after.events ?? []).compactMap { ScheduleChanges.Game(nba: $0, season: 20263) }
+        let regular = (before.events ?? []).compactMap { ScheduleChanges.Game(nba: $0, season: 20262) }.filter { $0.id == 401_869_190 }
+        #expect(
+            ScheduleChanges.events(team: "nba:LAL", before: regular, after: playoffs, now: now, time: LocalTime(timeZone: .gmt)).isEmpty)
+    }
+}
