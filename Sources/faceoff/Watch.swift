@@ -112,42 +112,23 @@ extension Faceoff {
             // Game after game: the next (or current) game of any of the teams, watched to its end.
             try await controls.around(keys) {
                 try await alerts.deliver {
+                    let planner = WatchPlanner(nhl: client, espn: espn, time: time)
                     var finished: Set<Int> = []
                     while true {
                         let now = Date()
-                        var upcoming: [(league: League, game: GameSummary)] = []
-                        var series: [Int: SeriesState] = [:]
-                        for team in teams {
-                            if let nba = NBATeams.team(written: team) {
-                                let schedule = try await espn.fetch(.nbaSchedule(nba), revalidate: true).value
-                                upcoming += (schedule.events ?? []).compactMap { GameSummary(nba: $0, team: nba, time: time) }
-                                    .filter { GameWindow.isCurrent(nba: $0, now: now) && !finished.contains($0.id) }.map { (.nba, $0) }
-                                continue
-                            }
-                            let schedule = try await client.fetch(.clubSchedule(team), revalidate: true).value
-                            series.merge(SeriesState.states(schedule.games ?? [])) { first, _ in first }
-                            upcoming += (schedule.games ?? []).filter { GameWindow.isCurrent($0, now: now) }
-                                .compactMap { GameSummary($0, team: team, time: time) }.filter { !finished.contains($0.id) }.map {
-                                    (.nhl, $0)
-                                }
-                        }
-                        guard
-                            let (league, next) = upcoming.min(by: {
-                                ($0.game.isLive ? .distantPast : $0.game.startDate ?? .distantFuture)
-                                    < ($1.game.isLive ? .distantPast : $1.game.startDate ?? .distantFuture)
-                            })
-                        else {
+                        guard let pick = try await planner.next(of: teams, skipping: finished, now: now) else {
                             output.note("No upcoming games for \(teams.joined(separator: ", ")); checking again in 6 h.")
                             try await Task.sleep(for: .seconds(6 * 3600))
                             continue
                         }
+                        let next = pick.game
                         if let start = next.startDate, !next.isLive {
                             output.note(
                                 "Next: \(next.away.abbrev) @ \(next.home.abbrev) \(time.day(start)) \(time.time(start)) (\(Countdown.describe(from: now, to: start)))"
                             )
                         }
                         do {
-                            try await watch(next.id, league: league, start: next.isLive ? nil : next.startDate, series: series[next.id])
+                            try await watch(next.id, league: pick.league, start: next.isLive ? nil : next.startDate, series: pick.series)
                         } catch let error as WatchError where error.isFinal {
                             output.note("\(error)")
                         }
@@ -302,13 +283,19 @@ extension Faceoff {
                 let alerts = try AlertPlumbing(
                     session: session, format: format, configured: sinks, store: nil,
                     teams: ["nba:\(game.away.abbrev)", "nba:\(game.home.abbrev)"])
-                try await NBAReplayRunner(summary: summary, speed: speed, fromPeriod: fromPeriod, alerts: alerts).run()
+                try await alerts.deliver {
+                    try await ReplayPlayer(.nba(summary), speed: speed, fromPeriod: fromPeriod).play(
+                        terminal: alerts.terminal, router: alerts.router)
+                }
                 return
             }
             let game = GameSnapshot(feeds[0])
             let alerts = try AlertPlumbing(
                 session: session, format: format, configured: sinks, store: nil, teams: [game.away.abbrev, game.home.abbrev])
-            try await ReplayRunner(replay: ReplayFeed(feeds[0]), speed: speed, fromPeriod: fromPeriod, alerts: alerts).run()
+            try await alerts.deliver {
+                try await ReplayPlayer(.nhl(ReplayFeed(feeds[0])), speed: speed, fromPeriod: fromPeriod).play(
+                    terminal: alerts.terminal, router: alerts.router)
+            }
         }
     }
 
@@ -343,7 +330,9 @@ extension Faceoff {
             let alerts = try AlertPlumbing(
                 session: session, format: format, configured: sinks, store: nil, teams: [snapshot.away.abbrev, snapshot.home.abbrev])
             let output = alerts.terminal
-            try await ReplayRunner(replay: ReplayFeed(game), speed: speed, fromPeriod: nil, alerts: alerts).run()
+            try await alerts.deliver {
+                try await ReplayPlayer(.nhl(ReplayFeed(game)), speed: speed).play(terminal: alerts.terminal, router: alerts.router)
+            }
 
             // A demo calendar from the bundled schedule, written where feeds go.
             guard let scheduleText = DemoData.schedule,

@@ -141,7 +141,7 @@ final class Background: @unchecked Sendable {
     func kill() { Glibc.kill(process.processIdentifier, SIGKILL) }
 }
 
-@Suite("alert delivery, the binary") struct AlertCommandTests {
+@Suite("alert delivery, the binary", .timeLimit(.minutes(10))) struct AlertCommandTests {
     static let demoGame = CLI.root.appendingPathComponent("Demo/demo-game.json").path
     static let overtimeGame = CLI.root.appendingPathComponent("Tests/Fixtures/games/2025020201-TOR-at-MTL-overtime.json").path
     static let shootoutGame = CLI.root.appendingPathComponent("Tests/Fixtures/games/2025020202-BOS-at-BUF-shootout.json").path

@@ -115,7 +115,7 @@ actor Slots {
     }
 }
 
-@Suite("faceoff, the binary") struct CLITests {
+@Suite("faceoff, the binary", .timeLimit(.minutes(10))) struct CLITests {
     @Test func helpAndVersion() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }

@@ -30,7 +30,7 @@ extension Checkers {
     }
 }
 
-@Suite("faceoff calendar and serve, the binary") struct CalendarCommandTests {
+@Suite("faceoff calendar and serve, the binary", .timeLimit(.minutes(10))) struct CalendarCommandTests {
     static let environment = [
         "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/",
         "FACEOFF_NOW": "2025-10-25T20:00:00Z",

@@ -7,7 +7,7 @@ import Testing
 /// proxy that takes the API away for a minute (connections refused, then accepted and never
 /// answered), the daemon stopped for 30 s mid-game (a stand-in for suspend), a `watch` of one
 /// game and a `status` loop on the same store, two SIGHUPs, and the receiver failing for 30 s.
-@Suite("faceoff run through chaos, the binary") struct ChaosTests {
+@Suite("faceoff run through chaos, the binary", .timeLimit(.minutes(10))) struct ChaosTests {
     @Test(.enabled(if: Checkers.standardWebhooks, Checkers.noWebhookChecker))
     func everyGoalOnceThroughOutageStopReloadsAndAFailingReceiver() async throws {
         let cli = try CLI()

@@ -5,7 +5,7 @@ import Testing
 
 /// The delay tuned while watching (`watch`'s keys on a terminal, `faceoff delay`), and exec
 /// sinks, against a replayed game served live.
-@Suite("delay and exec sinks, the binary") struct DelayAndExecTests {
+@Suite("delay and exec sinks, the binary", .timeLimit(.minutes(10))) struct DelayAndExecTests {
     static let game = CLI.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play").path
 
     /// `faceoff replay --serve` of the recorded BOS @ TOR game; its API base.

@@ -6,7 +6,7 @@ import Testing
 
 /// The fan commands end to end: the built binary against the project's file:// mirror, with
 /// the clock pinned to Saturday 2025-10-25 20:00 UTC (TOR is playing in Buffalo that evening).
-@Suite("fan commands, the binary") struct FanCommandTests {
+@Suite("fan commands, the binary", .timeLimit(.minutes(10))) struct FanCommandTests {
     static let environment = [
         "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/",
         "FACEOFF_NOW": "2025-10-25T20:00:00Z",

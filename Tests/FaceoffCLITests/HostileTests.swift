@@ -48,7 +48,7 @@ extension CLI {
 
 /// What a hostile or broken world does to Faceoff: bad answers, slow clients, concurrent
 /// edits, mistakes. Nothing good is replaced by worse, and every error is a plain sentence.
-@Suite("trust nothing", .serialized) struct HostileTests {
+@Suite("trust nothing", .timeLimit(.minutes(10)), .serialized) struct HostileTests {
     /// Words that mean a raw Foundation, NIO or Swift error reached the user.
     static let raw = [
         "Error Domain", "NSCocoaErrorDomain", "NSPOSIXErrorDomain", "errno:", "SocketAddressError", "IOError", "Dictionary<String",

@@ -3,7 +3,7 @@ import FaceoffNHL
 import Foundation
 import Testing
 
-@Suite("watch, replay and demo, the binary") struct LiveCommandTests {
+@Suite("watch, replay and demo, the binary", .timeLimit(.minutes(10))) struct LiveCommandTests {
     static let base = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"]
     static let game = CLI.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play").path
 

@@ -7,7 +7,7 @@ import Testing
 
 /// The MQTT sink against a real Mosquitto broker on a loopback port, with `mosquitto_sub` as
 /// the independent subscriber, and a replayed game served live.
-@Suite("MQTT sink, the binary", .enabled(if: Checkers.mosquitto, Checkers.noMosquitto))
+@Suite("MQTT sink, the binary", .timeLimit(.minutes(10)), .enabled(if: Checkers.mosquitto, Checkers.noMosquitto))
 struct MQTTTests {
     static let gameID = 2025020100  // BOS @ TOR, 1–3
 

@@ -5,7 +5,7 @@ import Testing
 
 /// `faceoff mute` and `unmute` against a `faceoff run` replaying a game: the mute typed in
 /// another process silences the sink at its next alert, and the unmute brings one digest.
-@Suite("mute and unmute, the binary") struct MuteTests {
+@Suite("mute and unmute, the binary", .timeLimit(.minutes(10))) struct MuteTests {
     @Test func aMuteTypedWhileRunWatchesSilencesTheSinkAndTheUnmuteBringsOneDigest() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }

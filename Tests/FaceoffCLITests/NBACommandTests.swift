@@ -1,12 +1,13 @@
 import FaceoffBase
 import FaceoffKit
+import FaceoffNHL
 import Foundation
 import Testing
 
 /// The NBA's fan commands, the binary, on ESPN's recorded answers (../shared/espn-api/fixtures)
 /// laid out at test time as a `file://` mirror whose file paths are the URL paths (the team
 /// list, a path that is also a folder, in that folder's index.json).
-@Suite("NBA fan commands, the binary") struct NBACommandTests {
+@Suite("NBA fan commands, the binary", .timeLimit(.minutes(10))) struct NBACommandTests {
     static let recordings = CLI.root.deletingLastPathComponent().appendingPathComponent("shared/espn-api/fixtures")
     static let enabled = Checkers.all || FileManager.default.fileExists(atPath: recordings.path)
 
@@ -288,13 +289,41 @@ import Testing
         #expect(gone.stdout.contains("✗ ESPN API (NBA): "), "\(gone.stdout)")
     }
 
+    /// `replay` of a saved ESPN summary: every event once, in the schema, the final with the
+    /// recorded score; text lines in basketball's words.
+    @Test(.enabled(if: enabled, "../shared/espn-api/fixtures not present"))
+    func replayOfAnNBASummary() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let file = Self.recordings.appendingPathComponent("summary_nba_401468642_final_dal_at_hou_20221223.json").path
+        let jsonl = try await run(cli, ["replay", file, "--speed", "0", "--format", "jsonl"], FanCommandTests.environment)
+        #expect(jsonl.status == 0, "\(jsonl.stderr)")
+        let validator = try SchemaValidator(file: CLI.root.appendingPathComponent("docs/json/event.schema.json"))
+        let lines = jsonl.stdout.split(separator: "\n")
+        var ids: [String] = []
+        for line in lines {
+            let document = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+            #expect(validator.problems(in: document).isEmpty, "\(validator.problems(in: document))")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["league"] as? String == "nba")
+            ids.append(object["id"] as? String ?? "")
+        }
+        #expect(Set(ids).count == ids.count && ids.last == "401468642:final")
+        #expect(lines.last?.contains(#""score":{"away":112,"home":106}"#) == true)
+        let text = try await run(cli, ["replay", file, "--speed", "0", "--from-period", "4"], FanCommandTests.environment)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.hasPrefix("Joined DAL @ HOU in progress  DAL 81–84 HOU"), "\(text.stdout.prefix(200))")
+        #expect(text.stdout.contains("⭐ Luka Doncic: 50 points"))
+        #expect(text.stdout.contains("🏁 Final  DAL 112–106 HOU · DAL win"))
+    }
+
 }
 
 /// An NBA game live through `faceoff run`: `replay --serve` answers as ESPN would while the
 /// recorded game (TOR @ ORL, 96–111) is played again at 120x; the daemon follows the Magic
 /// and delivers to a signed webhook and to an MQTT broker.
 @Suite(
-    "An NBA game through run, the binary", .timeLimit(.minutes(3)),
+    "An NBA game through run, the binary", .timeLimit(.minutes(10)),
     .enabled(if: NBACommandTests.enabled, "../shared/espn-api/fixtures not present"),
     .enabled(if: Checkers.standardWebhooks, Checkers.noWebhookChecker), .enabled(if: Checkers.mosquitto, Checkers.noMosquitto))
 struct NBARunTests {

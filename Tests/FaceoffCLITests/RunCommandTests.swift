@@ -4,7 +4,7 @@ import FaceoffNHL
 import Foundation
 import Testing
 
-@Suite("faceoff run, the binary") struct RunCommandTests {
+@Suite("faceoff run, the binary", .timeLimit(.minutes(10))) struct RunCommandTests {
     static let games = [
         CLI.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play").path,  // BOS @ TOR
         CLI.root.appendingPathComponent("Demo/demo-game.json").path,  // TOR @ MTL: two followed teams

@@ -7,7 +7,7 @@ import Testing
 /// `faceoff scores` and `faceoff game`, the binary, on the project's mirror (a live game) and
 /// on the recorded answers of ../shared (a day of finals, a regulation and a shootout final
 /// with their landing, right-rail and boxscore), laid out as a mirror at test time.
-@Suite("scores and box scores, the binary") struct ScoresAndGameTests {
+@Suite("scores and box scores, the binary", .timeLimit(.minutes(10))) struct ScoresAndGameTests {
     static let recordings = CalendarCommandTests.recordings
     /// Missing recordings fail under FACEOFF_TEST_ALL (CI) rather than skip.
     static let enabled = CalendarCommandTests.recordingsAvailable

@@ -5,7 +5,7 @@ import Testing
 
 /// Many processes on one store, as a desktop has them at login: `run` from systemd, `status`
 /// from tmux every few seconds, a `watch` in a pane, a `calendar` or a `follow` typed by hand.
-@Suite("one store, many processes") struct SharedStoreTests {
+@Suite("one store, many processes", .timeLimit(.minutes(10))) struct SharedStoreTests {
     /// What a round's ten processes say that counts as a failure: a crash (a signal other than
     /// the SIGTERM that stops the long-running ones) or any "cannot use the store".
     static func failures(_ name: String, status: Int32?, stderr: String, stdout: String) -> String? {

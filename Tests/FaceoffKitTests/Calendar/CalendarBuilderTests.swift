@@ -7,7 +7,7 @@ import Testing
 @testable import FaceoffMQTT
 @testable import FaceoffNHL
 
-@Suite struct CalendarBuilderTests {
+@Suite(.timeLimit(.minutes(5))) struct CalendarBuilderTests {
     static let start = Date(timeIntervalSince1970: 1_760_000_000)
 
     static func event(summary: String = "Maple Leafs vs Canadiens", description: String = "Montréal Canadiens @ Toronto Maple Leafs")
@@ -120,7 +120,7 @@ import Testing
     }
 }
 
-@Suite struct TimestampTests {
+@Suite(.timeLimit(.minutes(5))) struct TimestampTests {
     @Test func theFastParserAgreesWithFoundation() throws {
         for text in [
             "2025-10-12T00:00:00Z", "2024-02-29T23:59:59Z", "2000-03-01T12:34:56Z", "1999-12-31T00:00:01Z", "2026-01-01T05:00:00Z",

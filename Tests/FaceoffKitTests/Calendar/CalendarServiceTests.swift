@@ -84,7 +84,7 @@ func value(_ lines: [String]?, _ name: String) -> String? {
     lines?.first { $0.hasPrefix(name + ":") }.map { String($0.dropFirst(name.count + 1)) }
 }
 
-@Suite struct CalendarServiceTests {
+@Suite(.timeLimit(.minutes(5))) struct CalendarServiceTests {
     @Test func theBiggestFeedsStartFirst() {
         let kinds: [FeedKind] = [.team("TOR"), .team("MTL"), .favourites(["TOR", "MTL"]), .all, .team("BOS")]
         #expect(CalendarPublisher.startOrder(kinds) == [3, 2, 0, 1, 4])
@@ -404,7 +404,8 @@ func value(_ lines: [String]?, _ name: String) -> String? {
 }
 
 @Suite(
-    "feeds from every recorded club schedule", .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"))
+    "feeds from every recorded club schedule", .timeLimit(.minutes(5)),
+    .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"))
 struct RecordedScheduleFeedTests {
     @Test(arguments: [
         ("club-schedule-season_MTL_20242025_full-season-final.json", "MTL"),

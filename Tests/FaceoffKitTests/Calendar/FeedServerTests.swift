@@ -10,7 +10,7 @@ import Testing
 @testable import FaceoffServer
 
 /// `FeedServer` on 127.0.0.1, asked by the project's own libcurl client.
-@Suite struct FeedServerTests {
+@Suite(.timeLimit(.minutes(5))) struct FeedServerTests {
     /// Starts a server and returns its base URL and the task to cancel.
     static func start(_ server: FeedServer) async throws -> (String, Task<Void, any Error>) {
         let (stream, continuation) = AsyncStream<String>.makeStream()

@@ -6,7 +6,7 @@ import Testing
 @testable import FaceoffNHL
 
 /// The calendar's fast renderer must say what swift-mustache says.
-@Suite struct FlatTemplateTests {
+@Suite(.timeLimit(.minutes(5))) struct FlatTemplateTests {
     /// Deterministic randomness, so a failure can be replayed.
     struct SplitMix: RandomNumberGenerator {
         var state: UInt64

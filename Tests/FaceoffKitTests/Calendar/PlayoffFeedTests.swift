@@ -12,7 +12,7 @@ import Testing
 
 /// Playoff games in the feeds and the series states behind them, from the recorded MTL
 /// 2024-25 schedule (a 1–4 first-round loss to WSH) and edits of it.
-@Suite(.enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"))
+@Suite(.timeLimit(.minutes(5)), .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"))
 struct PlayoffFeedTests {
     static var schedule: ClubSchedule {
         get throws { try RealFixtures.decode(ClubSchedule.self, "club-schedule-season_MTL_20242025_full-season-final.json") }

@@ -7,7 +7,7 @@ import Testing
 @testable import FaceoffKit
 @testable import FaceoffMQTT
 
-@Suite struct ConcurrencyTests {
+@Suite(.timeLimit(.minutes(5))) struct ConcurrencyTests {
     @Test func aFireEndsTheWaitAndAnEarlierFireIsKept() async {
         let signal = WakeSignal()
         Task {

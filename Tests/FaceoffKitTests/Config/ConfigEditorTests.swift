@@ -7,7 +7,7 @@ import Testing
 @testable import FaceoffMQTT
 @testable import FaceoffNHL
 
-@Suite struct ConfigEditorTests {
+@Suite(.timeLimit(.minutes(5))) struct ConfigEditorTests {
     @Test func addingToASingleLineListKeepsTheRestOfTheFile() {
         let text = """
             # Faceoff
@@ -144,7 +144,7 @@ import Testing
     }
 }
 
-@Suite struct AtomicFileTests {
+@Suite(.timeLimit(.minutes(5))) struct AtomicFileTests {
     @Test func replacesContentAndKeepsPermissions() throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -6,7 +6,7 @@ import Testing
 @testable import FaceoffKit
 @testable import FaceoffNHL
 
-@Suite struct ConfigLoaderTests {
+@Suite(.timeLimit(.minutes(5))) struct ConfigLoaderTests {
     /// The README's configuration reference, every key set.
     static let fullReference = """
         teams = ["TOR", "MTL"]           # followed teams
@@ -267,7 +267,7 @@ import Testing
     }
 }
 
-@Suite struct DurationTextTests {
+@Suite(.timeLimit(.minutes(5))) struct DurationTextTests {
     @Test func parsesTheConfigSpellings() {
         #expect(DurationText.parse("30s") == .seconds(30))
         #expect(DurationText.parse("5m") == .seconds(300))
@@ -290,7 +290,7 @@ import Testing
     }
 }
 
-@Suite struct TeamsTests {
+@Suite(.timeLimit(.minutes(5))) struct TeamsTests {
     @Test func resolvesAbbreviationsAndNames() throws {
         #expect(Teams.all.count == 32)
         #expect(Set(Teams.abbreviations).count == 32)

@@ -12,7 +12,7 @@ import Testing
 @testable import FaceoffStore
 
 /// The daemon on a test clock against a loopback API: what it asks for, and when.
-@Suite struct DaemonTests {
+@Suite(.timeLimit(.minutes(5))) struct DaemonTests {
     static let launch = Date(timeIntervalSince1970: 1_764_000_000)  // 2025-11-24T16:00:00Z
 
     static func schedule(gameAt start: Date) -> String {

@@ -39,7 +39,7 @@ final class LogLines: Sendable {
     }
 }
 
-@Suite struct OutageTests {
+@Suite(.timeLimit(.minutes(5))) struct OutageTests {
     /// Answers or fails as the test says, request by request.
     final class Switchable: HTTPClient {
         let failure = Mutex<HTTPError.Kind?>(nil)

@@ -6,7 +6,7 @@ import Testing
 @testable import FaceoffNHL
 
 /// The rules `calendar`, `serve`, `run`, `watch` and `status` share.
-@Suite struct PlanTests {
+@Suite(.timeLimit(.minutes(5))) struct PlanTests {
     @Test func favouritesIsWrittenWithOneTeamAndTheLeagueFeedOnceItExists() throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -8,7 +8,7 @@ import Testing
 
 /// What a schedule refresh says changed, from two answers: once per change, never for games
 /// played or on, never for the first schedule.
-@Suite struct ScheduleChangesTests {
+@Suite(.timeLimit(.minutes(5))) struct ScheduleChangesTests {
     static let now = Date(timeIntervalSince1970: 1_764_000_000)  // 2025-11-24T16:00:00Z
     let time = LocalTime(timeZone: TimeZone(identifier: "America/Toronto")!)
 

@@ -11,7 +11,7 @@ import Testing
 @testable import FaceoffStore
 
 /// `faceoff status` after a game: the final for `[watch] final_hold`, then the next game.
-@Suite struct StatusLineTests {
+@Suite(.timeLimit(.minutes(5))) struct StatusLineTests {
     /// A store with TOR's cached schedule (the mirror's) and the final of an overtime game
     /// recorded as a watcher records it.
     static func store(final: PlayByPlay, at date: Date) async throws -> (Store, URL) {

@@ -6,7 +6,7 @@ import Testing
 
 /// The daemon's plan, as a value: which games are due, what window comes next, and what
 /// watching, finishing and abandoning do to it. No clock, no I/O.
-@Suite struct TimelineTests {
+@Suite(.timeLimit(.minutes(5))) struct TimelineTests {
     let seven = Date(timeIntervalSince1970: 1_764_000_000)
     let pregame = Duration.seconds(30 * 60)
 

@@ -7,7 +7,7 @@ import Testing
 @testable import FaceoffMQTT
 @testable import FaceoffStore
 
-@Suite struct AlertRouterTests {
+@Suite(.timeLimit(.minutes(5))) struct AlertRouterTests {
     final class Log: Sendable {
         let entries = Mutex<[(sink: String, id: String, at: ContinuousClock.Instant)]>([])
         func add(_ sink: String, _ event: GameEvent) { entries.withLock { $0.append((sink, event.id, ContinuousClock.now)) } }

@@ -12,7 +12,7 @@ import Testing
 /// Corrections that edit the goal's first message where the receiver allows it: a Discord
 /// webhook and an ntfy server on loopback that behave as their documentation says, and
 /// notify-send against a notification daemon on a private session bus.
-@Suite struct CorrectionEditTests {
+@Suite(.timeLimit(.minutes(5))) struct CorrectionEditTests {
     static let goal = SampleEvent.make(.goal, team: "TOR")
     static let overturned = SampleEvent.make(.goalOverturned, team: "TOR")
     static let changed = SampleEvent.make(.scoringChange, team: "TOR", key: "sample-2")

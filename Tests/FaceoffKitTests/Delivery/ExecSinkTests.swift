@@ -11,7 +11,7 @@ import Testing
 @testable import FaceoffStore
 
 /// The exec sink against real programs (shell scripts the tests write).
-@Suite struct ExecSinkTests {
+@Suite(.timeLimit(.minutes(5))) struct ExecSinkTests {
     struct Setup {
         let directory: URL
         var home: String { directory.path + "/home" }

@@ -10,7 +10,7 @@ import Testing
 
 /// Mutes, quiet hours and digests: when a sink holds its alerts, what the ledger says of them,
 /// and the one message that sums them up.
-@Suite struct HoldTests {
+@Suite(.timeLimit(.minutes(5))) struct HoldTests {
     static let toronto = TimeZone(identifier: "America/Toronto")!
 
     /// A moment on Toronto's wall clock.

@@ -8,7 +8,7 @@ import Testing
 
 /// What an MQTT sink publishes, without a broker: the team state an event moves on, the
 /// triggers it fires from each side, the next game, the discovery entries and the config.
-@Suite struct MQTTMessagesTests {
+@Suite(.timeLimit(.minutes(5))) struct MQTTMessagesTests {
     static let date = Date(timeIntervalSince1970: 1_764_000_000)
 
     static func event(

@@ -4,7 +4,7 @@ import Testing
 @testable import FaceoffMQTT
 
 /// The MQTT sink's upkeep, one look at its connection at a time.
-@Suite struct MQTTUpkeepTests {
+@Suite(.timeLimit(.minutes(5))) struct MQTTUpkeepTests {
     @Test func eachConnectIsSaidOnceWithEverythingRetainedAndRunLooksAtTheNextGames() {
         var upkeep = MQTTUpkeep(owner: true)
         #expect(upkeep.look(connected: false, generation: 0, problem: nil, poked: false, at: .zero) == [])

@@ -7,7 +7,7 @@ import Testing
 
 /// notify-send against a real D-Bus session bus, with the tests' notification daemon
 /// (Tests/tools/notification_daemon.py) recording each Notify call.
-@Suite(.serialized) struct NotifySendSinkTests {
+@Suite(.timeLimit(.minutes(5)), .serialized) struct NotifySendSinkTests {
     final class Session: @unchecked Sendable {
         let bus: Process
         let daemon: Process

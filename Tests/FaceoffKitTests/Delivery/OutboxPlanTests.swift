@@ -7,7 +7,7 @@ import Testing
 @testable import FaceoffNHL
 
 /// The outbox loop's decisions, one input at a time: no store, no clock, no receiver.
-@Suite struct OutboxPlanTests {
+@Suite(.timeLimit(.minutes(5))) struct OutboxPlanTests {
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
     static let schedule = RetrySchedule(
         early: .seconds(5), earlyFor: .seconds(60), delays: [.seconds(30), .seconds(120), .seconds(600)], jitter: 0,

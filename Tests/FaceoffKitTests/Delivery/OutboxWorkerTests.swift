@@ -34,7 +34,7 @@ struct QueuedOnATestClock {
     func cleanUp() { try? FileManager.default.removeItem(at: directory) }
 }
 
-@Suite struct OutboxWorkerTests {
+@Suite(.timeLimit(.minutes(5))) struct OutboxWorkerTests {
     /// An expired row the store can't remove (a full or read-only disk; here a trigger that
     /// refuses the DELETE as such a disk does): said once and waited on like any failed write,
     /// never read again and again; removed once the store takes it; never sent.

@@ -6,7 +6,7 @@ import Testing
 @testable import FaceoffMQTT
 @testable import FaceoffNHL
 
-@Suite struct RendererTests {
+@Suite(.timeLimit(.minutes(5))) struct RendererTests {
     static let renderer = Renderer(templates: try! TemplateSet(overrides: nil), followed: ["TOR"])
 
     @Test func theIssueExampleGoal() {

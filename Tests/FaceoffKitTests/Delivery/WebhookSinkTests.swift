@@ -11,7 +11,7 @@ import Testing
 @testable import FaceoffStore
 
 /// Webhook delivery against a loopback receiver, with a real store for the outbox.
-@Suite struct WebhookSinkTests {
+@Suite(.timeLimit(.minutes(5))) struct WebhookSinkTests {
     static let secret = "whsec_" + Data("faceoff-test-signing-key-32-byte".utf8).base64EncodedString()
     static let fast = RetrySchedule(
         early: .milliseconds(50), earlyFor: .milliseconds(120), delays: [.milliseconds(100)], jitter: 0, idleCheck: .milliseconds(100))

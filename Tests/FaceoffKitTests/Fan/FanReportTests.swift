@@ -8,7 +8,8 @@ import Testing
 @testable import FaceoffNHL
 
 @Suite(
-    "fan reports on the real recordings", .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"))
+    "fan reports on the real recordings", .timeLimit(.minutes(5)),
+    .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"))
 struct FanReportRealTests {
     let time = LocalTime(timeZone: TimeZone(identifier: "America/Montreal")!)
 
@@ -113,7 +114,7 @@ struct FanReportRealTests {
     }
 }
 
-@Suite struct NextGameTests {
+@Suite(.timeLimit(.minutes(5))) struct NextGameTests {
     let time = LocalTime(timeZone: TimeZone(identifier: "UTC")!)
 
     func game(_ id: Int, _ start: String, state: String, schedule: String = "OK") throws -> GameSummary {

@@ -9,7 +9,7 @@ import Testing
 
 /// `faceoff playoffs`' report from the project's bracket fixtures (a finished one in the
 /// mirror, one in progress) and the recorded MTL 2024-25 schedule.
-@Suite struct PlayoffsReportTests {
+@Suite(.timeLimit(.minutes(5))) struct PlayoffsReportTests {
     static let time = LocalTime(timeZone: TimeZone(identifier: "America/Toronto")!)
     static let now = Date(timeIntervalSince1970: 1_761_422_400)  // 2025-10-25 20:00 UTC
 

@@ -22,7 +22,7 @@ import Testing
 /// template parser and renderer: a trap in swift-mustache's `Parser.read(count:)` seen when
 /// this fuzzer was first written (commit 9a7aa55) did not come back in 90,000 inputs over all
 /// templates on 2026-11-24, so it runs in CI like the others.
-@Suite struct MutationFuzzTests {
+@Suite(.timeLimit(.minutes(5))) struct MutationFuzzTests {
     static let count: Int = ProcessInfo.processInfo.environment["FACEOFF_FUZZ_COUNT"].flatMap { Int($0) } ?? 300
 
     /// One mutation per number: which (the number mod 5), where and how much (the rest).

@@ -7,7 +7,7 @@ import Testing
 @testable import FaceoffMQTT
 @testable import FaceoffNHL
 
-@Suite("CurlHTTPClient against a loopback server")
+@Suite("CurlHTTPClient against a loopback server", .timeLimit(.minutes(5)))
 struct CurlHTTPClientTests {
     let fastRetry = RetryPolicy(
         maxAttempts: 3, baseDelay: .milliseconds(100), maxDelay: .seconds(1), maxTotal: .seconds(10))
@@ -237,7 +237,7 @@ struct CurlHTTPClientTests {
     }
 }
 
-@Suite struct RetryPolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct RetryPolicyTests {
     @Test func delaysGrowAndAreCapped() {
         let policy = RetryPolicy(maxAttempts: 10, baseDelay: .seconds(1), maxDelay: .seconds(8), maxTotal: .seconds(60))
         #expect(policy.delay(afterAttempt: 1, retryAfter: nil, unit: 1) == .seconds(1))

@@ -8,7 +8,7 @@ import Testing
 @testable import FaceoffMQTT
 @testable import FaceoffNHL
 
-@Suite struct SituationCodeTests {
+@Suite(.timeLimit(.minutes(5))) struct SituationCodeTests {
     @Test func readsStrengthAndNets() throws {
         let pp = try #require(SituationCode("1451"))
         #expect(pp.homePowerPlay && !pp.awayPowerPlay)
@@ -34,7 +34,7 @@ import Testing
 }
 
 /// Every recorded and project game, replayed one play at a time.
-@Suite("event detection on whole games") struct EventDetectorGameTests {
+@Suite("event detection on whole games", .timeLimit(.minutes(5))) struct EventDetectorGameTests {
     static let games = Replays.recorded + Replays.ownGames
 
     @Test func theProjectsOwnGamesAreThere() {
@@ -185,7 +185,8 @@ extension EventDetectorGameTests {
 }
 
 @Suite(
-    "delayed-penalty pulls in the recordings", .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"))
+    "delayed-penalty pulls in the recordings", .timeLimit(.minutes(5)),
+    .enabled(if: RealFixtures.available, "../shared/nhl-api/fixtures not present"))
 struct DelayedPenaltyPullTests {
     @Test func aGoalieOffOnThePenaltyPlayIsNotAnEmptyNet() throws {
         // PIT at MIN, 2nd period 01:54: the penalty to PIT is called with MIN's goalie already
@@ -200,7 +201,7 @@ struct DelayedPenaltyPullTests {
     }
 }
 
-@Suite struct EventDetectorRobustnessTests {
+@Suite(.timeLimit(.minutes(5))) struct EventDetectorRobustnessTests {
     static var sample: PlayByPlay {
         get throws { try Replays.load(TestPaths.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play")) }
     }

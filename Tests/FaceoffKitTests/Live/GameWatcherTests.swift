@@ -12,7 +12,7 @@ import Testing
 
 /// The watcher against a loopback server that plays a finished game forward a few plays per
 /// request, on a test clock (sleeps return at once and are recorded), with a real store.
-@Suite struct GameWatcherTests {
+@Suite(.timeLimit(.minutes(5))) struct GameWatcherTests {
     final class Feed: Sendable {
         let replay: ReplayFeed
         let step: Int

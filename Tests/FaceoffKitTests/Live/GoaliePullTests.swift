@@ -104,7 +104,7 @@ struct RecordedGoalieOut {
 
 /// The pulls the engine announces, checked against every real recording: none that a
 /// delayed call explains, none missed that lasted, the same however plays fall into polls.
-@Suite("goalie pulls in every recording") struct GoaliePullTests {
+@Suite("goalie pulls in every recording", .timeLimit(.minutes(5))) struct GoaliePullTests {
     static let games = Replays.recorded + Replays.ownGames
 
     @Test func theRecordingsAreThere() {

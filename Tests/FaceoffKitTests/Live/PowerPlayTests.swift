@@ -7,7 +7,7 @@ import Testing
 
 /// Power plays read from the penalties, on short invented feeds: what the whole-game
 /// fixtures don't have (overtime, a misconduct).
-@Suite struct PowerPlayTests {
+@Suite(.timeLimit(.minutes(5))) struct PowerPlayTests {
     /// One play: period, time into it, kind, and for a penalty or a goal the team ("A" away,
     /// "H" home) and its details.
     struct Step {

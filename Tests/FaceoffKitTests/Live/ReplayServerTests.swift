@@ -9,7 +9,7 @@ import Testing
 @testable import FaceoffNHL
 @testable import FaceoffServer
 
-@Suite struct ReplayServerTests {
+@Suite(.timeLimit(.minutes(5))) struct ReplayServerTests {
     static func game() throws -> PlayByPlay {
         try Replays.load(TestPaths.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play"))
     }

@@ -121,7 +121,7 @@ import Testing
 }
 
 /// `run`'s schedule changes for a followed NBA team, from ESPN's team schedule.
-@Suite struct NBAScheduleChangeTests {
+@Suite(.timeLimit(.minutes(5))) struct NBAScheduleChangeTests {
     @Test func aGameGivenItsTimeOrMovedIsNews() throws {
         try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
         let before = try ESPNRecordings.decode(ESPNTeamSchedule.self, NBACalendarTests.recording)

@@ -23,7 +23,7 @@ enum ESPNRecordings {
     }
 }
 
-@Suite struct TeamInputTests {
+@Suite(.timeLimit(.minutes(5))) struct TeamInputTests {
     @Test func aLeagueWrittenIsThatLeague() throws {
         #expect(try TeamInput.resolve("nba:LAL") == .nba(NBATeams.team(id: "13")!))
         #expect(try TeamInput.resolve("NBA:lakers") == .nba(NBATeams.team(id: "13")!))
@@ -108,7 +108,7 @@ enum ESPNRecordings {
     }
 }
 
-@Suite(.enabled(if: ESPNRecordings.available, "../shared/espn-api/fixtures not present"))
+@Suite(.timeLimit(.minutes(5)), .enabled(if: ESPNRecordings.available, "../shared/espn-api/fixtures not present"))
 struct NBARecordingTests {
     /// The fact table agrees with ESPN: ids, abbreviations and divisions with its by-division
     /// list, names with its team list, conferences with its standings.

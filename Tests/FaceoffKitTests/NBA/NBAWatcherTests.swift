@@ -178,3 +178,40 @@ import Testing
         #expect(Set(try Self.reference()).isSubset(of: Set(claimed)))
     }
 }
+
+/// `watch TEAM`'s choice of the next game, across both leagues' schedules (file mirrors).
+@Suite(.timeLimit(.minutes(1))) struct WatchPlannerTests {
+    static func planner(espn mirror: URL) -> WatchPlanner {
+        WatchPlanner(
+            nhl: APIClient(service: .nhl, base: "file://\(TestPaths.mirror.path)/", http: CurlHTTPClient(clock: TestClock()), cache: nil),
+            espn: APIClient(service: .espn, base: "file://\(mirror.path)/", http: CurlHTTPClient(clock: TestClock()), cache: nil),
+            time: LocalTime(timeZone: .gmt))
+    }
+
+    @Test func aGameOnComesFirstThenTheEarliestNotWatchedYet() async throws {
+        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let teams = directory.appendingPathComponent("apis/site/v2/sports/basketball/nba/teams/13")
+        try FileManager.default.createDirectory(at: teams, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: ESPNRecordings.directory.appendingPathComponent(NBACalendarTests.recording), to: teams.appendingPathComponent("schedule"))
+        let planner = Self.planner(espn: directory)
+        // The Leafs' game on (LIVE in the mirror) comes before anything to come.
+        let hockeyDay = try Date("2025-10-25T23:30:00Z", strategy: .iso8601)
+        let live = try #require(try await planner.next(of: ["TOR", "nba:LAL"], skipping: [], now: hockeyDay))
+        #expect(live.league == .nhl && live.game.id == 2_025_020_119)
+        // Watched: the next one to come; a cancelled game never.
+        let after = try #require(try await planner.next(of: ["TOR"], skipping: [2_025_020_119], now: hockeyDay))
+        #expect(after.game.id == 2_025_020_133)
+        // The Lakers' next in May 2026, then the one after; untimed "if necessary" games wait.
+        let may = try Date("2026-05-05T12:00:00Z", strategy: .iso8601)
+        // (The mirror's Leafs game stays LIVE forever: watched already.)
+        let lakers = try #require(try await planner.next(of: ["TOR", "nba:LAL"], skipping: [2_025_020_119], now: may))
+        #expect(lakers.league == .nba && lakers.game.id == 401_871_326)
+        let second = try await planner.next(of: ["nba:LAL"], skipping: [401_871_326], now: may)
+        #expect(second?.game.id == 401_871_327)
+        let late = try await planner.next(of: ["nba:LAL"], skipping: [], now: try Date("2026-05-12T09:00:00Z", strategy: .iso8601))
+        #expect(late?.game.id == nil)
+    }
+}

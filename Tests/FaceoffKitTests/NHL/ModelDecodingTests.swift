@@ -91,7 +91,7 @@ private struct StatsRestTeamList: Decodable {
 
 // MARK: - Real recordings
 
-@Suite("NHL models: real recorded responses")
+@Suite("NHL models: real recorded responses", .timeLimit(.minutes(5)))
 struct RealFixtureDecodingTests {
 
     @Test(
@@ -567,7 +567,7 @@ struct RealFixtureDecodingTests {
 
 // MARK: - Synthetic mirror (Tests/Fixtures/mirror/v1)
 
-@Suite("NHL models: synthetic mirror fixtures")
+@Suite("NHL models: synthetic mirror fixtures", .timeLimit(.minutes(5)))
 struct MirrorFixtureDecodingTests {
 
     @Test("every file of the mirror decodes into the model its URL path selects")
@@ -783,7 +783,7 @@ struct MirrorFixtureDecodingTests {
 
 // MARK: - Leniency
 
-@Suite("NHL models: lenient decoding")
+@Suite("NHL models: lenient decoding", .timeLimit(.minutes(5)))
 struct LenientDecodingTests {
 
     @Test("unknown enum values are kept raw and encode back unchanged")

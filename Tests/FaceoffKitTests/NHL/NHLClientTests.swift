@@ -10,7 +10,7 @@ import Testing
 @testable import FaceoffStore
 
 /// The NHL client end to end: libcurl against a loopback server, a real SQLite cache.
-@Suite struct NHLClientTests {
+@Suite(.timeLimit(.minutes(5))) struct NHLClientTests {
     final class Clock: @unchecked Sendable {
         private let lock = NSLock()
         private var current = Date(timeIntervalSince1970: 1_800_000_000)

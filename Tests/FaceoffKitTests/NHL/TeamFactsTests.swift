@@ -4,7 +4,7 @@ import Testing
 @testable import FaceoffKit
 @testable import FaceoffNHL
 
-@Suite struct TeamFactsTests {
+@Suite(.timeLimit(.minutes(5))) struct TeamFactsTests {
     /// The 2025-26 clubs, as the brief for this table lists them.
     static let expectedAbbrevs: Set<String> = [
         "ANA", "BOS", "BUF", "CGY", "CAR", "CHI", "COL", "CBJ", "DAL", "DET", "EDM",

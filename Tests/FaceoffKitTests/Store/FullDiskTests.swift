@@ -13,7 +13,7 @@ import Testing
 /// A full or read-only disk under the feeds and under the store: plain errors that name the
 /// path, the last good feed kept, alerts still delivered where they need no disk, and what
 /// the outbox owed delivered once.
-@Suite(.enabled(if: Tmpfs.available, "needs root to mount a tmpfs"))
+@Suite(.timeLimit(.minutes(5)), .enabled(if: Tmpfs.available, "needs root to mount a tmpfs"))
 struct FullDiskTests {
     static let feed = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
 

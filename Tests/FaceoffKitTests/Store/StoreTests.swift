@@ -11,7 +11,7 @@ import Testing
 @testable import FaceoffNHL
 @testable import FaceoffStore
 
-@Suite struct StoreTests {
+@Suite(.timeLimit(.minutes(5))) struct StoreTests {
     @Test func createsItsDirectoryAndMigrates() throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -232,7 +232,7 @@ import Testing
     }
 }
 
-@Suite struct ResponseCacheTests {
+@Suite(.timeLimit(.minutes(5))) struct ResponseCacheTests {
     func makeCache() throws -> (ResponseCache, URL) {
         let directory = try TestPaths.temporaryDirectory()
         return (ResponseCache(store: try Store(path: directory.appendingPathComponent("f.sqlite").path)), directory)
@@ -283,7 +283,7 @@ import Testing
     }
 }
 
-@Suite struct LedgerTests {
+@Suite(.timeLimit(.minutes(5))) struct LedgerTests {
     @Test func aClaimIsGrantedOncePerSink() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -6,7 +6,7 @@ import Testing
 @testable import FaceoffNHL
 
 /// The scores table's words for the states the recordings don't have.
-@Suite struct ScoresTextTests {
+@Suite(.timeLimit(.minutes(5))) struct ScoresTextTests {
     /// A shootout under way has no clock: "SO", never "SO 00:00 left".
     @Test func aLiveShootoutShowsNoClock() throws {
         let json = """

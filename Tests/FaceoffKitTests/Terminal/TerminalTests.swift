@@ -4,7 +4,7 @@ import Testing
 @testable import FaceoffKit
 @testable import FaceoffNHL
 
-@Suite struct TerminalTests {
+@Suite(.timeLimit(.minutes(5))) struct TerminalTests {
     @Test func displayWidthCountsColumnsNotBytes() {
         #expect(DisplayWidth.of("Montréal") == 8)
         #expect(DisplayWidth.of("Slafkovský") == 10)
@@ -55,7 +55,7 @@ import Testing
 
 /// Alert lines in a 100-column pane: emoji are two columns, a long line gives up its names,
 /// not its score and time, and the scoreboard fills the pane's height.
-@Suite struct TerminalLayoutTests {
+@Suite(.timeLimit(.minutes(5))) struct TerminalLayoutTests {
     @Test func emojiAreTwoColumns() {
         for emoji in ["🚨", "❌", "✅", "🥅", "⚠️", "✏️", "🎬"] { #expect(DisplayWidth.of(emoji) == 2, "\(emoji)") }
         #expect(DisplayWidth.of("é") == 1)
