@@ -231,36 +231,63 @@ import Testing
     }
 
     /// Past the early part of an outage the later waits apply, and new alerts don't shorten
-    /// them: a receiver down for long is not hammered.
+    /// them: a receiver down for long is not hammered. On a clock the test steps, so every wait
+    /// is exact however busy the machine is.
     @Test func aLongOutageFallsBackToTheLaterSchedule() async throws {
+        // Eighths of a second: times a Date holds exactly, so each wait ends on its step.
         let schedule = RetrySchedule(
-            early: .milliseconds(100), earlyFor: .milliseconds(500), delays: [.seconds(3)], jitter: 0, idleCheck: .seconds(30))
-        let receiver = Receiver()
-        let setup = try Setup { _ in receiver.answer() }
+            early: .milliseconds(125), earlyFor: .milliseconds(500), delays: [.seconds(3)], jitter: 0, idleCheck: .seconds(30))
+        let clock = ManualClock()
+        let start = Date(timeIntervalSince1970: 1_760_000_000)
+        let now: @Sendable () -> Date = { start.addingTimeInterval(clock.now.offset.inSeconds) }
+        // The receiver notes each request at the stepped clock's time.
+        let seen = Mutex<(up: Bool, at: [Duration])>((false, []))
+        let setup = try Setup { _ in
+            let up = seen.withLock { state in
+                state.at.append(clock.now.offset)
+                return state.up
+            }
+            return up ? .response(status: 200) : .response(status: 503)
+        }
         defer { setup.close() }
-        let sink = setup.sink(schedule: schedule)
+        var config = SinkConfig(type: .webhook)
+        config.name = "hook"
+        config.url = setup.server.baseURL + "/hook"
+        config.secret = Self.secret
+        let sink = WebhookSink(
+            config: config, renderer: RendererTests.renderer, http: CurlHTTPClient(), outbox: Outbox(store: setup.store),
+            schedule: schedule, now: now, clock: clock)
         let events = Self.events(2)
-        #expect(
-            try await Self.working(sink) {
-                _ = try await sink.enqueue(events[0], at: Date())
-                try await receiver.waitFor(1)
-                // Down until an attempt fails past the early half second: after that one the
-                // worker waits 3 s, whatever comes in meanwhile. Past 0.6 s as the receiver sees
-                // it: the worker counts the half second from its first failure, a little later,
-                // and an attempt right at the edge may still be an early one.
-                let first = receiver.requests[0]
-                try #require(await eventually(within: hangGuard) { receiver.requests.contains { $0.timeIntervalSince(first) >= 0.6 } })
-                receiver.recover()
-                _ = try await sink.enqueue(events[1], at: Date())
-            })
-        let seen = receiver.requests
-        let first = try #require(seen.first)
-        let late = try #require(seen.first { $0.timeIntervalSince(first) >= 0.6 })
-        let next = try #require(seen.first { $0 > late })
-        #expect(next.timeIntervalSince(late) >= 2.9, "retried \(next.timeIntervalSince(late)) s after a failure past the early part")
-        // About every 0.1 s for half a second, not more.
-        let failed = seen.prefix { $0 <= late }
-        #expect(failed.count <= 9, "\(failed.count) failed requests")
+        func requests() -> [Duration] { seen.withLock { $0.at } }
+        /// Steps the clock once the worker sleeps, and waits for its next request.
+        func step(_ duration: Duration) async throws {
+            let before = requests().count
+            try #require(await eventually(within: hangGuard) { clock.sleeping > 0 })
+            clock.advance(by: duration)
+            try #require(await eventually(within: hangGuard) { requests().count > before })
+        }
+        var quietWhileWaiting: [Bool] = []
+        let settled = try await Self.working(sink) {
+            _ = try await sink.enqueue(events[0], at: now())
+            try #require(await eventually(within: hangGuard) { requests().count == 1 })
+            // Early in the outage: every 1/8 s, until an attempt fails past its first 0.5 s.
+            while requests().last! < .milliseconds(500) { try await step(.milliseconds(125)) }
+            let late = requests().last!
+            // Past the early part the wait is 3 s, and a new alert doesn't cut it short.
+            seen.withLock { $0.up = true }
+            _ = try await sink.enqueue(events[1], at: now())
+            quietWhileWaiting.append(await eventually(within: .milliseconds(300)) { requests().count > 5 } == false)
+            try #require(await eventually(within: hangGuard) { clock.sleeping > 0 })
+            clock.advance(by: .milliseconds(2875))
+            quietWhileWaiting.append(await eventually(within: .milliseconds(300)) { requests().last! > late } == false)
+            try await step(.milliseconds(125))
+            // The second alert follows at once.
+            try #require(await eventually(within: hangGuard) { requests().count == 7 })
+        }
+        #expect(settled)
+        #expect(quietWhileWaiting == [true, true])
+        #expect(requests() == (0...4).map { .milliseconds(125 * $0) } + [.milliseconds(3500), .milliseconds(3500)])
+        #expect(setup.server.requests.map { $0.headers["webhook-id"] } == Array(repeating: events[0].id, count: 6) + [events[1].id])
     }
 
     @Test func retryAfterIsHonoured() async throws {
