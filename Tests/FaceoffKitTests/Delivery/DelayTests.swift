@@ -96,6 +96,8 @@ import Testing
             router.route(setup.event("a"))
             setup.clock.advance(by: .seconds(10))
             #expect(await eventually(within: .milliseconds(300)) { !setup.ids.isEmpty } == false)
+            // The router has looked at the delays once since the alert came, and waits a second.
+            try #require(await eventually(within: hangGuard) { poll.sleeping > 0 })
             // A book of its own on the same store, as the `delay` command has.
             let other = DelayBook(configured: [("tv", .seconds(60))], store: setup.store)
             try await other.set(["tv": .seconds(5)], at: setup.now())
