@@ -49,6 +49,9 @@ public struct CalendarEvent: Sendable, Equatable, Codable {
     /// A game with no time yet, on its day: `start` is that day at 00:00 UTC, `end` the next;
     /// written as dates (`DTSTART;VALUE=DATE`), without alarms.
     public var allDay: Bool?
+    /// An NBA playoff game the series may not need ("if necessary"): ESPN drops it when the
+    /// series ends, which is no sign of a broken answer.
+    public var ifNecessary: Bool?
 
     public init(
         uid: String, start: Date, end: Date, summary: String, description: String, location: String?, latitude: Double?,

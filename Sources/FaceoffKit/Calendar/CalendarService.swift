@@ -62,7 +62,9 @@ public struct CalendarService: Sendable {
             for part in [ESPNSeasonType.regular, .postseason] {
                 let fetched = try await espn.fetch(.nbaSchedule(team, part: part))
                 nba.append((team, fetched.value))
-                if let note = fetched.staleness { notes.append("nba:\(team.abbrev): \(note)") }
+                if let note = fetched.staleness {
+                    notes.append("nba:\(team.abbrev) (\(part == .regular ? "regular season" : "playoffs")): \(note)")
+                }
             }
         }
         var records: [String: String] = [:]
@@ -239,10 +241,10 @@ public struct CalendarService: Sendable {
                     && Set(old.event.teams ?? []).isDisjoint(with: teams) == false
             }
             // Many games vanishing at once is the API misbehaving, not the league cancelling
-            // them; a game that was only ever possible ("if necessary") going away is a series
-            // ending early (ESPN drops those).
+            // them; an NBA game that was only ever possible ("if necessary") going away is a
+            // series ending early (ESPN drops those).
             let known = existing.values.filter { $0.season == season && !$0.vanished }.count
-            let newlyGone = gone.values.filter { !$0.vanished && $0.event.status != .tentative }.count
+            let newlyGone = gone.values.filter { !$0.vanished && $0.event.ifNecessary != true }.count
             if AnswerChecks.implausible(newlyGone, of: known) {
                 throw CalendarError(
                     "\(newlyGone) of \(known) games are missing from the schedule; not trusting it, the last good feed stays")

@@ -106,6 +106,7 @@ extension GameEventBuilder {
             status: status, sequence: 0, lastModified: Date(timeIntervalSince1970: 0), reminders: allDay ? [] : reminders)
         event.teams = ["nba:\(summary.away.abbrev)", "nba:\(summary.home.abbrev)"]
         if allDay { event.allDay = true }
+        if mayNotBeNeeded { event.ifNecessary = true }
         return event
     }
 

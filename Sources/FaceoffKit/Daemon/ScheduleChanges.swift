@@ -13,8 +13,8 @@ package enum ScheduleChanges {
     package struct Game: Sendable {
         package var id: Int
         package var season: Int?
-        package var away: String
-        package var home: String
+        package var away: String?
+        package var home: String?
         package var start: Date?
         /// The start as the answer writes it, and its schedule state's raw name: part of a
         /// change's key.
@@ -30,11 +30,11 @@ package enum ScheduleChanges {
 
         /// An NHL game of a club schedule.
         package init?(_ game: ScheduleGame) {
-            guard let id = game.id, let away = game.awayTeam?.abbrev, let home = game.homeTeam?.abbrev else { return nil }
+            guard let id = game.id else { return nil }
             self.id = id
             season = game.season
-            self.away = away
-            self.home = home
+            away = game.awayTeam?.abbrev
+            home = game.homeTeam?.abbrev
             start = game.startTime
             startUTC = game.startTimeUTC
             stateName = game.gameScheduleState?.rawValue
@@ -86,10 +86,19 @@ package enum ScheduleChanges {
         let old = Dictionary(before.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         func when(_ game: Game) -> String? {
             guard let start = game.start else { return nil }
-            return game.timeTBD ? "\(time.day(start)), time TBD" : "\(time.day(start)) \(time.time(start))"
+            guard game.timeTBD else { return "\(time.day(start)) \(time.time(start))" }
+            // ESPN dates a game with no time at midnight Eastern: its day is Eastern's, whatever
+            // the zone (noon UTC of that day is that day everywhere the NBA plays).
+            if game.league == .nba, let day = game.startUTC.flatMap(ESPNDate.easternDay),
+                let noon = try? Date("\(day)T12:00:00Z", strategy: .iso8601)
+            {
+                return "\(time.day(noon)), time TBD"
+            }
+            return "\(time.day(start)), time TBD"
         }
         var events: [GameEvent] = []
         for game in after {
+            guard let away = game.away, let home = game.home else { continue }
             if game.played { continue }
             // ESPN dates a game with no time yet at its day's midnight (Eastern): not past
             // until that day is.
@@ -107,7 +116,7 @@ package enum ScheduleChanges {
                         changes.append(("rescheduled", previous.start == start ? nil : when(previous), when(game)))
                     } else if previous.timeTBD, !game.timeTBD {
                         changes.append(("time set", nil, when(game)))
-                    } else if let before = previous.start, before != start, !(previous.timeTBD && game.timeTBD) {
+                    } else if let before = previous.start, before != start {
                         changes.append(("moved", when(previous), when(game)))
                     }
                 }
@@ -127,7 +136,7 @@ package enum ScheduleChanges {
                 if let to = change.to { details["to"] = to }
                 if let start = game.startUTC { details["start"] = start }
                 var event = GameEvent(
-                    kind: .scheduleChange, key: String(key.prefix(12)), gameId: game.id, away: game.away, home: game.home,
+                    kind: .scheduleChange, key: String(key.prefix(12)), gameId: game.id, away: away, home: home,
                     team: NBATeams.team(written: team)?.abbrev ?? team, score: GameEvent.Score(away: 0, home: 0), details: details)
                 event.league = game.league
                 events.append(event)

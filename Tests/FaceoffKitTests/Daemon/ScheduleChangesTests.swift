@@ -33,6 +33,13 @@ import Testing
             }
     }
 
+    /// A game whose time is still to be set moving to another day is news too.
+    @Test func aGameWithNoTimeMovingToAnotherDayIsSaid() throws {
+        let before = [Self.game(4, "2025-12-02T05:00:00Z", schedule: "TBD")]
+        let after = [Self.game(4, "2025-12-03T05:00:00Z", schedule: "TBD")]
+        #expect(try changes(before, after) == ["4 📅 PIT @ TOR moved · from Tue Dec 2, time TBD to Wed Dec 3, time TBD"])
+    }
+
     @Test func eachKindOfChangeIsSaidFromWhatToWhat() throws {
         let before = [
             Self.game(1, "2025-11-29T00:00:00Z"), Self.game(2, "2025-11-30T00:00:00Z"), Self.game(3, "2025-12-01T00:00:00Z"),

@@ -150,6 +150,12 @@ import Testing
         #expect(
             ScheduleChanges.events(team: "nba:LAL", before: games(after), after: games(after), now: now, time: LocalTime(timeZone: .gmt))
                 .isEmpty)
+        // A game with no time yet is on its day, Eastern, wherever the fan is.
+        let withoutGame7 = games(before).filter { $0.id != 401_871_332 }
+        let added = ScheduleChanges.events(
+            team: "nba:LAL", before: withoutGame7, after: games(before), now: now,
+            time: LocalTime(timeZone: TimeZone(identifier: "America/Los_Angeles")!))
+        #expect(added.map { $0.details["to"] } == ["Mon May 18, time TBD"])
         let playoffs = (after.events ?? []).compactMap { ScheduleChanges.Game(nba: $0, season: 20263) }
         let regular = (before.events ?? []).compactMap { ScheduleChanges.Game(nba: $0, season: 20262) }.filter { $0.id == 401_869_190 }
         #expect(

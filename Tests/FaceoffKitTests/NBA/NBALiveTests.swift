@@ -221,6 +221,37 @@ import Testing
         #expect(summary.plays?.map(\.sequenceNumber) == ["1"])
     }
 
+    /// A basket whose points the answer left out: its own score, ahead of the count, is taken.
+    @Test func aPlaysScoreAheadOfTheCountIsTaken() throws {
+        var plays = Self.baskets([("2", 2, 1, "11:00")])
+        plays.append(
+            ESPNSummary.Play(
+                sequenceNumber: "2", type: "Layup Shot", awayScore: 2, homeScore: 2, period: 1, clock: "10:30", scoringPlay: true,
+                team: "13", participants: ["1301"]))
+        plays += Self.baskets([("2", 2, 1, "10:00"), ("13", 3, 1, "9:30"), ("13", 2, 1, "9:00")]).enumerated().map { index, play in
+            var play = play
+            play.sequenceNumber = String(3 + index)
+            play.awayScore = (play.awayScore ?? 0) + 2
+            play.homeScore = (play.homeScore ?? 0) + 2
+            return play
+        }
+        let events = NBAEventDetector.derive(NBASnapshot(try Self.summary(plays)))
+        let scores = events.filter { $0.kind == .score }.map { "\($0.score.away)-\($0.score.home)" }
+        #expect(scores == ["2-0", "2-2", "4-2", "4-5", "4-7"], "\(scores)")
+    }
+
+    /// After a gap, the summary counts what the sink would have had, not every basket.
+    @Test func aCatchUpCountsNoBasketsNobodyAskedFor() throws {
+        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+        let snapshot = NBASnapshot(try ESPNRecordings.decode(ESPNSummary.self, Self.finals[1]))
+        let all = NBAEventDetector.derive(snapshot).filter { $0.kind != .final }
+        var detector = NBAEventDetector()
+        let summary = detector.caughtUp(snapshot, missed: all)
+        let others = all.filter { $0.kind != .score && $0.kind != .leadChange }.count
+        #expect(summary.details["missed"] == "6 lead changes, \(others) other alerts")
+        #expect(summary.details["caught_up"] == "true")
+    }
+
     /// The end of the 4th with a winner is the end of the game: no break follows.
     @Test func theLastQuartersEndIsNoBreak() throws {
         try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")

@@ -43,6 +43,8 @@ public struct NBAEventDetector: Sendable {
     /// After a gap in watching: one `game_joined` with `caught_up`, summing up the events
     /// folded into it (`missed`), under the key of the newest play.
     public mutating func caughtUp(_ snapshot: NBASnapshot, missed: [GameEvent]) -> GameEvent {
+        // What a sink gets only when asked (every basket) is not counted as missed.
+        let missed = missed.filter { !GameEvent.Kind.optIn.contains($0.kind) }
         let changes = missed.filter { $0.kind == .leadChange }.count
         let others = missed.count - changes
         let text = [
@@ -173,6 +175,9 @@ public struct NBAEventDetector: Sendable {
             if let owner = play.team, owner == snapshot.away.abbrev || owner == snapshot.home.abbrev {
                 team = owner
                 if owner == snapshot.away.abbrev { score.away += points } else { score.home += points }
+                // A play's own score that is not behind the count is the truth (a basket whose
+                // points the answer left out, or a play lost to a malformed neighbour).
+                if play.score.away >= score.away, play.score.home >= score.home { score = play.score }
             } else {
                 team = play.score.home > score.home ? snapshot.home.abbrev : snapshot.away.abbrev
                 score = play.score
