@@ -37,6 +37,8 @@ public struct AlertSetup: Sendable {
     }
 
     var defaultTeams: Set<String> { Set(session.config.teams).union(extraTeams) }
+    /// The followed players: a sink without `players` of its own follows them.
+    var defaultPlayers: Set<Int> { Set(session.config.players) }
 
     /// One sink from its config. `terminal` is the command's own stdout output, which a
     /// `stdout` sink uses (with the sink's format).
@@ -82,7 +84,8 @@ public struct AlertSetup: Sendable {
         }
         let time = LocalTime(timeZone: session.config.timeZone)
         return MQTTSink(
-            config: config, renderer: renderer, alerts: SinkFilter(config, defaultTeams: defaultTeams), owner: speaksForTheHome,
+            config: config, renderer: renderer, alerts: SinkFilter(config, defaultTeams: defaultTeams, defaultPlayers: defaultPlayers),
+            owner: speaksForTheHome,
             store: store,
             finalHold: session.config.watch.finalHold,
             games: { team in
@@ -98,7 +101,7 @@ public struct AlertSetup: Sendable {
     }
 
     public func route(_ config: SinkConfig, terminal: StdoutSink? = nil) -> SinkRoute {
-        let filter = SinkFilter(config, defaultTeams: defaultTeams)
+        let filter = SinkFilter(config, defaultTeams: defaultTeams, defaultPlayers: defaultPlayers)
         return SinkRoute(
             sink: sink(config, terminal: terminal), filter: config.type == .mqtt ? MQTTSink.routeFilter(filter) : filter,
             delay: config.delay ?? session.config.watch.delay, hold: SinkHold(config, zone: session.config.timeZone))

@@ -100,7 +100,8 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         if session.config.sinks.isEmpty {
             routes.append(
                 SinkRoute(
-                    sink: LogSink(renderer: renderer), filter: SinkFilter(teams: Set(session.config.teams)),
+                    sink: LogSink(renderer: renderer),
+                    filter: SinkFilter(teams: Set(session.config.teams), players: Set(session.config.players)),
                     delay: session.config.watch.delay, hold: .unconfigured(.stdout, zone: session.config.timeZone)))
         }
         let router = AlertRouter(

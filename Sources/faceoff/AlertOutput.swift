@@ -41,8 +41,10 @@ struct AlertPlumbing {
         }
         if !routes.contains(where: { $0.sink.name == terminal.name }) {
             let filter =
-                stdoutConfig.map { SinkFilter($0, defaultTeams: Set(session.config.teams).union(teams)) }
-                ?? SinkFilter(teams: Set(session.config.teams).union(teams))
+                stdoutConfig.map {
+                    SinkFilter($0, defaultTeams: Set(session.config.teams).union(teams), defaultPlayers: Set(session.config.players))
+                }
+                ?? SinkFilter(teams: Set(session.config.teams).union(teams), players: Set(session.config.players))
             routes.insert(
                 SinkRoute(
                     sink: terminal, filter: filter, delay: stdoutConfig?.delay ?? session.config.watch.delay,

@@ -291,6 +291,16 @@ import Testing
         #expect(SinkFilter(teams: ["nba:LAL"]).matches(milestone))
         #expect(!celticsFans.matches(milestone))
         #expect(SinkFilter(teams: [], players: [1966]).matches(milestone))
+        // A followed player (top-level `players`) reaches a sink that lists none of its own,
+        // in a game of teams nobody follows; a sink's own list replaces it.
+        var goal = SampleEvent.make(.goal, team: "EDM")
+        goal.away = "CGY"
+        let plain = SinkConfig(type: .webhook)
+        #expect(SinkFilter(plain, defaultTeams: ["TOR"], defaultPlayers: [8_478_402]).matches(goal))
+        #expect(!SinkFilter(plain, defaultTeams: ["TOR"]).matches(goal))
+        var own = plain
+        own.players = [1]
+        #expect(!SinkFilter(own, defaultTeams: ["TOR"], defaultPlayers: [8_478_402]).matches(goal))
         // Every basket only when asked for.
         #expect(!SinkFilter(teams: ["nba:LAL"]).matches(SampleEvent.make(.score, team: "LAL")))
         #expect(SinkFilter(kinds: [.score], teams: ["nba:LAL"]).matches(SampleEvent.make(.score, team: "LAL")))

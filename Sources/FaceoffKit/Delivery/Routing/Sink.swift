@@ -97,10 +97,12 @@ public struct SinkFilter: Sendable, Equatable {
     }
 
     /// - Parameter defaultTeams: the followed teams, plus any `faceoff watch` was asked for.
-    public init(_ config: SinkConfig, defaultTeams: Set<String>) {
+    /// - Parameter defaultPlayers: the followed players (top-level `players`), for a sink
+    ///   that lists none of its own: their goals and points alert in any game watched.
+    public init(_ config: SinkConfig, defaultTeams: Set<String>, defaultPlayers: Set<Int> = []) {
         kinds = config.events.map(Set.init)
         teams = config.teams.map(Set.init) ?? defaultTeams
-        players = Set(config.players)
+        players = config.players.isEmpty ? defaultPlayers : Set(config.players)
     }
 
     /// Teams are keyed as the config writes them (`TOR`, `nba:LAL`); a player's milestone is
