@@ -25,6 +25,34 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         public init(_ watch: WatchSettings) {
             self.init(poll: watch.poll, reminders: watch.reminders, delay: watch.delay)
         }
+
+        /// How long until the pregame window opens (nothing when it has).
+        func untilPregame(start: Date?, now: Date) -> TimeInterval? {
+            guard let start else { return nil }
+            let lead = start.addingTimeInterval(-Double(pregame.components.seconds)).timeIntervalSince(now)
+            return lead > 0 ? lead : nil
+        }
+
+        /// Before the start: once a minute, but never past it; once the scheduled time has
+        /// passed (the start runs late), at the live rate, so the start is seen at once.
+        func beforeStart(_ start: Date?, now: Date) -> Duration {
+            guard let start else { return max(poll, .seconds(30)) }
+            guard start > now else { return poll }
+            return min(.seconds(60), max(poll, .seconds(start.timeIntervalSince(now))))
+        }
+
+        /// After `failures` polls in a row failed: longer each time, at most a minute.
+        func afterFailures(_ failures: Int) -> Duration { min(.seconds(60), poll * (1 << min(failures, 4))) }
+    }
+
+    /// A failed poll in the log: quietly while the daemon's outage says it all.
+    static func logFailure(_ error: any Error, retryIn interval: Duration, outage: Outage?, logger: Logger, metadata: Logger.Metadata) {
+        let details = metadata.merging(["error": "\(error)", "retry_in": "\(DurationText.log(interval))"]) { $1 }
+        if outage != nil, Outage.isUnreachable(error) {
+            logger.debug("poll failed; trying again", metadata: details)
+        } else {
+            logger.warning("poll failed; trying again", metadata: details)
+        }
     }
 
     let gameID: Int
@@ -66,12 +94,9 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     /// Runs until the game's final has been routed (or the task is cancelled).
     public func run() async throws {
         var metadata: Logger.Metadata = ["game": "\(gameID)"]
-        if let start = scheduledStart {
-            let lead = start.addingTimeInterval(-Double(settings.pregame.components.seconds)).timeIntervalSince(now())
-            if lead > 0 {
-                logger.info("waiting for the pregame window", metadata: metadata.merging(["seconds": "\(Int(lead))"]) { $1 })
-                try await clock.sleep(for: .seconds(lead))
-            }
+        if let lead = settings.untilPregame(start: scheduledStart, now: now()) {
+            logger.info("waiting for the pregame window", metadata: metadata.merging(["seconds": "\(Int(lead))"]) { $1 })
+            try await clock.sleep(for: .seconds(lead))
         }
         var detector = EventDetector()
         // First sight of a game in progress gives one summary. Once any alert of this game has
@@ -162,13 +187,8 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                 throw WatchError("\(error)", final: true)
             } catch let error where !(error is CancellationError) {
                 failures += 1
-                interval = min(.seconds(60), settings.poll * (1 << min(failures, 4)))
-                let details = metadata.merging(["error": "\(error)", "retry_in": "\(DurationText.log(interval))"]) { $1 }
-                if outage != nil, Outage.isUnreachable(error) {
-                    logger.debug("poll failed; trying again", metadata: details)
-                } else {
-                    logger.warning("poll failed; trying again", metadata: details)
-                }
+                interval = settings.afterFailures(failures)
+                Self.logFailure(error, retryIn: interval, outage: outage, logger: logger, metadata: metadata)
             }
             // Show the snapshots that are due, then sleep until the next poll or the next one
             // (sooner when the delay changes).
@@ -281,13 +301,7 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     ///   was in one.
     func nextPoll(_ snapshot: GameSnapshot, breakClockBefore: Int? = nil) -> Duration {
         let start = scheduledStart ?? snapshot.startTime
-        if snapshot.state?.isUpcoming ?? false {
-            // Once a minute before the start, but never past it; once the scheduled time has
-            // passed (puck drop runs late), at the live rate, so the start is seen at once.
-            guard let start else { return max(settings.poll, .seconds(30)) }
-            guard start > now() else { return settings.poll }
-            return min(.seconds(60), max(settings.poll, .seconds(start.timeIntervalSince(now()))))
-        }
+        if snapshot.state?.isUpcoming ?? false { return settings.beforeStart(start, now: now()) }
         if snapshot.clock?.inIntermission == true, let left = snapshot.clock?.secondsRemaining, left > 90, left != breakClockBefore {
             // At least once a minute, so the scoreboard's intermission clock keeps moving;
             // at the usual rate for its last minute and a half, or once the clock stands

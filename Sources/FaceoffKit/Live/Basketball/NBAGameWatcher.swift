@@ -41,12 +41,9 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     /// Runs until the game's final has been routed (or the task is cancelled).
     public func run() async throws {
         let metadata: Logger.Metadata = ["game": "nba:\(gameID)"]
-        if let start = scheduledStart {
-            let lead = start.addingTimeInterval(-Double(settings.pregame.components.seconds)).timeIntervalSince(now())
-            if lead > 0 {
-                logger.info("waiting for the pregame window", metadata: metadata.merging(["seconds": "\(Int(lead))"]) { $1 })
-                try await clock.sleep(for: .seconds(lead))
-            }
+        if let lead = settings.untilPregame(start: scheduledStart, now: now()) {
+            logger.info("waiting for the pregame window", metadata: metadata.merging(["seconds": "\(Int(lead))"]) { $1 })
+            try await clock.sleep(for: .seconds(lead))
         }
         var detector = NBAEventDetector()
         var fresh = !((try? ledger?.hasEvents(gameID: gameID)) ?? false)
@@ -122,13 +119,8 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                 throw WatchError("\(error)", final: true)
             } catch let error where !(error is CancellationError) {
                 failures += 1
-                interval = min(.seconds(60), settings.poll * (1 << min(failures, 4)))
-                let details = metadata.merging(["error": "\(error)", "retry_in": "\(DurationText.log(interval))"]) { $1 }
-                if outage != nil, Outage.isUnreachable(error) {
-                    logger.debug("poll failed; trying again", metadata: details)
-                } else {
-                    logger.warning("poll failed; trying again", metadata: details)
-                }
+                interval = settings.afterFailures(failures)
+                GameWatcher<C>.logFailure(error, retryIn: interval, outage: outage, logger: logger, metadata: metadata)
             }
             let wake = clock.now.advanced(by: interval)
             while true {
@@ -184,11 +176,7 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     /// Before the start once a minute (never past it; at the live rate once it has passed);
     /// at halftime and between quarters at least every 30 s; else `[watch] poll`.
     func nextPoll(_ snapshot: NBASnapshot) -> Duration {
-        if snapshot.isUpcoming {
-            guard let start = scheduledStart ?? snapshot.startTime else { return max(settings.poll, .seconds(30)) }
-            guard start > now() else { return settings.poll }
-            return min(.seconds(60), max(settings.poll, .seconds(start.timeIntervalSince(now()))))
-        }
+        if snapshot.isUpcoming { return settings.beforeStart(scheduledStart ?? snapshot.startTime, now: now()) }
         return snapshot.atBreak ? max(settings.poll, .seconds(30)) : settings.poll
     }
 
