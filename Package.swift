@@ -82,8 +82,8 @@ let package = Package(
         ),
         // ESPN's site API for the NBA: its endpoints, models and the NBA's team facts.
         .target(name: "FaceoffESPN", dependencies: ["FaceoffAPI"]),
-        // Config, the live engine, calendars, fan reports, the terminal, alert routing and the
-        // sinks that need no library of their own.
+        // Config, the live engine, fan reports, the terminal, alert routing and the sinks that
+        // need no library of their own.
         .target(
             name: "FaceoffKit",
             dependencies: [
@@ -92,7 +92,6 @@ let package = Package(
                 "FaceoffStore",
                 "FaceoffAPI", "FaceoffNHL", "FaceoffESPN",
                 "CLibcrypto",
-                "CLibical",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -100,6 +99,18 @@ let package = Package(
             ],
             plugins: ["EmbedTemplates"]
         ),
+        // The calendar feeds (libical): events from schedules, their stored state, the files.
+        .target(
+            name: "FaceoffCalendar",
+            dependencies: [
+                "FaceoffBase", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "CLibical",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The fan commands' reports (teams, schedules, scores, box scores, standings, rosters,
+        // players, playoffs) from either league's answers, and their words for the terminal.
+        .target(name: "FaceoffFan", dependencies: ["FaceoffBase", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit"]),
         // The MQTT sink (libmosquitto): team states, Home Assistant discovery, mute switches.
         .target(
             name: "FaceoffMQTT",
@@ -113,18 +124,21 @@ let package = Package(
         .target(
             name: "FaceoffDaemon",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffMQTT",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffCalendar", "FaceoffMQTT",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
-        // The HTTP servers (the feed server, the replay server) on HummingbirdCore. A module of
+        // The HTTP servers (the feed server and its service, the replay server) on HummingbirdCore. A module of
         // their own, so FaceoffKit compiles beside swift-nio and Hummingbird rather than after.
         .target(
             name: "FaceoffServer",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffCalendar",
                 "CQREncode",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -140,7 +154,7 @@ let package = Package(
         .executableTarget(
             name: "faceoff",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffMQTT", "FaceoffDaemon",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffCalendar", "FaceoffFan", "FaceoffMQTT", "FaceoffDaemon",
                 "FaceoffServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -150,7 +164,7 @@ let package = Package(
         ),
         // bench/run.sh runs this in a release build; CI only compiles it.
         .executableTarget(
-            name: "CalendarBench", dependencies: ["FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffKit"],
+            name: "CalendarBench", dependencies: ["FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffKit", "FaceoffCalendar"],
             path: "bench/CalendarBench"),
         .executableTarget(name: "LiveBench", dependencies: ["FaceoffBase", "FaceoffAPI", "FaceoffNHL", "FaceoffKit"], path: "bench/LiveBench"),
         .executableTarget(
@@ -164,13 +178,13 @@ let package = Package(
         .testTarget(
             name: "FaceoffKitTests",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffMQTT", "FaceoffDaemon", "FaceoffServer",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffCalendar", "FaceoffFan", "FaceoffMQTT", "FaceoffDaemon", "FaceoffServer",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "FaceoffCLITests",
-            dependencies: ["FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffMQTT"]
+            dependencies: ["FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffCalendar", "FaceoffFan", "FaceoffMQTT"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -11,3 +11,18 @@ extension ReportedError {
     public var exitStatus: Int32 { 1 }
     public var report: String { "faceoff: \(description)" }
 }
+
+/// A mistake in how a command was called: exit status 2.
+public struct UsageError: ReportedError, Sendable {
+    public let message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+    public var exitStatus: Int32 { 2 }
+}
+
+/// Something went wrong while doing the work: exit status 1.
+public struct RuntimeError: ReportedError, Sendable {
+    public let message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -4,3 +4,8 @@ import Foundation
 public func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
     "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
 }
+
+/// "TOR", "TOR and MTL", "TOR, MTL and BOS".
+public func spokenList(_ items: [String]) -> String {
+    items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + (items.last ?? "")
+}

@@ -1,5 +1,6 @@
 import FaceoffAPI
 import FaceoffBase
+import FaceoffCalendar
 import FaceoffHTTP
 import FaceoffKit
 import FaceoffMQTT
@@ -7,6 +8,7 @@ import FaceoffNHL
 import FaceoffStore
 import Foundation
 import Logging
+import ServiceLifecycle
 import Synchronization
 
 /// `faceoff run`: keeps a timeline of what comes next (schedule refreshes, pregame windows,
@@ -125,9 +127,13 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     /// The daemon's task tree: this loop, the alert router's lanes and sinks (`router.run()`),
-    /// and one watcher per game, all children of one task group, so cancelling `run` (SIGTERM,
-    /// through the service group) ends every one of them before it returns.
+    /// and one watcher per game, all children of one task group, so cancelling `run` (or a
+    /// graceful shutdown of its service group: SIGTERM) ends every one of them before it returns.
     public func run() async throws {
+        try await cancelWhenGracefulShutdown { try await self.loop() }
+    }
+
+    private func loop() async throws {
         var parts = try makeParts(try dependencies.loadSession())
         current.withLock { $0 = parts.session }
         routing.set(parts.router)

@@ -1,5 +1,6 @@
 import CompressNIO
 import FaceoffBase
+import FaceoffCalendar
 import FaceoffESPN
 import FaceoffHTTP
 import FaceoffKit

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FaceoffBase
+import FaceoffCalendar
 import FaceoffDaemon
 import FaceoffKit
 import FaceoffMQTT

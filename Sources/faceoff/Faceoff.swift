@@ -86,19 +86,6 @@ struct Faceoff: AsyncParsableCommand {
     }
 }
 
-/// A mistake in how a command was called: exit status 2.
-struct UsageError: ReportedError {
-    let message: String
-    var description: String { message }
-    var exitStatus: Int32 { 2 }
-}
-
-/// Something went wrong while doing the work: exit status 1.
-struct RuntimeError: ReportedError {
-    let message: String
-    var description: String { message }
-}
-
 func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FaceoffBase
 import FaceoffDaemon
 import FaceoffESPN
+import FaceoffFan
 import FaceoffKit
 import FaceoffMQTT
 import FaceoffNHL

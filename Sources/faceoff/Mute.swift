@@ -56,8 +56,8 @@ extension Faceoff {
             let store = try session.openStore()
             let now = session.now
             let zone = session.config.timeZone
-            if list { return try MuteList.print(session: session, store: store, json: global.json) }
-            let names = try MuteList.pick(sinks, config: session.config)
+            if list { return try Self.printList(session: session, store: store, json: global.json) }
+            let names = try MuteReport.sinks(named: sinks, config: session.config)
             let end: Date? =
                 if let duration { now.addingTimeInterval(Double(DurationText.parse(duration)!.components.seconds)) } else if let until {
                     QuietHours.next(QuietHours.minutes(until)!, after: now, in: zone)
@@ -67,7 +67,7 @@ extension Faceoff {
             let when =
                 end.map { " until \(time.time($0))\(time.day($0) == time.day(now) ? "" : " (\(time.day($0)))")" }
                 ?? " until `faceoff unmute`"
-            print("Muted \(MuteList.phrase(names))\(when).")
+            print("Muted \(spokenList(names))\(when).")
         }
     }
 
@@ -95,11 +95,11 @@ extension Faceoff {
         func run() async throws {
             let session = try global.session()
             let store = try session.openStore()
-            let names = sinks.isEmpty ? nil : try MuteList.pick(sinks, config: session.config)
+            let names = sinks.isEmpty ? nil : try MuteReport.sinks(named: sinks, config: session.config)
             let holds = Holds(store: store)
             let ended = try await holds.unmute(names, at: session.now)
             guard !ended.isEmpty else {
-                print("Nothing was muted\(names.map { " (\(MuteList.phrase($0)))" } ?? "").")
+                print("Nothing was muted\(names.map { " (\(spokenList($0)))" } ?? "").")
                 return
             }
             let report = MuteReport(config: session.config, store: store, at: session.now)
@@ -113,28 +113,14 @@ extension Faceoff {
                     news.append("\(sink.sink): \(alerts) out as one digest.")
                 }
             }
-            print((["Unmuted \(MuteList.phrase(ended))."] + news).joined(separator: " "))
+            print((["Unmuted \(spokenList(ended))."] + news).joined(separator: " "))
         }
     }
 }
 
-/// What `mute` and `unmute` share: naming sinks, and the list.
-enum MuteList {
-    /// The sinks named (all when none), each checked against the config's.
-    static func pick(_ asked: [String], config: Config) throws -> [String] {
-        let names = MuteReport.holds(of: config).map(\.name)
-        for name in asked where !names.contains(name) {
-            throw UsageError(
-                message: "no sink named '\(name)'\(Suggest.phrase(name, in: names)); the sinks are: \(names.joined(separator: ", "))")
-        }
-        return asked.isEmpty ? names : asked
-    }
-
-    static func phrase(_ names: [String]) -> String {
-        names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
-    }
-
-    static func print(session: Session, store: Store, json: Bool) throws {
+extension Faceoff.MuteCommand {
+    /// `mute --list`: each sink, muted or not, its quiet hours and what it holds.
+    static func printList(session: Session, store: Store, json: Bool) throws {
         let now = session.now
         let report = MuteReport(config: session.config, store: store, at: now)
         if json {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FaceoffDaemon
+import FaceoffFan
 import FaceoffKit
 import FaceoffMQTT
 import FaceoffNHL
@@ -18,7 +19,11 @@ extension Faceoff {
         func run() async throws {
             let context = try FanContext(global)
             let query = player.joined(separator: " ")
-            guard let resolved = try await PlayerLookup.resolve([query], session: context.session).first else { return }
+            guard
+                let resolved = try await PlayerLookup.resolve(
+                    [query], session: context.session, store: { try openCacheStore(context.session) }, say: printError
+                ).first
+            else { return }
             context.emit(try await context.service.player(id: resolved.id), render: context.text.player)
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FaceoffBase
 import FaceoffDaemon
 import FaceoffHTTP
 import FaceoffKit
@@ -72,7 +73,9 @@ extension Faceoff {
             } onReady: { base in
                 logger.info("serving the feeds", metadata: ["url": "\(base)"])
             }
-            let services: [any Service] = [DaemonService(daemon: daemon), feeds]
+            // Trapped before the daemon starts, so an early SIGHUP reloads instead of killing.
+            let hangups = HangupService(signals: await UnixSignalsSequence(trapping: .sighup)) { daemon.reload() }
+            let services: [any Service] = [daemon, feeds, hangups]
             var configuration = ServiceGroupConfiguration(
                 services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
             // The promise is 5 s: past 4 s of graceful shutdown, cancel; past 1 s more, go.
@@ -81,23 +84,6 @@ extension Faceoff {
             let group = ServiceGroup(configuration: configuration)
             try await group.run()
             withExtendedLifetime(lock) {}
-        }
-    }
-}
-
-/// The daemon and its SIGHUP reloads, in one task tree: SIGTERM's graceful shutdown cancels
-/// the daemon (which ends its watchers and router before returning), and then the signal loop.
-struct DaemonService: Service {
-    let daemon: Daemon<ContinuousClock>
-    func run() async throws {
-        // Trapped before the daemon starts, so an early SIGHUP reloads instead of killing.
-        let hangups = await UnixSignalsSequence(trapping: .sighup)
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask {
-                for await _ in hangups { daemon.reload() }
-            }
-            try await cancelWhenGracefulShutdown { try await daemon.run() }
-            group.cancelAll()
         }
     }
 }

@@ -45,8 +45,9 @@ extension Faceoff {
             let logger = Logger(label: "faceoff.serve")
             let store = try session.openStore()
             let (flags, listen) = (flags, listen)
-            let (sessions, reloads) = AsyncStream.makeStream(of: Session.self, bufferingPolicy: .bufferingNewest(1))
-            let feeds = try FeedService(first: session, sessions: sessions, logger: logger) { session in
+            let global = global
+            let reloads = SessionReloads(first: session, logger: logger) { try global.session() }
+            let feeds = try FeedService(first: session, sessions: reloads.sessions, logger: logger) { session in
                 try FeedService.server(
                     session: session, store: store, options: try flags.options(session.config.calendar),
                     listen: listen ?? session.config.serve.listen)
@@ -54,20 +55,8 @@ extension Faceoff {
                 // Scripts and tests read the first line: flush it at once.
                 FileHandle.standardOutput.write(Data("\(base)\n".utf8))
             }
-            let global = global
             // Trapped before anything is served, so a SIGHUP never kills the process.
-            let signals = await UnixSignalsSequence(trapping: .sighup)
-            let hangups = HangupService(signals: signals, first: session) { current in
-                switch current.reloaded(load: { try global.session() }) {
-                case .success(let next):
-                    logger.notice("config reloaded", metadata: ["teams": "\(next.config.teams.joined(separator: ","))"])
-                    reloads.yield(next)
-                    return next
-                case .failure(let refused):
-                    logger.error("config reload refused; keeping the running config", metadata: ["error": "\(refused)"])
-                    return nil
-                }
-            }
+            let hangups = HangupService(signals: await UnixSignalsSequence(trapping: .sighup)) { reloads.reload() }
             var configuration = ServiceGroupConfiguration(
                 services: [.init(service: feeds), .init(service: hangups)], gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger)
@@ -75,18 +64,5 @@ extension Faceoff {
             configuration.maximumCancellationDuration = .seconds(1)
             try await ServiceGroup(configuration: configuration).run()
         }
-    }
-}
-
-/// SIGHUP reloads the config (`serve`, like `run`): each reload that took is handed on.
-struct HangupService: Service {
-    let signals: UnixSignalsSequence
-    let first: Session
-    /// The next session from the current one, or nil to keep it.
-    let reload: @Sendable (Session) -> Session?
-
-    func run() async throws {
-        var session = first
-        for await _ in signals.cancelOnGracefulShutdown() { session = reload(session) ?? session }
     }
 }

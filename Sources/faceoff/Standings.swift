@@ -1,4 +1,5 @@
 import ArgumentParser
+import FaceoffFan
 import FaceoffKit
 import FaceoffNHL
 

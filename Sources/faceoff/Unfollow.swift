@@ -1,5 +1,7 @@
 import ArgumentParser
+import FaceoffBase
 import FaceoffDaemon
+import FaceoffFan
 import FaceoffKit
 import FaceoffNHL
 import Foundation
@@ -28,12 +30,12 @@ struct Unfollow: AsyncParsableCommand {
     func run() async throws {
         let session = try global.session()
         let abbreviations = try teams.map { team throws(UnknownTeamError) in try TeamInput.followed(team).written }
-        let playerIDs = try await PlayerLookup.resolve(player, session: session)
+        let playerIDs = try await PlayerLookup.resolve(player, session: session, store: { try openCacheStore(session) }, say: printError)
         let before = session.config
         let result = try ConfigFileEditor(session: session).edit { text in
             var text = text
             if !abbreviations.isEmpty {
-                text = ConfigEditor.remove(abbreviations.map { "\"\($0)\"" }, fromList: "teams", in: text, canonical: canonicalTeam)
+                text = ConfigEditor.remove(abbreviations.map { "\"\($0)\"" }, fromList: "teams", in: text, canonical: TeamInput.canonical)
             }
             if !playerIDs.isEmpty {
                 text = ConfigEditor.remove(playerIDs.map { String($0.id) }, fromList: "players", in: text)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FaceoffAPI
 import FaceoffBase
+import FaceoffCalendar
 import FaceoffDaemon
 import FaceoffESPN
 import FaceoffKit
@@ -66,8 +67,9 @@ extension Faceoff {
                 single = (gameID, .nhl, feed?.startTime)
             }
             let teams = try single == nil ? (target.map { [try TeamInput.followed($0).written] } ?? session.config.teams) : []
-            let alerts = try AlertPlumbing(
-                session: session, format: format, configured: true, store: store, teams: gameTeams.union(teams))
+            let alerts = try WatchDelivery(
+                session: session, format: format?.sinkFormat, configured: true, store: store, teams: gameTeams.union(teams), say: printError
+            )
             let output = alerts.terminal
             // On a terminal the scoreboard takes keys (the delay, sync, quit).
             let keys = output.drawsScoreboard ? TerminalKeys.open() : nil
@@ -280,9 +282,9 @@ extension Faceoff {
             }
             if let summary = summaries.first?.summary {
                 let game = NBASnapshot(summary)
-                let alerts = try AlertPlumbing(
-                    session: session, format: format, configured: sinks, store: nil,
-                    teams: ["nba:\(game.away.abbrev)", "nba:\(game.home.abbrev)"])
+                let alerts = try WatchDelivery(
+                    session: session, format: format?.sinkFormat, configured: sinks, store: nil,
+                    teams: ["nba:\(game.away.abbrev)", "nba:\(game.home.abbrev)"], say: printError)
                 try await alerts.deliver {
                     try await ReplayPlayer(.nba(summary), speed: speed, fromPeriod: fromPeriod).play(
                         terminal: alerts.terminal, router: alerts.router)
@@ -290,8 +292,9 @@ extension Faceoff {
                 return
             }
             let game = GameSnapshot(feeds[0])
-            let alerts = try AlertPlumbing(
-                session: session, format: format, configured: sinks, store: nil, teams: [game.away.abbrev, game.home.abbrev])
+            let alerts = try WatchDelivery(
+                session: session, format: format?.sinkFormat, configured: sinks, store: nil, teams: [game.away.abbrev, game.home.abbrev],
+                say: printError)
             try await alerts.deliver {
                 try await ReplayPlayer(.nhl(ReplayFeed(feeds[0])), speed: speed, fromPeriod: fromPeriod).play(
                     terminal: alerts.terminal, router: alerts.router)
@@ -327,8 +330,9 @@ extension Faceoff {
                 throw RuntimeError(message: "this build has no demo game (Demo/demo-game.json was missing when it was built)")
             }
             let snapshot = GameSnapshot(game)
-            let alerts = try AlertPlumbing(
-                session: session, format: format, configured: sinks, store: nil, teams: [snapshot.away.abbrev, snapshot.home.abbrev])
+            let alerts = try WatchDelivery(
+                session: session, format: format?.sinkFormat, configured: sinks, store: nil,
+                teams: [snapshot.away.abbrev, snapshot.home.abbrev], say: printError)
             let output = alerts.terminal
             try await alerts.deliver {
                 try await ReplayPlayer(.nhl(ReplayFeed(game)), speed: speed).play(terminal: alerts.terminal, router: alerts.router)

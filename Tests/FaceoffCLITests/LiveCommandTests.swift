@@ -1,3 +1,4 @@
+import FaceoffCalendar
 import FaceoffKit
 import FaceoffNHL
 import Foundation

@@ -1,4 +1,5 @@
 import FaceoffBase
+import FaceoffFan
 import FaceoffKit
 import FaceoffNHL
 import Foundation

@@ -1,3 +1,4 @@
+import FaceoffCalendar
 import FaceoffAPI
 import FaceoffHTTP
 import FaceoffKit

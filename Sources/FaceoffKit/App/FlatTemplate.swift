@@ -1,39 +1,39 @@
 import FaceoffHTTP
 import FaceoffNHL
 /// The names a flat template can use, each with a slot in a `FlatContext`.
-struct FlatKeys: Sendable {
-    let names: [String]
-    let slots: [String: Int]
+package struct FlatKeys: Sendable {
+    package let names: [String]
+    package let slots: [String: Int]
 
-    init(_ names: [String]) {
+    package init(_ names: [String]) {
         self.names = names
         slots = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
     }
 }
 
 /// Values by slot: filling one is an array store, reading one an array load.
-struct FlatContext: Sendable {
-    let keys: FlatKeys
+package struct FlatContext: Sendable {
+    package let keys: FlatKeys
     private(set) var values: [FlatValue?]
 
-    init(_ keys: FlatKeys) {
+    package init(_ keys: FlatKeys) {
         self.keys = keys
         values = Array(repeating: nil, count: keys.names.count)
     }
 
     /// The context from named values (names the keys don't have are left out).
-    init(_ keys: FlatKeys, _ named: [String: FlatValue]) {
+    package init(_ keys: FlatKeys, _ named: [String: FlatValue]) {
         self.init(keys)
         for (name, value) in named { if let slot = keys.slots[name] { values[slot] = value } }
     }
 
-    subscript(slot: Int) -> FlatValue? {
+    package subscript(slot: Int) -> FlatValue? {
         get { values[slot] }
         set { values[slot] = newValue }
     }
 
     /// The values by name, for swift-mustache.
-    var named: [String: Any] {
+    package var named: [String: Any] {
         var result: [String: Any] = [:]
         for (slot, value) in values.enumerated() { if let value { result[keys.names[slot]] = value.any } }
         return result
@@ -41,13 +41,13 @@ struct FlatContext: Sendable {
 }
 
 /// A value in a flat template context.
-enum FlatValue: Sendable, Equatable {
+package enum FlatValue: Sendable, Equatable {
     case text(String)
     case number(Int)
     case flag(Bool)
 
     /// The value as swift-mustache sees it, for the general renderer.
-    var any: Any {
+    package var any: Any {
         switch self {
         case .text(let text): text
         case .number(let number): number

@@ -44,7 +44,7 @@ public struct TemplateSet: Sendable {
                 }
             }
             templates[name] = try Self.parse(source, file: file, contentType: name.hasPrefix("webhook-") ? "JSON" : "TEXT")
-            if name.hasPrefix("calendar-") { flat[name] = FlatTemplate(source, keys: GameEventBuilder.keys) }
+            if name.hasPrefix("calendar-") { flat[name] = FlatTemplate(source, keys: CalendarTemplateKey.flatKeys) }
         }
         self.templates = templates
         self.flat = flat
@@ -87,13 +87,13 @@ public struct TemplateSet: Sendable {
 
     /// A calendar template with a flat context: the fast renderer when the template allows it,
     /// else swift-mustache.
-    func renderCalendar(_ name: String, _ context: FlatContext) -> String {
+    package func renderCalendar(_ name: String, _ context: FlatContext) -> String {
         if let template = flat[name] { return template.render(context) }
         return render(name, context.named)
     }
 
     /// Whether `renderCalendar` uses the fast renderer for this template.
-    func rendersFast(_ name: String) -> Bool { flat[name] != nil }
+    package func rendersFast(_ name: String) -> Bool { flat[name] != nil }
 }
 
 /// Escapes a value for the inside of a JSON string literal.

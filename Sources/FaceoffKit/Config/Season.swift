@@ -17,3 +17,15 @@ public struct Season: Sendable, Equatable, CustomStringConvertible {
     /// "2025-26"
     public var description: String { "\(startYear)-\(String(startYear + 1).suffix(2))" }
 }
+
+/// The season for a date: a new one begins in September.
+public enum CurrentSeason {
+    public static func id(at date: Date, timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let components = calendar.dateComponents([.year, .month], from: date)
+        let year = components.year ?? 2025
+        let start = (components.month ?? 1) >= 9 ? year : year - 1
+        return Season(startYear: start).id
+    }
+}

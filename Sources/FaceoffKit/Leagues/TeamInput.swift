@@ -138,3 +138,10 @@ public enum TeamInput {
         throw UnknownTeamError(input: "nba:\(trimmed)", hint: hint)
     }
 }
+
+extension TeamInput {
+    /// How the config's team lists compare values: "Leafs", "tor" and "TOR" are one team.
+    public static func canonical(_ value: String) -> String {
+        (try? followed(value).written) ?? value.uppercased()
+    }
+}

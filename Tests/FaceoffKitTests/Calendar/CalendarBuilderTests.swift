@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FaceoffBase
+@testable import FaceoffCalendar
 @testable import FaceoffDaemon
 @testable import FaceoffKit
 @testable import FaceoffMQTT

@@ -3,6 +3,7 @@ import Testing
 
 @testable import FaceoffAPI
 @testable import FaceoffBase
+@testable import FaceoffCalendar
 @testable import FaceoffDaemon
 @testable import FaceoffHTTP
 @testable import FaceoffKit

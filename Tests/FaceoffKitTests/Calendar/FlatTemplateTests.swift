@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import FaceoffCalendar
 @testable import FaceoffKit
 @testable import FaceoffMQTT
 @testable import FaceoffNHL

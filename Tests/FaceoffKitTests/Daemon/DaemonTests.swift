@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import FaceoffAPI
+@testable import FaceoffCalendar
 @testable import FaceoffDaemon
 @testable import FaceoffHTTP
 @testable import FaceoffKit

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import FaceoffCalendar
 @testable import FaceoffDaemon
 @testable import FaceoffKit
 @testable import FaceoffNHL

@@ -3,6 +3,7 @@ import Testing
 
 @testable import FaceoffBase
 @testable import FaceoffDaemon
+@testable import FaceoffFan
 @testable import FaceoffKit
 @testable import FaceoffMQTT
 @testable import FaceoffNHL

@@ -5,6 +5,7 @@ import FaceoffStore
 import Foundation
 import Testing
 
+@testable import FaceoffCalendar
 @testable import FaceoffKit
 
 /// The Lakers' 2026 postseason feed from ESPN's recorded schedule: finals with scores (one in

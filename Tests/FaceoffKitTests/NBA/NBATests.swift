@@ -3,6 +3,7 @@ import Testing
 
 @testable import FaceoffAPI
 @testable import FaceoffESPN
+@testable import FaceoffFan
 @testable import FaceoffKit
 @testable import FaceoffNHL
 

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import FaceoffBase
+@testable import FaceoffCalendar
 @testable import FaceoffDaemon
 @testable import FaceoffHTTP
 @testable import FaceoffKit

@@ -1,3 +1,4 @@
+import FaceoffBase
 import FaceoffStore
 import Foundation
 
@@ -31,6 +32,16 @@ public struct MuteReport: Encodable, Sendable, Equatable {
 
     /// The sinks `run` and `watch` deliver to (`DelayBook.sinks`) with the holds the config gives
     /// them: a `[[sink]]`'s own, else their kind's (`SinkHold.unconfigured`).
+    /// The sinks named (all when none), each checked against the config's.
+    public static func sinks(named asked: [String], config: Config) throws -> [String] {
+        let names = holds(of: config).map(\.name)
+        for name in asked where !names.contains(name) {
+            throw UsageError(
+                message: "no sink named '\(name)'\(Suggest.phrase(name, in: names)); the sinks are: \(names.joined(separator: ", "))")
+        }
+        return asked.isEmpty ? names : asked
+    }
+
     public static func holds(of config: Config) -> [(name: String, hold: SinkHold)] {
         DelayBook.sinks(of: config).map { name, _ in
             if let sink = config.sinks.first(where: { $0.displayName == name }) { return (name, SinkHold(sink, zone: config.timeZone)) }
