@@ -91,7 +91,8 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         self.onSnapshot = onSnapshot
     }
 
-    /// Runs until the game's final has been routed (or the task is cancelled).
+    /// Runs until the game's final has been routed (or the task is cancelled). The decisions
+    /// are `WatchLoop`'s; this fetches, detects, routes and sleeps.
     public func run() async throws {
         var metadata: Logger.Metadata = ["game": "\(gameID)"]
         if let lead = settings.untilPregame(start: scheduledStart, now: now()) {
@@ -99,18 +100,10 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
             try await clock.sleep(for: .seconds(lead))
         }
         var detector = EventDetector()
-        // First sight of a game in progress gives one summary. Once any alert of this game has
-        // gone out (this process before a restart, or another one), everything is derived again
-        // and the ledger lets through only what was never delivered.
-        var fresh = !((try? ledger?.hasEvents(gameID: gameID)) ?? false)
-        // Snapshots waiting out the scoreboard's delay, with when each was seen.
-        var pendingSnapshots: [(seen: C.Instant, snapshot: GameSnapshot)] = []
-        var failures = 0
-        var polls = 0
-        // The pregame reminders sent (their leads in seconds); all of them once the game is on.
-        var remindersSent: Set<Int> = []
-        // Wall time of the last poll that reached the feed.
-        var lastSeen: Date?
+        // Once any alert of this game has gone out (this process before a restart, or another
+        // one), everything is derived again and the ledger lets through only what was never
+        // delivered.
+        var loop = WatchLoop<C, GameSnapshot>(settings: settings, delivered: (try? ledger?.hasEvents(gameID: gameID)) ?? false)
         /// The intermission clock at the poll before: one that stopped moving is watched closely.
         var lastBreakClock: Int?
 
@@ -118,18 +111,18 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
             try Task.checkCancellation()
             var interval = settings.poll
             do {
-                polls += 1
+                loop.polling()
                 let fetched = try await client.fetch(.playByPlay(gameID), revalidate: true)
                 if case .stale(_, let reason) = fetched.origin { throw WatchError("the feed could not be fetched (\(reason))") }
-                failures = 0
                 let seenAt = now()
                 let snapshot = GameSnapshot(fetched.value)
                 if let schedule = fetched.value.gameScheduleState, schedule.isCancelled || schedule.isPostponed {
                     logger.notice("game not played", metadata: metadata.merging(["schedule_state": "\(schedule)"]) { $1 })
                     throw WatchError.notPlayed(gameID: gameID, state: schedule.rawValue)
                 }
+                let reading = loop.reached(at: seenAt, isFinal: snapshot.isFinal, inProgress: Self.inProgress(snapshot))
                 var events: [GameEvent]
-                if fresh, snapshot.isFinal || Self.inProgress(snapshot) {
+                if reading.join {
                     // A game first seen over gives its final; one in progress, a summary. What came
                     // before is marked in the ledger as passed over, so no later run sends it.
                     let known = EventDetector.derive(snapshot)
@@ -139,18 +132,13 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                     let (found, skipped) = detector.process(snapshot)
                     if let skipped { logger.warning("snapshot ignored", metadata: metadata.merging(["why": "\(skipped)"]) { $1 }) }
                     events = found
-                    if let gap = lastSeen.map({ seenAt.timeIntervalSince($0) }), gap >= Self.catchUpGap {
-                        events = await catchUp(found, snapshot, &detector, gap: gap, metadata: metadata)
-                    }
+                    if let gap = reading.catchUp { events = await catchUp(found, snapshot, &detector, gap: gap, metadata: metadata) }
                 }
-                lastSeen = seenAt
-                if let (reminder, covered) = reminder(snapshot, at: seenAt, sent: remindersSent) {
+                if let reminder = loop.reminder(upcoming: snapshot.state?.isUpcoming == true, { reminder(snapshot, at: seenAt, sent: $0) })
+                {
                     events.insert(reminder, at: 0)
-                    remindersSent.formUnion(covered)
                 }
-                if snapshot.state?.isUpcoming != true { remindersSent.formUnion(settings.reminders.map { Int($0.components.seconds) }) }
-                if fresh { try? await ledger?.markSeen(gameID: gameID, at: seenAt) }
-                fresh = false
+                if reading.firstSight { try? await ledger?.markSeen(gameID: gameID, at: seenAt) }
                 // Each alert's delay counts from when it was first seen, by this or any process.
                 events = events.map { event in
                     var event = withSeries(event)
@@ -164,13 +152,12 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                 // The scoreboard waits out the delay too, or it would give the score away, counted
                 // like its alerts: from the first sighting of the newest thing it shows (another
                 // process, or this one before a restart, may have seen it earlier), so it is
-                // due with that alert; never before the previous snapshot.
+                // due with that alert.
                 var shown = clock.now
                 if let newest = events.compactMap(\.seenAt).max() {
                     shown = shown.advanced(by: .seconds(-max(0, seenAt.timeIntervalSince(newest))))
                 }
-                if let last = pendingSnapshots.last?.seen, shown < last { shown = last }
-                pendingSnapshots.append((shown, snapshot))
+                loop.show(snapshot, from: shown)
                 // A delay changed by another process shows in the scoreboard by the next poll
                 // at the latest (held alerts take it within a second).
                 router.scoreboard?.book.refresh()
@@ -181,47 +168,19 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                 }
                 interval = nextPoll(snapshot, breakClockBefore: lastBreakClock)
                 lastBreakClock = snapshot.clock?.inIntermission == true ? snapshot.clock?.secondsRemaining : nil
-            } catch let error as WatchError where error.isFinal {
-                throw error
-            } catch let error as APIError where polls == 1 && error.code == .notFound {
-                throw WatchError("\(error)", final: true)
-            } catch let error where !(error is CancellationError) {
-                failures += 1
-                interval = settings.afterFailures(failures)
-                Self.logFailure(error, retryIn: interval, outage: outage, logger: logger, metadata: metadata)
+            } catch {
+                switch loop.failed(error) {
+                case .stop(let error): throw error
+                case .retry(let after):
+                    interval = after
+                    Self.logFailure(error, retryIn: interval, outage: outage, logger: logger, metadata: metadata)
+                }
             }
-            // Show the snapshots that are due, then sleep until the next poll or the next one
-            // (sooner when the delay changes).
-            let wake = clock.now.advanced(by: interval)
-            while true {
-                let version = router.scoreboard?.book.changed.version
-                await flush(&pendingSnapshots)
-                let next = pendingSnapshots.first.map { min($0.seen.advanced(by: scoreboardDelay), wake) } ?? wake
-                if next <= clock.now { break }
-                try await sleep(until: next, changedAfter: version)
-                if clock.now >= wake { break }
+            try await loop.showDue(until: clock.now.advanced(by: interval), clock: clock, scoreboard: router.scoreboard) {
+                await onSnapshot($0, [])
             }
         }
-        // The final is out: show what the delay still holds.
-        while let first = pendingSnapshots.first {
-            let version = router.scoreboard?.book.changed.version
-            let due = first.seen.advanced(by: scoreboardDelay)
-            if due > clock.now { try await sleep(until: due, changedAfter: version) }
-            await flush(&pendingSnapshots)
-        }
-    }
-
-    /// How long the scoreboard waits: the delay of the sink it follows, now.
-    var scoreboardDelay: Duration { router.scoreboard?.current ?? settings.delay }
-
-    /// Sleeps until `deadline`, or until the scoreboard's delay changes after `version`.
-    private func sleep(until deadline: C.Instant, changedAfter version: Int?) async throws {
-        if let version, let book = router.scoreboard?.book {
-            await book.changed.wait(after: version, until: deadline, on: clock)
-            try Task.checkCancellation()
-        } else {
-            try await clock.sleep(until: deadline, tolerance: nil)
-        }
+        try await loop.showRest(clock: clock, scoreboard: router.scoreboard) { await onSnapshot($0, []) }
     }
 
     /// The pregame reminder due at `date`, if any (`PregameReminder.due`).
@@ -249,11 +208,6 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         return event
     }
 
-    /// A gap this long (wall time) between two polls that reached the feed means the watcher
-    /// was not watching: the machine was suspended, the network was gone, or the clock was
-    /// stepped. Shorter gaps (a 30 s stall, a minute of outage) change nothing: a gap of less
-    /// than 5 minutes can't hold more than 5 minutes of game play.
-    static var catchUpGap: TimeInterval { 300 }
     /// After a gap, what happened within this much game play of the newest play is alerted as
     /// usual; anything older is folded into one summary.
     static var recentPlay: Int { 300 }
@@ -286,14 +240,6 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         await router.passOver(old)
         let folded = Set(old.map(\.id))
         return [detector.caughtUp(snapshot, missed: old.filter { !known.contains($0.id) })] + found.filter { !folded.contains($0.id) }
-    }
-
-    private func flush(_ snapshots: inout [(seen: C.Instant, snapshot: GameSnapshot)]) async {
-        let delay = scoreboardDelay
-        while let first = snapshots.first, first.seen.advanced(by: delay) <= clock.now {
-            snapshots.removeFirst()
-            await onSnapshot(first.snapshot, [])
-        }
     }
 
     /// Polls slow down before the game and through intermissions.

@@ -38,7 +38,8 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         self.onSnapshot = onSnapshot
     }
 
-    /// Runs until the game's final has been routed (or the task is cancelled).
+    /// Runs until the game's final has been routed (or the task is cancelled). The decisions
+    /// are `WatchLoop`'s, as for the NHL; this fetches, detects, routes and sleeps.
     public func run() async throws {
         let metadata: Logger.Metadata = ["game": "nba:\(gameID)"]
         if let lead = settings.untilPregame(start: scheduledStart, now: now()) {
@@ -46,29 +47,23 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
             try await clock.sleep(for: .seconds(lead))
         }
         var detector = NBAEventDetector()
-        var fresh = !((try? ledger?.hasEvents(gameID: gameID)) ?? false)
-        var pending: [(seen: C.Instant, snapshot: NBASnapshot)] = []
-        var failures = 0
-        var polls = 0
-        var remindersSent: Set<Int> = []
-        // Wall time of the last poll that reached the summary.
-        var lastSeen: Date?
+        var loop = WatchLoop<C, NBASnapshot>(settings: settings, delivered: (try? ledger?.hasEvents(gameID: gameID)) ?? false)
         while true {
             try Task.checkCancellation()
             var interval = settings.poll
             do {
-                polls += 1
+                loop.polling()
                 let fetched = try await client.fetch(.nbaSummary(gameID), revalidate: true)
                 if case .stale(_, let reason) = fetched.origin { throw WatchError("the summary could not be fetched (\(reason))") }
-                failures = 0
                 let seenAt = now()
                 let snapshot = NBASnapshot(fetched.value)
                 if snapshot.state == "postponed" || snapshot.state == "cancelled" {
                     logger.notice("game not played", metadata: metadata.merging(["state": "\(snapshot.state)"]) { $1 })
                     throw WatchError("NBA game \(gameID) is \(snapshot.state); nothing to watch", final: true)
                 }
+                let reading = loop.reached(at: seenAt, isFinal: snapshot.isFinal, inProgress: Self.inProgress(snapshot))
                 var events: [GameEvent]
-                if fresh, snapshot.isFinal || Self.inProgress(snapshot) {
+                if reading.join {
                     // First sight of a game on or over: its final, or one summary; what came
                     // before is passed over, so no later run sends it.
                     let known = NBAEventDetector.derive(snapshot)
@@ -76,34 +71,19 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                     await router.passOver(known.filter { $0.kind != .final })
                 } else {
                     events = detector.process(snapshot)
-                    if let gap = lastSeen.map({ seenAt.timeIntervalSince($0) }), gap >= GameWatcher<C>.catchUpGap {
-                        events = await catchUp(events, snapshot, &detector, gap: gap, metadata: metadata)
-                    }
+                    if let gap = reading.catchUp { events = await catchUp(events, snapshot, &detector, gap: gap, metadata: metadata) }
                 }
-                lastSeen = seenAt
-                if snapshot.isUpcoming, let start = scheduledStart ?? snapshot.startTime {
-                    var pregame = GameEvent(
-                        kind: .pregame, key: nil, gameId: gameID, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
-                        score: GameEvent.Score(away: 0, home: 0))
-                    pregame.league = .nba
-                    if let (reminder, covered) = PregameReminder.due(
-                        start: start, at: seenAt, leads: settings.reminders, sent: remindersSent, event: pregame)
-                    {
-                        events.insert(reminder, at: 0)
-                        remindersSent.formUnion(covered)
-                    }
-                } else {
-                    remindersSent.formUnion(settings.reminders.map { Int($0.components.seconds) })
+                if let reminder = loop.reminder(upcoming: snapshot.isUpcoming, { reminder(snapshot, at: seenAt, sent: $0) }) {
+                    events.insert(reminder, at: 0)
                 }
-                if fresh { try? await ledger?.markSeen(gameID: gameID, at: seenAt) }
-                fresh = false
+                if reading.firstSight { try? await ledger?.markSeen(gameID: gameID, at: seenAt) }
                 for index in events.indices { events[index].seenAt = seenAt }
                 if let ledger, let first = try? await Sightings(store: ledger.store).record(events, at: seenAt) {
                     for index in events.indices { events[index].seenAt = first[events[index].id] ?? seenAt }
                 }
                 for event in events { router.route(event) }
                 // The scoreboard waits out the delay too, so it never gives an alert away.
-                pending.append((clock.now, snapshot))
+                loop.show(snapshot, from: clock.now)
                 if detector.emitted.contains("\(gameID):final") {
                     logger.info(
                         "game over",
@@ -113,32 +93,30 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                     break
                 }
                 interval = nextPoll(snapshot)
-            } catch let error as WatchError where error.isFinal {
-                throw error
-            } catch let error as APIError where polls == 1 && error.code == .notFound {
-                throw WatchError("\(error)", final: true)
-            } catch let error where !(error is CancellationError) {
-                failures += 1
-                interval = settings.afterFailures(failures)
-                GameWatcher<C>.logFailure(error, retryIn: interval, outage: outage, logger: logger, metadata: metadata)
+            } catch {
+                switch loop.failed(error) {
+                case .stop(let error): throw error
+                case .retry(let after):
+                    interval = after
+                    GameWatcher<C>.logFailure(error, retryIn: interval, outage: outage, logger: logger, metadata: metadata)
+                }
             }
-            let wake = clock.now.advanced(by: interval)
-            while true {
-                await flush(&pending)
-                let next = pending.first.map { min($0.seen.advanced(by: scoreboardDelay), wake) } ?? wake
-                if next <= clock.now { break }
-                try await clock.sleep(until: next, tolerance: nil)
-                if clock.now >= wake { break }
+            try await loop.showDue(until: clock.now.advanced(by: interval), clock: clock, scoreboard: router.scoreboard) {
+                await onSnapshot($0)
             }
         }
-        while let first = pending.first {
-            let due = first.seen.advanced(by: scoreboardDelay)
-            if due > clock.now { try await clock.sleep(until: due, tolerance: nil) }
-            await flush(&pending)
-        }
+        try await loop.showRest(clock: clock, scoreboard: router.scoreboard) { await onSnapshot($0) }
     }
 
-    var scoreboardDelay: Duration { router.scoreboard?.current ?? settings.delay }
+    /// The pregame reminder due at `date`, if any (`PregameReminder.due`).
+    func reminder(_ snapshot: NBASnapshot, at date: Date, sent: Set<Int>) -> (event: GameEvent, covered: [Int])? {
+        guard let start = scheduledStart ?? snapshot.startTime else { return nil }
+        var pregame = GameEvent(
+            kind: .pregame, key: nil, gameId: gameID, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
+            score: GameEvent.Score(away: 0, home: 0))
+        pregame.league = .nba
+        return PregameReminder.due(start: start, at: date, leads: settings.reminders, sent: sent, event: pregame)
+    }
 
     /// After a gap (a suspend, a long outage): what happened more than
     /// `GameWatcher.recentPlay` game seconds before the newest play is passed over and summed
@@ -163,14 +141,6 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         await router.passOver(old)
         let folded = Set(old.map(\.id))
         return [detector.caughtUp(snapshot, missed: old.filter { !known.contains($0.id) })] + found.filter { !folded.contains($0.id) }
-    }
-
-    private func flush(_ snapshots: inout [(seen: C.Instant, snapshot: NBASnapshot)]) async {
-        let delay = scoreboardDelay
-        while let first = snapshots.first, first.seen.advanced(by: delay) <= clock.now {
-            snapshots.removeFirst()
-            await onSnapshot(first.snapshot)
-        }
     }
 
     /// Before the start once a minute (never past it; at the live rate once it has passed);

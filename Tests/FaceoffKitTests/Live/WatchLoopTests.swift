@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+@testable import FaceoffAPI
+@testable import FaceoffKit
+
+/// The poll loop's decisions, one at a time, without a feed or a clock: both leagues' watchers
+/// take them from `WatchLoop` (GameWatcherTests and NBAWatcherTests run the loops whole).
+@Suite(.timeLimit(.minutes(5))) struct WatchLoopTests {
+    typealias Loop = WatchLoop<ContinuousClock, String>
+    let settings = GameWatcher<ContinuousClock>.Settings(poll: .seconds(5), reminders: [.seconds(1800), .seconds(600)])
+    let start = Date(timeIntervalSince1970: 1_764_000_000)
+    let zero = ContinuousClock.now
+
+    @Test func aGameFirstSeenInProgressIsJoinedOnceAndTheLedgerToldOnce() {
+        var loop = Loop(settings: settings, delivered: false)
+        #expect(loop.reached(at: start, isFinal: false, inProgress: true) == .init(join: true, catchUp: nil, firstSight: true))
+        #expect(loop.reached(at: start + 5, isFinal: false, inProgress: true) == .init(join: false, catchUp: nil, firstSight: false))
+    }
+
+    @Test func aGameFirstSeenOverIsJoinedForItsFinal() {
+        var loop = Loop(settings: settings, delivered: false)
+        #expect(loop.reached(at: start, isFinal: true, inProgress: false).join)
+    }
+
+    @Test func aGameWithAnAlertOutAlreadyIsNeverJoined() {
+        // A restart, or another process: everything is derived again and the ledger filters.
+        var loop = Loop(settings: settings, delivered: true)
+        #expect(loop.reached(at: start, isFinal: false, inProgress: true) == .init(join: false, catchUp: nil, firstSight: false))
+    }
+
+    @Test func aGameFirstSeenBeforeItsStartIsFollowedFromTheStart() {
+        var loop = Loop(settings: settings, delivered: false)
+        #expect(loop.reached(at: start, isFinal: false, inProgress: false) == .init(join: false, catchUp: nil, firstSight: true))
+        #expect(!loop.reached(at: start + 5, isFinal: false, inProgress: true).join)
+    }
+
+    @Test func aGapOfFiveMinutesIsCaughtUpAndAShorterOneIsNot() {
+        var loop = Loop(settings: settings, delivered: false)
+        _ = loop.reached(at: start, isFinal: false, inProgress: false)
+        #expect(loop.reached(at: start + 299, isFinal: false, inProgress: true).catchUp == nil)
+        #expect(loop.reached(at: start + 599, isFinal: false, inProgress: true).catchUp == 300)
+        // Failed polls in between don't count as seen: the gap runs from the last that reached.
+        _ = loop.failed(URLError(.timedOut))
+        #expect(loop.reached(at: start + 1000, isFinal: false, inProgress: true).catchUp == 401)
+    }
+
+    @Test func failedPollsBackOffUpToAMinuteAndOneThatReachesStartsAgain() {
+        var loop = Loop(settings: settings, delivered: false)
+        var waits: [Duration] = []
+        for _ in 0..<5 {
+            loop.polling()
+            if case .retry(let after) = loop.failed(URLError(.cannotConnectToHost)) { waits.append(after) }
+        }
+        #expect(waits == [.seconds(10), .seconds(20), .seconds(40), .seconds(60), .seconds(60)])
+        loop.polling()
+        _ = loop.reached(at: start, isFinal: false, inProgress: false)
+        loop.polling()
+        guard case .retry(let after) = loop.failed(URLError(.cannotConnectToHost)) else {
+            Issue.record("a failure after a success is retried")
+            return
+        }
+        #expect(after == .seconds(10))
+    }
+
+    @Test func noSuchGameAtTheFirstPollStopsButLaterItIsRetried() {
+        let missing = APIError(.notFound, url: "http://127.0.0.1/v1/gamecenter/1/play-by-play", detail: "no game 1")
+        var first = Loop(settings: settings, delivered: false)
+        first.polling()
+        guard case .stop(let error) = first.failed(missing) else {
+            Issue.record("a game the API never had is not watched")
+            return
+        }
+        #expect((error as? WatchError)?.isFinal == true)
+
+        // Once the game was seen, a 404 is the API's bad moment: poll again.
+        var later = Loop(settings: settings, delivered: false)
+        later.polling()
+        _ = later.reached(at: start, isFinal: false, inProgress: false)
+        later.polling()
+        guard case .retry = later.failed(missing) else {
+            Issue.record("a 404 after the first poll is retried")
+            return
+        }
+    }
+
+    @Test func aGameThatWontBePlayedAndACancelledTaskStop() {
+        var loop = Loop(settings: settings, delivered: false)
+        loop.polling()
+        guard case .stop = loop.failed(WatchError.notPlayed(gameID: 1, state: "PPD")) else {
+            Issue.record("a postponed game ends the watcher")
+            return
+        }
+        guard case .stop(let error) = loop.failed(CancellationError()) else {
+            Issue.record("cancellation ends the watcher")
+            return
+        }
+        #expect(error is CancellationError)
+        // A plain WatchError (a stale copy) is retried.
+        guard case .retry = loop.failed(WatchError("the feed could not be fetched (timed out)")) else {
+            Issue.record("a stale feed is retried")
+            return
+        }
+    }
+
+    @Test func eachReminderIsDueOnceAndNoneOnceTheGameIsOn() {
+        var loop = Loop(settings: settings, delivered: false)
+        let pregame = GameEvent(kind: .pregame, key: nil, gameId: 1, away: "MTL", home: "TOR", score: .init(away: 0, home: 0))
+        var asked: [Set<Int>] = []
+        let first = loop.reminder(upcoming: true) { sent in
+            asked.append(sent)
+            return (pregame, [1800])
+        }
+        #expect(first == pregame)
+        let none = loop.reminder(upcoming: true) { sent in
+            asked.append(sent)
+            return nil
+        }
+        #expect(none == nil)
+        #expect(asked == [[], [1800]])
+        // Under way: every lead counts as sent, and nothing is asked.
+        #expect(loop.reminder(upcoming: false) { _ in (pregame, [600]) } == nil)
+        #expect(loop.remindersSent == [1800, 600])
+    }
+
+    @Test func snapshotsShowInOrderEachWhenItsDelayIsOver() {
+        var loop = Loop(settings: settings, delivered: false)
+        let delay = Duration.seconds(30)
+        loop.show("a", from: zero)
+        loop.show("b", from: zero + .seconds(10))
+        // Seen earlier by another process, but never shown before the one before it.
+        loop.show("c", from: zero + .seconds(5))
+        let nextPoll = zero + .seconds(100)
+        #expect(loop.due(at: zero + .seconds(29), delay: delay).isEmpty)
+        #expect(loop.nextWake(nextPoll, delay: delay) == zero + .seconds(30))
+        #expect(loop.due(at: zero + .seconds(30), delay: delay) == ["a"])
+        #expect(loop.nextWake(nextPoll, delay: delay) == zero + .seconds(40))
+        #expect(loop.due(at: zero + .seconds(40), delay: delay) == ["b", "c"])
+        #expect(loop.nextWake(nextPoll, delay: delay) == nextPoll)
+        // A delay cut to nothing shows what is held at once.
+        loop.show("d", from: zero + .seconds(50))
+        #expect(loop.due(at: zero + .seconds(50), delay: .zero) == ["d"])
+    }
+}
