@@ -11,12 +11,13 @@ import Testing
 struct MQTTTests {
     static let gameID = 2025020100  // BOS @ TOR, 1–3
 
-    /// `faceoff replay --serve` of the recorded BOS @ TOR game, starting in 6 s (so the first
-    /// poll is before puck drop: a pregame); at 60x a period lasts 20 s, an intermission 10 s.
+    /// `faceoff replay --serve` of the recorded BOS @ TOR game, starting in 20 s (so the first
+    /// poll is before puck drop, a pregame, even when the tests beside it keep both cores busy
+    /// as `run` starts); at 60x a period lasts 20 s, an intermission 10 s.
     static func serve(_ cli: CLI) async throws -> (Background, String) {
         let replay = try Background(
             CLI.binary.path,
-            ["replay", "--serve", "127.0.0.1:0", DelayAndExecTests.game, "--speed", "60", "--intermission", "600", "--start-in", "6"],
+            ["replay", "--serve", "127.0.0.1:0", DelayAndExecTests.game, "--speed", "60", "--intermission", "600", "--start-in", "20"],
             environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
         try #require(await replay.wait(timeout: 30) { !$0.isEmpty })
         return (replay, replay.output[0])
@@ -392,7 +393,7 @@ struct MQTTTests {
         try Self.writeConfig(cli, sink: "url = \"\(broker.url)\"\ndiscovery = false")
         let run = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: base))
         defer { run.kill() }
-        try #require(await eventually(within: .seconds(60)) { subscriber.ids().count >= 3 }, "\(run.stderr.suffix(800))")
+        try #require(await eventually(within: .seconds(90)) { subscriber.ids().count >= 3 }, "\(run.stderr.suffix(800))")
         await broker.stop()
         #expect(!Mosquitto.accepts(broker.port), "the broker did not stop")
         let down = subscriber.ids().count

@@ -30,7 +30,7 @@ import Testing
                 $0["kind"] as? String
             }
         }
-        try #require(await run.wait(timeout: 60) { _ in kinds().contains("game_start") }, "\(run.stderr.suffix(800))")
+        try #require(await run.wait(timeout: 90) { _ in kinds().contains("game_start") }, "\(run.stderr.suffix(800))")
 
         let muted = try await cli.run(["mute", "tty"])
         #expect(muted.status == 0 && muted.stdout == "Muted tty until `faceoff unmute`.\n", "\(muted.stdout)\(muted.stderr)")

@@ -24,12 +24,13 @@ import Testing
         return result
     }
 
-    /// `faceoff replay --serve` of both games, starting 10 s from now; its first output line
-    /// is the API base.
+    /// `faceoff replay --serve` of both games, starting 25 s from now (time for `run` to start
+    /// and poll before puck drop while the tests beside it keep both cores busy); its first
+    /// output line is the API base.
     static func serveBothGames(_ cli: CLI, speed: Int) async throws -> Background {
         let replay = try Background(
             CLI.binary.path,
-            ["replay", "--serve", "127.0.0.1:0"] + games + ["--speed", "\(speed)", "--intermission", "60", "--start-in", "10"],
+            ["replay", "--serve", "127.0.0.1:0"] + games + ["--speed", "\(speed)", "--intermission", "60", "--start-in", "25"],
             environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
         guard await replay.wait(timeout: 30, until: { !$0.isEmpty }) else {
             replay.kill()
@@ -116,7 +117,7 @@ import Testing
         #expect(Set(accepted).count == accepted.count)
         #expect(receiver.accepted.count - accepted.count <= 1, "redeliveries: \(receiver.accepted.count - accepted.count)")
         for (game, ids) in reference {
-            // The games start 10 s after the server: a first poll before puck drop also sends
+            // The games start 25 s after the server: a first poll before puck drop also sends
             // the pregame alert (first, once); one after it doesn't (GameWatcherTests pin that).
             let pregame = "\(game):pregame:30"
             let got = accepted.filter { $0.hasPrefix("\(game):") }
