@@ -4,143 +4,6 @@ import Foundation
 import Synchronization
 import Testing
 
-/// A program started in the background: its stdout lines as they come, killed at the end.
-final class Background: @unchecked Sendable {
-    let process = Process()
-    private let lines = Mutex<[String]>([])
-    private let partial = Mutex(Data())
-    private let errors = Mutex(Data())
-    /// The status, and whether a signal ended it, once the termination handler has run.
-    private let exited = Mutex<(status: Int32, signalled: Bool)?>(nil)
-    /// The end of stdout was read: `output` has every line the process wrote.
-    private let outputEnded = Mutex(false)
-
-    init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        // Each pipe is read by a blocking loop on a thread of its own, not a readabilityHandler:
-        // tearing down Foundation's dispatch read source races the descriptor's close, which
-        // crashed the test process in libdispatch's event loop now and then
-        // (swift-corelibs-foundation #5507).
-        Self.drain(err.fileHandleForReading) { [weak self] data in
-            guard let data else { return }
-            self?.errors.withLock { $0.append(data) }
-        }
-        process.terminationHandler = { [weak self] process in
-            self?.exited.withLock { $0 = (process.terminationStatus, process.terminationReason == .uncaughtSignal) }
-        }
-        Self.drain(out.fileHandleForReading) { [weak self] data in
-            guard let self else { return }
-            guard let data else {
-                outputEnded.withLock { $0 = true }
-                return
-            }
-            partial.withLock { buffer in
-                buffer.append(data)
-                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                    buffer.removeSubrange(buffer.startIndex...newline)
-                    lines.withLock { $0.append(line) }
-                }
-            }
-        }
-        try process.run()
-    }
-
-    /// Reads `handle` to its end on a thread of its own, handing each chunk to `body`, then
-    /// nil. The thread holds the handle, so its descriptor stays open until the end is read.
-    private static func drain(_ handle: FileHandle, _ body: @escaping @Sendable (Data?) -> Void) {
-        let thread = Thread {
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = read(handle.fileDescriptor, &buffer, buffer.count)
-                if count > 0 {
-                    body(Data(buffer[0..<count]))
-                } else if count < 0, errno == EINTR {
-                    continue
-                } else {
-                    break
-                }
-            }
-            body(nil)
-        }
-        thread.start()
-    }
-
-    var output: [String] { lines.withLock { $0 } }
-    var stderr: String { String(decoding: errors.withLock { $0 }, as: UTF8.self) }
-    /// The exit status (the signal's number for a process killed by one), as soon as the
-    /// kernel has it: read without reaping, since Foundation's monitor, which reaps the child
-    /// and calls the termination handler, can be seconds late in a loaded test process.
-    var status: Int32? { ending?.status }
-
-    /// Whether a signal ended it (its status is then the signal's number); nil while running.
-    /// Foundation's `terminationReason` must not be asked before its own monitor saw the end.
-    var signalled: Bool? { ending?.signalled }
-
-    private var ending: (status: Int32, signalled: Bool)? {
-        if let ended = exited.withLock({ $0 }) { return ended }
-        var info = siginfo_t()
-        guard waitid(P_PID, id_t(process.processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
-            info._sifields._sigchld.si_pid == process.processIdentifier
-        else { return exited.withLock { $0 } }
-        return (info._sifields._sigchld.si_status, info.si_code != CLD_EXITED)
-    }
-
-    /// Waits (up to `timeout`) for the process to end; its status, or nil if it did not.
-    func exit(within timeout: TimeInterval) async -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let status { return status }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return status
-    }
-
-    /// Waits (up to `timeout`) for the process to end and its stdout to be read to the end, so
-    /// that `output` is all it printed (a line written just before a kill may still be in the
-    /// pipe when the exit is seen). The end may never come while another program the test
-    /// runner started at that moment holds a copy of the pipe (Foundation's Process leaves
-    /// it inheritable); a second with nothing more to read after the exit counts as the end.
-    func finished(within timeout: TimeInterval) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        var exitedAt: Date?
-        var read = (lines: output.count, partial: partial.withLock { $0.count })
-        while Date() < deadline {
-            if status != nil, outputEnded.withLock({ $0 }) { return true }
-            let now = (lines: output.count, partial: partial.withLock { $0.count })
-            if now != read { exitedAt = nil }
-            read = now
-            if status != nil {
-                exitedAt = exitedAt ?? Date()
-                if let exitedAt, Date().timeIntervalSince(exitedAt) >= 1 { return true }
-            }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return false
-    }
-
-    func signal(_ number: Int32) { Glibc.kill(process.processIdentifier, number) }
-
-    /// Waits (up to `timeout`) until `condition` holds for the lines so far.
-    func wait(timeout: TimeInterval = 60, until condition: ([String]) -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition(output) { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return condition(output)
-    }
-
-    func kill() { Glibc.kill(process.processIdentifier, SIGKILL) }
-}
-
 @Suite("alert delivery, the binary", .timeLimit(.minutes(10))) struct AlertCommandTests {
     static let demoGame = CLI.root.appendingPathComponent("Demo/demo-game.json").path
     static let overtimeGame = CLI.root.appendingPathComponent("Tests/Fixtures/games/2025020201-TOR-at-MTL-overtime.json").path
@@ -179,67 +42,13 @@ final class Background: @unchecked Sendable {
         }
     }
 
-    struct Receiver {
-        let process: Background
-        let url: String
-        let log: URL
-        let control: URL
-
-        init(directory: URL, secret: String) async throws {
-            log = directory.appendingPathComponent("received.jsonl")
-            control = directory.appendingPathComponent("status")
-            process = try Background(
-                Checkers.venvPython,
-                [CLI.root.appendingPathComponent("Tests/tools/webhook_receiver.py").path, log.path, secret, "--control", control.path],
-                environment: ["PATH": "/usr/bin:/bin"])
-            guard await process.wait(timeout: 30, until: { !$0.isEmpty }) else { throw POSIXError(.ETIMEDOUT) }
-            url = process.output[0]
-        }
-
-        /// The config's `[[sink]]` for a signed webhook named "home" that posts here.
-        var homeSink: String {
-            """
-            [[sink]]
-            type = "webhook"
-            name = "home"
-            url = "\(url)/hook"
-            secret = "\(AlertCommandTests.secret)"
-            """
-        }
-
-        func answer(_ status: Int) throws { try "\(status)".write(to: control, atomically: true, encoding: .utf8) }
-
-        var entries: [[String: Any]] {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        }
-
-        /// The ids the receiver accepted (2xx), in order, redeliveries included.
-        var accepted: [String] { entries.filter { ($0["status"] as? Int ?? 500) < 300 }.compactMap { $0["id"] as? String } }
-
-        /// Each id the first time it was accepted: what a receiver that deduplicates on
-        /// `webhook-id` (as Standard Webhooks asks) acts on.
-        var deduplicated: [String] {
-            entries.filter { ($0["status"] as? Int ?? 500) < 300 && $0["duplicate"] as? Bool != true }.compactMap { $0["id"] as? String }
-        }
-    }
-
-    static let secret = "whsec_" + Data("faceoff-cli-test-signing-key-01".utf8).base64EncodedString()
-
-    func writeConfig(_ cli: CLI, _ text: String) throws {
-        try FileManager.default.createDirectory(at: cli.configFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: cli.configFile, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: cli.configFile.path)
-    }
-
     /// A configured stdout sink on a terminal (util-linux `script` gives the command a pty):
     /// coloured by default, plain with --no-color. `run`, `watch` and `test-alert` build that
     /// sink the same way (AlertSetup), so one command stands for all.
     @Test func noColorReachesAConfiguredStdoutSink() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        try writeConfig(
-            cli,
+        try cli.writeConfig(
             """
             teams = ["TOR"]
             [[sink]]
@@ -265,10 +74,9 @@ final class Background: @unchecked Sendable {
     func testAlertSignsWhatTheStandardWebhooksPackageVerifies() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let receiver = try await Receiver(directory: cli.home, secret: Self.secret)
+        let receiver = try await WebhookReceiver(directory: cli.home, secret: WebhookReceiver.secret)
         defer { receiver.process.kill() }
-        try writeConfig(
-            cli,
+        try cli.writeConfig(
             """
             teams = ["TOR"]
             \(receiver.homeSink)
@@ -316,11 +124,10 @@ final class Background: @unchecked Sendable {
         defer { replay.kill() }
         try #require(await replay.wait(timeout: 30) { !$0.isEmpty })
         let base = replay.output[0]
-        let receiver = try await Receiver(directory: cli.home, secret: Self.secret)
+        let receiver = try await WebhookReceiver(directory: cli.home, secret: WebhookReceiver.secret)
         defer { receiver.process.kill() }
         try receiver.answer(503)
-        try writeConfig(
-            cli,
+        try cli.writeConfig(
             """
             teams = ["TOR"]
             [watch]

@@ -125,11 +125,7 @@ extension Checkers {
         #expect((report?[files[0]]?["summaries"] as? [String])?.contains("Maple Leafs 5–2 Canadiens · W") == true)
     }
 
-    static let recordings = CLI.root.deletingLastPathComponent().appendingPathComponent("shared/nhl-api/fixtures")
-    /// Present, or required (FACEOFF_TEST_ALL: a missing folder fails the tests that read it).
-    static let recordingsAvailable = Checkers.all || FileManager.default.fileExists(atPath: recordings.path)
-
-    @Test(.enabled(if: Checkers.python != nil && recordingsAvailable, "needs the icalendar package and ../shared/nhl-api/fixtures"))
+    @Test(.enabled(if: Checkers.python != nil && Recordings.nhlAvailable, "needs the icalendar package and ../shared/nhl-api/fixtures"))
     func theIcalendarPackageReadsFeedsOfEveryRecordedSchedule() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
@@ -144,7 +140,7 @@ extension Checkers {
         for (team, season, file, _) in recorded {
             let target = mirror.appendingPathComponent("club-schedule-season/\(team)/\(season)")
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: Self.recordings.appendingPathComponent(file), to: target)
+            try FileManager.default.copyItem(at: Recordings.nhl.appendingPathComponent(file), to: target)
         }
         let out = cli.home.appendingPathComponent("feeds")
         let base = ["FACEOFF_API_BASE": "file://\(mirror.path)/"]

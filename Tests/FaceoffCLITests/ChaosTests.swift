@@ -13,7 +13,7 @@ import Testing
         let cli = try CLI()
         defer { cli.cleanUp() }
         // 15x: each game lasts about four minutes; both start 10 s after launch.
-        let replay = try await RunCommandTests.serveBothGames(cli, speed: 15)
+        let replay = try await Replays.serveBothGames(cli, speed: 15)
         defer { replay.kill() }
         let upstream = try #require(URL(string: replay.output[0]))
         let control = cli.home.appendingPathComponent("proxy-mood")
@@ -24,7 +24,7 @@ import Testing
         defer { proxy.kill() }
         try #require(await proxy.wait(timeout: 30) { !$0.isEmpty })
         func mood(_ text: String) throws { try text.write(to: control, atomically: true, encoding: .utf8) }
-        let receiver = try await RunCommandTests.followBothWithAReceiver(cli)
+        let receiver = try await Replays.followBothWithAReceiver(cli)
         defer { receiver.process.kill() }
         let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1"]
         let run = try Background(
@@ -35,7 +35,7 @@ import Testing
             environment: environment.merging(["FACEOFF_API_BASE": replay.output[0]]) { $1 })
         defer { watch.kill() }
 
-        let reference = try RunCommandTests.reference()
+        let reference = try Replays.reference()
         let finals = reference.keys.map { "\($0):final" }
         let looking = StatusLoop()
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -76,12 +76,12 @@ import Testing
         // Each team's feed shows its final (from its side), favourites.ics both, once the
         // refresh after the last final has written them.
         _ = await run.wait(timeout: 15) { _ in
-            RunCommandTests.calendar(cli, "MTL").contains("Canadiens 3–5")
-                && RunCommandTests.calendar(cli, "favourites").contains("Maple Leafs 3–1 Bruins")
+            cli.calendar("MTL").contains("Canadiens 3–5")
+                && cli.calendar("favourites").contains("Maple Leafs 3–1 Bruins")
         }
-        let tor = RunCommandTests.calendar(cli, "TOR")
-        let mtl = RunCommandTests.calendar(cli, "MTL")
-        let favourites = RunCommandTests.calendar(cli, "favourites")
+        let tor = cli.calendar("TOR")
+        let mtl = cli.calendar("MTL")
+        let favourites = cli.calendar("favourites")
         #expect(tor.contains("Maple Leafs 3–1 Bruins") && tor.contains("Maple Leafs 5–3 Canadiens"))
         #expect(mtl.contains("Canadiens 3–5 Maple Leafs"))
         #expect(favourites.contains("Maple Leafs 3–1 Bruins") && favourites.contains("Maple Leafs 5–3 Canadiens"))

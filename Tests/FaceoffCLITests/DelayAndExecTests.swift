@@ -6,15 +6,13 @@ import Testing
 /// The delay tuned while watching (`watch`'s keys on a terminal, `faceoff delay`), and exec
 /// sinks, against a replayed game served live.
 @Suite("delay and exec sinks, the binary", .timeLimit(.minutes(10))) struct DelayAndExecTests {
-    static let game = CLI.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play").path
-
     /// `faceoff replay --serve` of the recorded BOS @ TOR game, starting in 10 s (time for the
     /// watch to start before the first goal while the tests beside it keep both cores busy);
     /// its API base.
     static func serve(_ cli: CLI, speed: Int) async throws -> (Background, String) {
         let replay = try Background(
             CLI.binary.path,
-            ["replay", "--serve", "127.0.0.1:0", game, "--speed", "\(speed)", "--intermission", "120", "--start-in", "10"],
+            ["replay", "--serve", "127.0.0.1:0", Replays.bosAtTor, "--speed", "\(speed)", "--intermission", "120", "--start-in", "10"],
             environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
         try #require(await replay.wait(timeout: 30) { !$0.isEmpty })
         return (replay, replay.output[0])
@@ -48,8 +46,7 @@ import Testing
             seen=$(sed -n 's/.*"seenAt":"\\([^"]*\\)".*/\\1/p')
             echo "$(date +%s.%N) $(date -d "$seen" +%s) $FACEOFF_KIND" >> "$HOME/clock.log"
             """)
-        try AlertCommandTests().writeConfig(
-            cli,
+        try cli.writeConfig(
             """
             teams = ["TOR"]
             [watch]
@@ -133,8 +130,7 @@ import Testing
             if [ ! -e "$HOME/hung" ]; then echo $$ > "$HOME/hung"; sleep 60; fi
             echo "end $FACEOFF_EVENT_ID" >> "$HOME/light.log"
             """)
-        try AlertCommandTests().writeConfig(
-            cli,
+        try cli.writeConfig(
             """
             teams = ["TOR"]
             [watch]
@@ -189,7 +185,7 @@ import Testing
         defer { cli.cleanUp() }
         // An exec sink named horn, with these lines.
         func horn(_ lines: String) throws {
-            try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n[[sink]]\ntype = \"exec\"\nname = \"horn\"\n" + lines)
+            try cli.writeConfig("teams = [\"TOR\"]\n[[sink]]\ntype = \"exec\"\nname = \"horn\"\n" + lines)
         }
         try horn("")
         let missing = try await cli.run(["config", "validate"])
@@ -226,8 +222,7 @@ import Testing
         try Data("RIFF".utf8).write(to: sound)
         // A stand-in for PipeWire's player, first on PATH.
         try Self.script(cli, "pw-play", "echo \"pw-play $*\" >> \"$HOME/played\"")
-        try AlertCommandTests().writeConfig(
-            cli,
+        try cli.writeConfig(
             """
             teams = ["TOR"]
             [[sink]]
@@ -282,8 +277,7 @@ import Testing
         try #require(await server.wait(timeout: 30) { !$0.isEmpty })
         let port = server.output[0]
         let settings = cli.home.appendingPathComponent(".config/faceoff/ha-light-flash.env")
-        try AlertCommandTests().writeConfig(
-            cli,
+        try cli.writeConfig(
             """
             teams = ["TOR"]
             [[sink]]
@@ -312,8 +306,7 @@ import Testing
     @Test func theDelayCommand() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        try AlertCommandTests().writeConfig(
-            cli,
+        try cli.writeConfig(
             """
             teams = ["TOR"]
             [watch]
@@ -351,8 +344,7 @@ import Testing
         #expect(try await cli.run(["delay", "reset"]).stdout == "stdout   10s\nnotify   10s\ndiscord  1m\n")
         // A changed config delay ends a change made against the old one.
         #expect(try await cli.run(["delay", "20s", "--sink", "discord"]).status == 0)
-        try AlertCommandTests().writeConfig(
-            cli,
+        try cli.writeConfig(
             """
             teams = ["TOR"]
             [[sink]]

@@ -8,14 +8,8 @@ import Testing
 /// The fan commands end to end: the built binary against the project's file:// mirror, with
 /// the clock pinned to Saturday 2025-10-25 20:00 UTC (TOR is playing in Buffalo that evening).
 @Suite("fan commands, the binary", .timeLimit(.minutes(10))) struct FanCommandTests {
-    static let environment = [
-        "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/",
-        "FACEOFF_NOW": "2025-10-25T20:00:00Z",
-        "TZ": "America/Toronto",
-    ]
-
     func run(_ cli: CLI, _ arguments: [String], extra: [String: String] = [:]) async throws -> CLI.Result {
-        try await cli.run(arguments, environment: Self.environment.merging(extra) { $1 })
+        try await cli.run(arguments, environment: FanMirror.environment.merging(extra) { $1 })
     }
 
     func validate(_ json: String, schema name: String) throws { try SchemaValidator.validate(json, schema: name) }
@@ -148,7 +142,7 @@ import Testing
         let target = directory.appendingPathComponent("club-schedule-season/MTL")
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: CalendarCommandTests.recordings.appendingPathComponent("club-schedule-season_MTL_20242025_full-season-final.json"),
+            at: Recordings.nhl.appendingPathComponent("club-schedule-season_MTL_20242025_full-season-final.json"),
             to: target.appendingPathComponent("20242025"))
         return directory
     }
@@ -156,7 +150,7 @@ import Testing
     /// The 2024-25 bracket and Montréal's first-round loss to Washington in five, OT in game 1:
     /// golden text (Tests/Fixtures/golden/playoffs-MTL-20242025.txt; FACEOFF_UPDATE_GOLDEN=1
     /// rewrites it) and JSON checked against its schema.
-    @Test(.enabled(if: CalendarCommandTests.recordingsAvailable, "../shared/nhl-api/fixtures not present"))
+    @Test(.enabled(if: Recordings.nhlAvailable, "../shared/nhl-api/fixtures not present"))
     func playoffsShowTheBracketAndATeamsRun() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }

@@ -62,7 +62,7 @@ extension CLI {
     @Test func eightFollowsAtOnceAllLand() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        try AlertCommandTests().writeConfig(cli, "# mine\nteams = []\n")
+        try cli.writeConfig("# mine\nteams = []\n")
         let teams = ["TOR", "MTL", "BOS", "BUF", "OTT", "DET", "FLA", "TBL"]
         let results = try await withThrowingTaskGroup(of: CLI.Result.self) { group in
             for team in teams { group.addTask { try await cli.run(["follow", team]) } }
@@ -312,7 +312,7 @@ extension CLI {
                 for spot in game.get("rosterSpots", []):
                     spot["lastName"] = {"default": "\\u001b]0;pwned\\u0007\\u001b[2J\\u001b]52;c;cHduZWQ=\\u0007Evil\\u009b31m"}
                 json.dump(game, open(sys.argv[2], "w"))
-                """, DelayAndExecTests.game, doctored.path,
+                """, Replays.bosAtTor, doctored.path,
             ])
         try #require(made.status == 0, "\(made.stderr)")
         let replay = try await cli.run(["replay", doctored.path, "--speed", "0"], environment: ["NO_COLOR": "1"])
@@ -383,9 +383,9 @@ extension CLI {
     @Test func aSinkThatCannotDeliverSaysSoOnce() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n[[sink]]\ntype = \"notify\"\n")
+        try cli.writeConfig("teams = [\"TOR\"]\n[[sink]]\ntype = \"notify\"\n")
         let replay = try await cli.run(
-            ["replay", DelayAndExecTests.game, "--speed", "0", "--sinks", "--format", "jsonl"],
+            ["replay", Replays.bosAtTor, "--speed", "0", "--sinks", "--format", "jsonl"],
             environment: ["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": cli.home.path])
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stdout.split(separator: "\n").count > 10, "the game's alerts went to stdout")
@@ -416,7 +416,7 @@ extension CLI {
     @Test func slowAndIdleClientsNeverKeepARequestOut() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n")
+        try cli.writeConfig("teams = [\"TOR\"]\n")
         let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"]
         let serve = try Background(
             "/bin/sh", ["-c", "ulimit -n 256 && exec \"$0\" serve --listen 127.0.0.1:0", CLI.binary.path], environment: environment)
@@ -584,20 +584,24 @@ extension CLI {
         #expect(offline.status == 0)
         #expect(offline.stderr.contains("not checked (offline)"), "\(offline.stderr)")
         // A relative [calendar] dir is the config file's folder's, wherever the command runs.
-        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n[calendar]\ndir = \"feeds\"\n")
+        try cli.writeConfig("teams = [\"TOR\"]\n[calendar]\ndir = \"feeds\"\n")
         let written = try await cli.run(["calendar"], environment: mirror)
         #expect(written.status == 0, "\(written.stderr)")
         #expect(
             FileManager.default.fileExists(atPath: cli.configFile.deletingLastPathComponent().appendingPathComponent("feeds/TOR.ics").path))
     }
 
-    @Test func smallerThings() async throws {
+    @Test func aMistypedCommandIsNamedWithItsLikelyMeaning() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         let typo = try await cli.run(["shedule"])
         #expect(typo.status == 2)
         #expect(typo.stderr.contains("did you mean 'schedule'?"), "\(typo.stderr)")
-        // Help reads at 80 columns.
+    }
+
+    @Test func helpReadsAtEightyColumns() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
         for command in [["run"], ["calendar"], ["watch"], ["schedule"], ["replay"], ["test-alert"], ["doctor"], ["serve"], ["status"], []] {
             let help = try await cli.run(command + ["--help"], environment: ["COLUMNS": "80"])
             let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
@@ -606,21 +610,31 @@ extension CLI {
             let orphans = zip(lines, lines.dropFirst()).filter { $0.count > 60 && !$1.isEmpty && !$1.hasPrefix(" ") && !$1.contains(" ") }
             #expect(orphans.isEmpty, "\(command): \(orphans.map(\.1))")
         }
-        // doctor: no config file is not a ✓.
+    }
+
+    /// No config file is not a ✓; nor is a webhook that answers HEAD with 501 (this server
+    /// has no HEAD), nor a failure: it can't be checked that way.
+    @Test func doctorSaysWhatItCouldNotCheck() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
         let doctor = try await cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
         #expect(doctor.stdout.contains("does not exist, so the defaults are used"), "\(doctor.stdout)")
-        // doctor: a webhook that answers HEAD with 501 (this server has no HEAD) is not a ✓
-        // either, nor a failure: it can't be checked that way.
         let api = try await GarbageAPI(cli)
         defer { api.stop() }
-        try AlertCommandTests().writeConfig(cli, "[[sink]]\ntype = \"webhook\"\nname = \"hook\"\nurl = \"\(api.base)hook\"\n")
+        try cli.writeConfig("[[sink]]\ntype = \"webhook\"\nname = \"hook\"\nurl = \"\(api.base)hook\"\n")
         let webhook = try await cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
         let line = webhook.stdout.split(separator: "\n").first { $0.contains("webhook hook") } ?? ""
         #expect(line.hasPrefix("! ") && line.contains("doesn't answer HEAD (501"), "\(webhook.stdout)")
+    }
 
-        // run, stopped while a request hangs: no CancellationError, no "trying again".
+    /// Stopped while a request hangs: no CancellationError, no "trying again".
+    @Test func runStoppedWhileARequestHangsEndsQuietly() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let api = try await GarbageAPI(cli)
+        defer { api.stop() }
         try api.answer(["*": "hang"])
-        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n")
+        try cli.writeConfig("teams = [\"TOR\"]\n")
         let run = try Background(
             CLI.binary.path, ["run"], environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": api.base])
         defer { run.kill() }
@@ -628,9 +642,12 @@ extension CLI {
         run.signal(SIGTERM)
         #expect(await run.exit(within: 10) == 0, "\(run.stderr)")
         #expect(!run.stderr.contains("CancellationError") && !run.stderr.contains("trying again"), "\(run.stderr)")
+    }
 
-        // A huge time zone is refused at once.
-        try AlertCommandTests().writeConfig(cli, "timezone = \"\(String(repeating: "A", count: 500_000))\"\n")
+    @Test func aHugeTimeZoneIsRefusedAtOnce() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        try cli.writeConfig("timezone = \"\(String(repeating: "A", count: 500_000))\"\n")
         let started = Date()
         let validate = try await cli.run(["config", "validate"])
         #expect(validate.status == 2)

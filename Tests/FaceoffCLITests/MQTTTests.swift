@@ -11,21 +11,8 @@ import Testing
 struct MQTTTests {
     static let gameID = 2025020100  // BOS @ TOR, 1–3
 
-    /// `faceoff replay --serve` of the recorded BOS @ TOR game, starting in 20 s (so the first
-    /// poll is before puck drop, a pregame, even when the tests beside it keep both cores busy
-    /// as `run` starts); at 60x a period lasts 20 s, an intermission 10 s.
-    static func serve(_ cli: CLI) async throws -> (Background, String) {
-        let replay = try Background(
-            CLI.binary.path,
-            ["replay", "--serve", "127.0.0.1:0", DelayAndExecTests.game, "--speed", "60", "--intermission", "600", "--start-in", "20"],
-            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
-        try #require(await replay.wait(timeout: 30) { !$0.isEmpty })
-        return (replay, replay.output[0])
-    }
-
     static func writeConfig(_ cli: CLI, teams: [String] = ["TOR"], sink: String) throws {
-        try AlertCommandTests().writeConfig(
-            cli,
+        try cli.writeConfig(
             """
             teams = [\(teams.map { "\"\($0)\"" }.joined(separator: ", "))]
             [watch]
@@ -34,12 +21,6 @@ struct MQTTTests {
             type = "mqtt"
             \(sink)
             """)
-    }
-
-    static func environment(_ cli: CLI, base: String? = nil) -> [String: String] {
-        var environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1"]
-        environment["FACEOFF_API_BASE"] = base
-        return environment
     }
 
     /// The ids as published, without repeats, and how many repeats there were.
@@ -58,10 +39,10 @@ struct MQTTTests {
         defer { cli.cleanUp() }
         let broker = try Mosquitto(directory: cli.home)
         let subscriber = try await broker.subscribe()
-        let (replay, base) = try await Self.serve(cli)
+        let (replay, base) = try await Replays.serve(cli)
         defer { replay.kill() }
         try Self.writeConfig(cli, sink: "url = \"\(broker.url)\"")
-        let first = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: base))
+        let first = try Background(CLI.binary.path, ["run"], environment: Replays.environment(cli, base: base))
         defer { first.kill() }
         func status() -> String? { subscriber.on("faceoff/status").last?.payload }
         #expect(await eventually(within: .seconds(20)) { status() == "online" }, "\(first.stderr.suffix(800))")
@@ -114,7 +95,7 @@ struct MQTTTests {
         try #require(await eventually(within: .seconds(90)) { subscriber.ids().count >= 8 }, "\(first.stderr.suffix(800))")
         first.kill()
         #expect(await eventually(within: .seconds(10)) { status() == "offline" })
-        let again = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: base))
+        let again = try Background(CLI.binary.path, ["run"], environment: Replays.environment(cli, base: base))
         defer { again.kill() }
         #expect(await eventually(within: .seconds(20)) { status() == "online" })
         try #require(
@@ -132,7 +113,7 @@ struct MQTTTests {
 
         // Every alert once by id, in the engine's order; one repeat allowed (the alert the
         // broker may have acknowledged as the first process was killed).
-        let reference = try #require(try RunCommandTests.reference()[Self.gameID])
+        let reference = try #require(try Replays.reference()[Self.gameID])
         let (ids, repeats) = Self.once(subscriber.ids())
         #expect(repeats <= 1, "\(subscriber.ids())")
         #expect(ids.filter { !$0.contains(":pregame:") } == reference)
@@ -388,10 +369,10 @@ struct MQTTTests {
         defer { cli.cleanUp() }
         let broker = try Mosquitto(directory: cli.home)
         let subscriber = try await broker.subscribe()
-        let (replay, base) = try await Self.serve(cli)
+        let (replay, base) = try await Replays.serve(cli)
         defer { replay.kill() }
         try Self.writeConfig(cli, sink: "url = \"\(broker.url)\"\ndiscovery = false")
-        let run = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: base))
+        let run = try Background(CLI.binary.path, ["run"], environment: Replays.environment(cli, base: base))
         defer { run.kill() }
         try #require(await eventually(within: .seconds(90)) { subscriber.ids().count >= 3 }, "\(run.stderr.suffix(800))")
         await broker.stop()
@@ -402,7 +383,7 @@ struct MQTTTests {
         try #require(
             await eventually(within: .seconds(120)) { subscriber.ids().contains("\(Self.gameID):final") }, "\(run.stderr.suffix(1200))")
         #expect(run.stderr.contains("MQTT broker not connected; alerts wait in the outbox"))
-        let reference = try #require(try RunCommandTests.reference()[Self.gameID])
+        let reference = try #require(try Replays.reference()[Self.gameID])
         let (ids, repeats) = Self.once(subscriber.ids())
         #expect(repeats <= 1, "\(subscriber.ids())")
         #expect(ids.filter { !$0.contains(":pregame:") } == reference)
@@ -422,14 +403,14 @@ struct MQTTTests {
         let broker = try Mosquitto(directory: cli.home)
         let subscriber = try await broker.subscribe()
         await broker.stop()
-        let (replay, base) = try await Self.serve(cli)
+        let (replay, base) = try await Replays.serve(cli)
         defer { replay.kill() }
         try Self.writeConfig(cli, sink: "url = \"\(broker.url)\"\ndiscovery = false")
-        let run = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: base))
+        let run = try Background(CLI.binary.path, ["run"], environment: Replays.environment(cli, base: base))
         defer { run.kill() }
         try #require(
             await eventually(within: .seconds(30)) { run.stderr.contains("MQTT broker not connected") }, "\(run.stderr.suffix(800))")
-        let down = try await cli.run(["doctor"], environment: Self.environment(cli, base: base))
+        let down = try await cli.run(["doctor"], environment: Replays.environment(cli, base: base))
         #expect(
             down.stdout.contains("✗ mqtt mqtt, run's connection: not connected: nothing answers at 127.0.0.1:\(broker.port)"),
             "\(down.stdout)")
@@ -441,9 +422,9 @@ struct MQTTTests {
             "\(run.stderr.suffix(1200))")
         try #require(
             await eventually(within: .seconds(120)) { subscriber.ids().contains("\(Self.gameID):final") }, "\(run.stderr.suffix(1200))")
-        let reference = try #require(try RunCommandTests.reference()[Self.gameID])
+        let reference = try #require(try Replays.reference()[Self.gameID])
         #expect(Self.once(subscriber.ids()).ids.filter { !$0.contains(":pregame:") } == reference)
-        let up = try await cli.run(["doctor"], environment: Self.environment(cli, base: base))
+        let up = try await cli.run(["doctor"], environment: Replays.environment(cli, base: base))
         #expect(up.stdout.contains("✓ mqtt mqtt, run's connection: connected to 127.0.0.1:\(broker.port)"), "\(up.stdout)")
     }
 
@@ -456,7 +437,7 @@ struct MQTTTests {
         let broker = try Mosquitto(directory: cli.home)
         let subscriber = try await broker.subscribe(["faceoff/status", "faceoff/test"])
         try Self.writeConfig(cli, sink: "url = \"\(broker.url)\"\ndiscovery = false\nclient_id = \"faceoff-den\"")
-        let environment = Self.environment(cli, base: "file://\(CLI.mirror.path)/")
+        let environment = Replays.environment(cli, base: "file://\(CLI.mirror.path)/")
         let run = try Background(CLI.binary.path, ["run"], environment: environment)
         defer { run.kill() }
         try #require(
@@ -542,12 +523,12 @@ struct MQTTTests {
         // The same words in the log of `run` (offline: the mirror's schedule, no game).
         let mirror = "file://\(CLI.mirror.path)/"
         try Self.writeConfig(cli, sink: "url = \"\(broker.url)\"\nusername = \"fan\"\npassword = \"wrong\"")
-        let refused = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: mirror))
+        let refused = try Background(CLI.binary.path, ["run"], environment: Replays.environment(cli, base: mirror))
         #expect(
             await refused.wait(timeout: 20) { _ in refused.stderr.contains("refused the login as 'fan'") }, "\(refused.stderr.suffix(600))")
         refused.kill()
         try Self.writeConfig(cli, sink: "url = \"mqtts://localhost:\(tlsPort)\"\nca_file = \"\(path("other.pem"))\"")
-        let untrusted = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: mirror))
+        let untrusted = try Background(CLI.binary.path, ["run"], environment: Replays.environment(cli, base: mirror))
         #expect(
             await untrusted.wait(timeout: 20) { _ in untrusted.stderr.contains("certificate verify failed") },
             "\(untrusted.stderr.suffix(600))")
@@ -564,7 +545,7 @@ struct MQTTTests {
         func runUntilOnline(_ teams: [String]) async throws {
             try Self.writeConfig(cli, teams: teams, sink: "url = \"\(broker.url)\"\nusername = \"fan\"\npassword = \"goal-horn\"")
             let before = subscriber.on("faceoff/status").count
-            let run = try Background(CLI.binary.path, ["run"], environment: Self.environment(cli, base: mirror))
+            let run = try Background(CLI.binary.path, ["run"], environment: Replays.environment(cli, base: mirror))
             defer { run.kill() }
             #expect(
                 await eventually(within: .seconds(20)) {

@@ -9,10 +9,9 @@ import Testing
     @Test func aMuteTypedWhileRunWatchesSilencesTheSinkAndTheUnmuteBringsOneDigest() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let (replay, base) = try await MQTTTests.serve(cli)
+        let (replay, base) = try await Replays.serve(cli)
         defer { replay.kill() }
-        try AlertCommandTests().writeConfig(
-            cli,
+        try cli.writeConfig(
             """
             teams = ["TOR"]
             [watch]
@@ -22,7 +21,7 @@ import Testing
             name = "tty"
             format = "jsonl"
             """)
-        let environment = MQTTTests.environment(cli, base: base)
+        let environment = Replays.environment(cli, base: base)
         let run = try Background(CLI.binary.path, ["run"], environment: environment)
         defer { run.kill() }
         func kinds() -> [String] {
@@ -85,8 +84,7 @@ import Testing
     @Test func quietHoursAndHeldInTheConfig() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        try AlertCommandTests().writeConfig(
-            cli,
+        try cli.writeConfig(
             """
             teams = ["TOR"]
             timezone = "America/Toronto"
@@ -120,13 +118,12 @@ import Testing
             ("held = \"later\"", "unknown 'held' value 'later'; use \"drop\" or \"digest\""),
             ("edit = \"maybe\"", "'edit' must be true, false or \"both\""),
         ] {
-            try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n[[sink]]\ntype = \"notify\"\n\(line)\n")
+            try cli.writeConfig("teams = [\"TOR\"]\n[[sink]]\ntype = \"notify\"\n\(line)\n")
             let result = try await cli.run(["mute", "--list"])
             #expect(result.status != 0 && result.stderr.contains(message) && result.stderr.contains("config.toml:4:"), "\(result.stderr)")
         }
         // With an MQTT sink, two names alike as topics would share one mute switch.
-        try AlertCommandTests().writeConfig(
-            cli,
+        try cli.writeConfig(
             "teams = [\"TOR\"]\n[[sink]]\ntype = \"notify\"\nname = \"Goal horn\"\n[[sink]]\ntype = \"mqtt\"\nurl = \"mqtt://localhost\"\nname = \"goal_horn\"\n"
         )
         let alike = try await cli.run(["mute", "--list"])

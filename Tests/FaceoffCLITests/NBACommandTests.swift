@@ -9,7 +9,7 @@ import Testing
 /// laid out at test time as a `file://` mirror whose file paths are the URL paths (the team
 /// list, a path that is also a folder, in that folder's index.json).
 @Suite("NBA fan commands, the binary", .timeLimit(.minutes(10))) struct NBACommandTests {
-    static let recordings = CLI.root.deletingLastPathComponent().appendingPathComponent("shared/espn-api/fixtures")
+    static let recordings = Recordings.espn
     static let enabled = Checkers.all || FileManager.default.fileExists(atPath: recordings.path)
 
     /// The mirror, with the roster of `rosterFor`'s path holding the Lakers' recording.
@@ -33,7 +33,7 @@ import Testing
             at: schedules.appendingPathComponent("schedule"), to: schedules.appendingPathComponent("schedule?seasontype=3"))
         try Data(#"{"team": {"id": "\#(team)"}, "season": {"year": 2026, "type": 2}, "events": []}"#.utf8).write(
             to: schedules.appendingPathComponent("schedule?seasontype=2"))
-        return FanCommandTests.environment.merging(["FACEOFF_ESPN_BASE": "file://\(mirror.path)"]) { $1 }
+        return FanMirror.environment.merging(["FACEOFF_ESPN_BASE": "file://\(mirror.path)"]) { $1 }
     }
 
     func run(_ cli: CLI, _ arguments: [String], _ environment: [String: String], columns: Int = 120) async throws -> CLI.Result {
@@ -253,7 +253,7 @@ import Testing
         let cli = try CLI()
         defer { cli.cleanUp() }
         let environment = try Self.mirror(cli)
-        try AlertCommandTests().writeConfig(cli, "teams = [\"nba:LAL\"]\n")
+        try cli.writeConfig("teams = [\"nba:LAL\"]\n")
         let written = try await run(cli, ["calendar"], environment)
         #expect(written.status == 0, "\(written.stderr)")
         let directory = cli.home.appendingPathComponent(".local/share/faceoff/calendars")
@@ -280,10 +280,10 @@ import Testing
         let cli = try CLI()
         defer { cli.cleanUp() }
         let environment = try Self.mirror(cli)
-        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n")
+        try cli.writeConfig("teams = [\"TOR\"]\n")
         let hockeyOnly = try await run(cli, ["doctor"], environment)
         #expect(!hockeyOnly.stdout.contains("ESPN"), "\(hockeyOnly.stdout)")
-        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\", \"nba:LAL\"]\n")
+        try cli.writeConfig("teams = [\"TOR\", \"nba:LAL\"]\n")
         let both = try await run(cli, ["doctor"], environment)
         #expect(both.stdout.contains("✓ ESPN API (NBA): file://"), "\(both.stdout)")
         let gone = try await run(cli, ["doctor"], environment.merging(["FACEOFF_ESPN_BASE": "http://127.0.0.1:9/"]) { $1 })
@@ -297,7 +297,7 @@ import Testing
         let cli = try CLI()
         defer { cli.cleanUp() }
         let file = Self.recordings.appendingPathComponent("summary_nba_401468642_final_dal_at_hou_20221223.json").path
-        let jsonl = try await run(cli, ["replay", file, "--speed", "0", "--format", "jsonl"], FanCommandTests.environment)
+        let jsonl = try await run(cli, ["replay", file, "--speed", "0", "--format", "jsonl"], FanMirror.environment)
         #expect(jsonl.status == 0, "\(jsonl.stderr)")
         let validator = try SchemaValidator(file: CLI.root.appendingPathComponent("docs/json/event.schema.json"))
         let lines = jsonl.stdout.split(separator: "\n")
@@ -311,7 +311,7 @@ import Testing
         }
         #expect(Set(ids).count == ids.count && ids.last == "401468642:final")
         #expect(lines.last?.contains(#""score":{"away":112,"home":106}"#) == true)
-        let text = try await run(cli, ["replay", file, "--speed", "0", "--from-period", "4"], FanCommandTests.environment)
+        let text = try await run(cli, ["replay", file, "--speed", "0", "--from-period", "4"], FanMirror.environment)
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.hasPrefix("Joined DAL @ HOU in progress  DAL 81–84 HOU"), "\(text.stdout.prefix(200))")
         #expect(text.stdout.contains("⭐ Luka Doncic: 50 points"))
@@ -328,22 +328,21 @@ import Testing
     .enabled(if: NBACommandTests.enabled, "../shared/espn-api/fixtures not present"),
     .enabled(if: Checkers.standardWebhooks, Checkers.noWebhookChecker), .enabled(if: Checkers.mosquitto, Checkers.noMosquitto))
 struct NBARunTests {
-    static let game = NBACommandTests.recordings.appendingPathComponent("summary_nba_401585607_final_tor_at_orl_20240317.json")
+    static let game = Recordings.espn.appendingPathComponent("summary_nba_401585607_final_tor_at_orl_20240317.json")
 
     @Test func aLiveNBAGameReachesAWebhookAndMQTTOnceEach() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         let broker = try Mosquitto(directory: cli.home)
         let subscriber = try await broker.subscribe()
-        let receiver = try await AlertCommandTests.Receiver(directory: cli.home, secret: AlertCommandTests.secret)
+        let receiver = try await WebhookReceiver(directory: cli.home, secret: WebhookReceiver.secret)
         defer { receiver.process.kill() }
         let replay = try Background(
             CLI.binary.path, ["replay", "--serve", "127.0.0.1:0", Self.game.path, "--speed", "120", "--start-in", "4"],
             environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
         defer { replay.kill() }
         try #require(await replay.wait(timeout: 30) { !$0.isEmpty })
-        try AlertCommandTests().writeConfig(
-            cli,
+        try cli.writeConfig(
             """
             teams = ["nba:ORL"]
             [watch]

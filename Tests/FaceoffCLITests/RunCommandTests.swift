@@ -5,61 +5,6 @@ import Foundation
 import Testing
 
 @Suite("faceoff run, the binary", .timeLimit(.minutes(10))) struct RunCommandTests {
-    static let games = [
-        CLI.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play").path,  // BOS @ TOR
-        CLI.root.appendingPathComponent("Demo/demo-game.json").path,  // TOR @ MTL: two followed teams
-    ]
-
-    /// What the engine derives from each game, play by play: what must reach the receiver.
-    static func reference() throws -> [Int: [String]] {
-        var result: [Int: [String]] = [:]
-        for path in games {
-            let feed = try JSONDecoder().decode(PlayByPlay.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-            let replay = ReplayFeed(feed)
-            var detector = EventDetector()
-            var ids: [String] = []
-            for count in 1...replay.count { ids += detector.process(GameSnapshot(replay.prefix(count))).events.map(\.id) }
-            result[feed.id ?? 0] = ids
-        }
-        return result
-    }
-
-    /// `faceoff replay --serve` of both games, starting 25 s from now (time for `run` to start
-    /// and poll before puck drop while the tests beside it keep both cores busy); its first
-    /// output line is the API base.
-    static func serveBothGames(_ cli: CLI, speed: Int) async throws -> Background {
-        let replay = try Background(
-            CLI.binary.path,
-            ["replay", "--serve", "127.0.0.1:0"] + games + ["--speed", "\(speed)", "--intermission", "60", "--start-in", "25"],
-            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
-        guard await replay.wait(timeout: 30, until: { !$0.isEmpty }) else {
-            replay.kill()
-            throw POSIXError(.ETIMEDOUT)
-        }
-        return replay
-    }
-
-    /// A signed webhook receiver, and a config following TOR and MTL (every game of both
-    /// replays) with a 2 s poll that posts to it and prints JSON lines.
-    static func followBothWithAReceiver(_ cli: CLI) async throws -> AlertCommandTests.Receiver {
-        let receiver = try await AlertCommandTests.Receiver(directory: cli.home, secret: AlertCommandTests.secret)
-        try AlertCommandTests().writeConfig(
-            cli,
-            """
-            teams = ["TOR", "MTL"]
-            [watch]
-            poll = "2s"
-            \(receiver.homeSink)
-            [[sink]]
-            type = "stdout"
-            format = "jsonl"
-            """)
-        return receiver
-    }
-
-    static func calendar(_ cli: CLI, _ team: String) -> String {
-        (try? String(contentsOf: cli.home.appendingPathComponent(".local/share/faceoff/calendars/\(team).ics"), encoding: .utf8)) ?? ""
-    }
 
     /// Two replayed games (one between two followed teams), a power play spanning at least
     /// two polls: the calendar is written before the games and shows the finals after; every
@@ -70,17 +15,17 @@ import Testing
         let cli = try CLI()
         defer { cli.cleanUp() }
         // 30x: a two-minute power play lasts 4 s, two polls of 2 s.
-        let replay = try await Self.serveBothGames(cli, speed: 30)
+        let replay = try await Replays.serveBothGames(cli, speed: 30)
         defer { replay.kill() }
         let base = replay.output[0]
-        let receiver = try await Self.followBothWithAReceiver(cli)
+        let receiver = try await Replays.followBothWithAReceiver(cli)
         defer { receiver.process.kill() }
         let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1", "FACEOFF_API_BASE": base]
         let first = try Background(CLI.binary.path, ["run"], environment: environment)
         defer { first.kill() }
         // Before puck drop: both games in the calendar, no score yet.
-        #expect(await first.wait(timeout: 8) { _ in Self.calendar(cli, "TOR").contains("UID:") })
-        let before = Self.calendar(cli, "TOR")
+        #expect(await first.wait(timeout: 8) { _ in cli.calendar("TOR").contains("UID:") })
+        let before = cli.calendar("TOR")
         #expect(before.contains("2025020100") && before.contains("2025029999"))
         #expect(!before.contains(" W\r\n") && !before.contains("· W"))
         // A second run on the same store refuses to start.
@@ -89,7 +34,7 @@ import Testing
         #expect(second.stderr.contains("already running"))
 
         // Killed mid-game...
-        let reference = try Self.reference()
+        let reference = try Replays.reference()
         #expect(await first.wait(timeout: 120) { _ in receiver.accepted.count >= 20 })
         first.kill()
         // ...and started again: it picks the games up where the ledger says.
@@ -100,7 +45,7 @@ import Testing
         // The calendar shows the finals within a poll.
         #expect(
             await again.wait(timeout: 5) { _ in
-                let text = Self.calendar(cli, "TOR")
+                let text = cli.calendar("TOR")
                 return text.contains("Maple Leafs 3–1 Bruins") && text.contains("Maple Leafs 5–3 Canadiens")
             })
         // SIGTERM: gone within 5 s.
@@ -137,20 +82,20 @@ import Testing
         // A stdout sink, so no desktop notification (nor a logo fetch) can happen even where
         // a session bus exists.
         let sink = "[[sink]]\ntype = \"stdout\"\n"
-        try AlertCommandTests().writeConfig(cli, "teams = []\n" + sink)
+        try cli.writeConfig("teams = []\n" + sink)
         let run = try Background(
             CLI.binary.path, ["run"],
             environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
         defer { run.kill() }
         #expect(await run.wait(timeout: 20) { _ in run.stderr.contains("waiting") })
-        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"\npoll = 1\n")
+        try cli.writeConfig("teams = [\"TOR\"\npoll = 1\n")
         run.signal(SIGHUP)
         #expect(await run.wait(timeout: 20) { _ in run.stderr.contains("config reload refused") })
         #expect(run.status == nil)
-        try AlertCommandTests().writeConfig(cli, "teams = [\"MTL\"]\n" + sink)
+        try cli.writeConfig("teams = [\"MTL\"]\n" + sink)
         run.signal(SIGHUP)
         #expect(await run.wait(timeout: 20) { _ in run.stderr.contains("config reloaded") })
-        #expect(await run.wait(timeout: 20) { _ in Self.calendar(cli, "MTL").contains("UID:") })
+        #expect(await run.wait(timeout: 20) { _ in cli.calendar("MTL").contains("UID:") })
         run.signal(SIGINT)
         #expect(await run.exit(within: 5) != nil)
     }
@@ -161,7 +106,7 @@ import Testing
         let cli = try CLI()
         defer { cli.cleanUp() }
         let sink = "[[sink]]\ntype = \"stdout\"\n"
-        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n" + sink)
+        try cli.writeConfig("teams = [\"TOR\"]\n" + sink)
         let run = try Background(
             CLI.binary.path, ["run"],
             environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
@@ -225,8 +170,7 @@ import Testing
         defer { receiver.kill() }
         try #require(await receiver.wait(timeout: 30) { !$0.isEmpty })
         let environment = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"]
-        try AlertCommandTests().writeConfig(
-            cli, "teams = [\"TOR\"]\n[[sink]]\ntype = \"webhook\"\nname = \"hook\"\nurl = \"\(receiver.output[0])/hook\"\n")
+        try cli.writeConfig("teams = [\"TOR\"]\n[[sink]]\ntype = \"webhook\"\nname = \"hook\"\nurl = \"\(receiver.output[0])/hook\"\n")
         let doctor = try await cli.run(["doctor"], environment: environment)
         #expect(
             doctor.stdout.contains("! webhook hook:") && doctor.stdout.contains("doesn't answer HEAD (501 Not Implemented)")
@@ -235,7 +179,7 @@ import Testing
         let sent = try await cli.run(["doctor", "--send"], environment: environment)
         #expect(sent.stdout.contains("✓ webhook hook:"), "\(sent.stdout)")
 
-        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\npoll = 1\n")
+        try cli.writeConfig("teams = [\"TOR\"]\npoll = 1\n")
         let broken = try await cli.run(["doctor"], environment: environment)
         #expect(broken.status == 1)
         #expect(
@@ -249,7 +193,7 @@ import Testing
     @Test func theStatusLineAlwaysSaysSomethingTrue() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n")
+        try cli.writeConfig("teams = [\"TOR\"]\n")
         let base = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/", "TZ": "America/Toronto"]
         #expect(try await cli.run(["schedule"], environment: base.merging(["FACEOFF_NOW": "2025-10-25T12:00:00Z"]) { $1 }).status == 0)
         // TOR's last game ended an hour before noon.
@@ -280,7 +224,7 @@ import Testing
     @Test func statusReadsTheStoreAlone() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n")
+        try cli.writeConfig("teams = [\"TOR\"]\n")
         let environment = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/", "FACEOFF_NOW": "2025-10-25T12:00:00Z"]
         // Nothing cached yet: nothing to say, and no network asked.
         #expect(try await cli.run(["status"], environment: ["FACEOFF_API_BASE": "http://127.0.0.1:1/v1/"]).stdout == "No game scheduled\n")
@@ -339,7 +283,7 @@ import Testing
     @Test func doctorSaysWhatIsWrongAndHowToFixIt() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n")
+        try cli.writeConfig("teams = [\"TOR\"]\n")
         let good = try await cli.run(["doctor"], environment: ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
         #expect(good.status == 0, "\(good.stdout)")
         for check in ["✓ config", "✓ templates", "✓ time zones", "✓ store", "✓ calendar directory", "✓ NHL API"] {
@@ -363,8 +307,7 @@ import Testing
     @Test func runServesTheFeedsWhenAskedTo() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        try AlertCommandTests().writeConfig(
-            cli, "teams = [\"TOR\"]\n[serve]\nenabled = true\nlisten = \"127.0.0.1:0\"\n[[sink]]\ntype = \"stdout\"\n")
+        try cli.writeConfig("teams = [\"TOR\"]\n[serve]\nenabled = true\nlisten = \"127.0.0.1:0\"\n[[sink]]\ntype = \"stdout\"\n")
         let run = try Background(
             CLI.binary.path, ["run"],
             environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
@@ -395,8 +338,7 @@ import Testing
         defer { cli.cleanUp() }
         let first = try Mosquitto.freePort()
         func config(token: String, teams: String, port: Int, enabled: Bool = true) throws {
-            try AlertCommandTests().writeConfig(
-                cli,
+            try cli.writeConfig(
                 "teams = [\(teams)]\n[serve]\nenabled = \(enabled)\nlisten = \"127.0.0.1:\(port)\"\ntoken = \"\(token)\"\n[[sink]]\ntype = \"stdout\"\n"
             )
         }
@@ -442,7 +384,7 @@ import Testing
     @Test func serveTakesSignalsAsRunDoes() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n[serve]\ntoken = \"one\"\n")
+        try cli.writeConfig("teams = [\"TOR\"]\n[serve]\ntoken = \"one\"\n")
         let serve = try Background(
             CLI.binary.path, ["serve", "--listen", "127.0.0.1:0"],
             environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"])
@@ -450,7 +392,7 @@ import Testing
         #expect(await serve.wait(timeout: 30) { !$0.isEmpty })
         let base = serve.output[0]
         #expect(await Self.status(base + "calendars/TOR.ics?token=one") == 200)
-        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n[serve]\ntoken = \"two\"\n")
+        try cli.writeConfig("teams = [\"TOR\"]\n[serve]\ntoken = \"two\"\n")
         serve.signal(SIGHUP)
         #expect(await serve.wait(timeout: 20) { _ in serve.stderr.contains("feed server started again") }, "\(serve.stderr.suffix(800))")
         #expect(serve.status == nil, "SIGHUP ended serve")
@@ -465,7 +407,7 @@ import Testing
     @Test func servingToTheNetworkWithoutATokenIsSaid() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\"]\n")
+        try cli.writeConfig("teams = [\"TOR\"]\n")
         let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"]
         let open = try Background(CLI.binary.path, ["serve", "--listen", "0.0.0.0:0"], environment: environment)
         defer { open.kill() }

@@ -9,9 +9,9 @@ import Testing
 /// on the recorded answers of ../shared (a day of finals, a regulation and a shootout final
 /// with their landing, right-rail and boxscore), laid out as a mirror at test time.
 @Suite("scores and box scores, the binary", .timeLimit(.minutes(10))) struct ScoresAndGameTests {
-    static let recordings = CalendarCommandTests.recordings
+    static let recordings = Recordings.nhl
     /// Missing recordings fail under FACEOFF_TEST_ALL (CI) rather than skip.
-    static let enabled = CalendarCommandTests.recordingsAvailable
+    static let enabled = Recordings.nhlAvailable
 
     /// The project's mirror plus the recorded score, landing, boxscore and right-rail answers.
     static func mirror(_ cli: CLI) throws -> [String: String] {
@@ -30,7 +30,7 @@ import Testing
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: recordings.appendingPathComponent(recording), to: target)
         }
-        return FanCommandTests.environment.merging(["FACEOFF_API_BASE": "file://\(mirror.path)/"]) { $1 }
+        return FanMirror.environment.merging(["FACEOFF_API_BASE": "file://\(mirror.path)/"]) { $1 }
     }
 
     func run(_ cli: CLI, _ arguments: [String], _ environment: [String: String], columns: Int = 120) async throws -> CLI.Result {
@@ -164,11 +164,11 @@ import Testing
     @Test func recentAndNextPointToTheBoxScore() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let recent = try await cli.run(["recent", "TOR"], environment: FanCommandTests.environment)
+        let recent = try await cli.run(["recent", "TOR"], environment: FanMirror.environment)
         #expect(recent.stdout.contains("Box score: faceoff game 2025020100"), "\(recent.stdout)")
-        let next = try await cli.run(["next", "TOR"], environment: FanCommandTests.environment)
+        let next = try await cli.run(["next", "TOR"], environment: FanMirror.environment)
         #expect(next.stdout.contains("Box score: faceoff game 2025020119"), "\(next.stdout)")
-        let game = try await cli.run(["game", "TOR"], environment: FanCommandTests.environment)
+        let game = try await cli.run(["game", "TOR"], environment: FanMirror.environment)
         #expect(game.stderr.contains("gamecenter/2025020119/"), "\(game.stderr)")
     }
 
@@ -178,7 +178,7 @@ import Testing
     @Test func scoresWatchRedrawsUntilQ() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        var environment = FanCommandTests.environment.merging(["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TERM": "xterm-256color"]) {
+        var environment = FanMirror.environment.merging(["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TERM": "xterm-256color"]) {
             $1
         }
         environment["FACEOFF_NOW"] = nil
@@ -194,7 +194,7 @@ import Testing
         #expect(await terminal.exit(within: 10) == 0)
         let modes = tcflag_t(ICANON | ECHO)
         #expect(terminal.settings.c_lflag & modes == modes, "the terminal's line mode and echo are given back")
-        let piped = try await cli.run(["scores", "--watch"], environment: FanCommandTests.environment)
+        let piped = try await cli.run(["scores", "--watch"], environment: FanMirror.environment)
         #expect(piped.status == 2 && piped.stderr.contains("not one"), "\(piped.stderr)")
     }
 }

@@ -68,7 +68,7 @@ import Testing
         for round in 0..<20 {
             let cli = try CLI()
             defer { cli.cleanUp() }
-            try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\", \"MTL\"]\n")
+            try cli.writeConfig("teams = [\"TOR\", \"MTL\"]\n")
             failures += try await Self.round(cli, environment: Self.environment(cli)).map { "round \(round): \($0)" }
             #expect(FileManager.default.fileExists(atPath: store(cli).path))
         }
@@ -83,7 +83,7 @@ import Testing
         for round in 0..<20 {
             let cli = try CLI()
             defer { cli.cleanUp() }
-            try AlertCommandTests().writeConfig(cli, "teams = [\"TOR\", \"MTL\"]\n")
+            try cli.writeConfig("teams = [\"TOR\", \"MTL\"]\n")
             let environment = Self.environment(cli)
             #expect(try await cli.run(["schedule", "TOR"], environment: environment).status == 0)
             let downgrade = try await CLI.sqlite(

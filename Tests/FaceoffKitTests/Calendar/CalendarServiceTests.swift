@@ -66,7 +66,7 @@ final class CalendarHarness: @unchecked Sendable {
     func events(_ feed: String) throws -> [String: [String]] {
         var result: [String: [String]] = [:]
         var current: [String]?
-        for line in CalendarBuilderTests.unfold(try text(feed)) {
+        for line in SampleFeed.unfold(try text(feed)) {
             if line == "BEGIN:VEVENT" {
                 current = []
             } else if line == "END:VEVENT", let lines = current {
@@ -384,8 +384,8 @@ func value(_ lines: [String]?, _ name: String) -> String? {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("x.ics").path
-        let full = try CalendarBuilder.serialize(CalendarBuilderTests.feed([CalendarBuilderTests.event()]))
-        let empty = try CalendarBuilder.serialize(CalendarBuilderTests.feed([]))
+        let full = try CalendarBuilder.serialize(SampleFeed.feed([SampleFeed.event()]))
+        let empty = try CalendarBuilder.serialize(SampleFeed.feed([]))
         #expect(try FeedWriter.write(full, to: path, allowEmpty: false) == .written)
         #expect(try FeedWriter.write(full, to: path, allowEmpty: false) == .unchanged)
         #expect(try FeedWriter.write(empty, to: path, allowEmpty: false) == .refusedEmpty(previousEvents: 1))

@@ -56,14 +56,7 @@ import Testing
         urgency = "low"
         """
 
-    func errors(_ text: String) -> [ConfigError] {
-        do {
-            _ = try ConfigLoader.parse(text, file: "config.toml")
-            return []
-        } catch {
-            return error.errors
-        }
-    }
+    func errors(_ text: String) -> [ConfigError] { ConfigLoader.errors(in: text) }
 
     @Test func parsesTheWholeReference() throws {
         let config = try ConfigLoader.parse(Self.fullReference, file: "config.toml")

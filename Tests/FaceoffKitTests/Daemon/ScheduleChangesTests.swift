@@ -28,7 +28,7 @@ import Testing
     func changes(_ before: [String], _ after: [String]) throws -> [String] {
         ScheduleChanges.events(team: "TOR", before: try Self.games(before), after: try Self.games(after), now: Self.now, time: time)
             .map { event in
-                let text = RendererTests.renderer.text(event)
+                let text = Renderer.builtIn.text(event)
                 return "\(event.gameId) \(text.title) · \(text.body)"
             }
     }
@@ -94,7 +94,7 @@ import Testing
         #expect(try events([one[0]], one, [1]).map { $0.details["change"] } == ["added"])
         let back = try events(
             [Self.game(1, "2025-12-01T00:00:00Z", schedule: "PPD")], [Self.game(1, "2026-02-20T00:00:00Z")], [1])
-        #expect(back.map { RendererTests.renderer.text($0).body } == ["from Sun Nov 30 19:00 to Thu Feb 19 19:00"])
+        #expect(back.map { Renderer.builtIn.text($0).body } == ["from Sun Nov 30 19:00 to Thu Feb 19 19:00"])
         #expect(back.map { $0.details["change"] } == ["rescheduled"])
         let a = Self.game(1, "2025-12-01T00:00:00Z")
         let b = Self.game(1, "2025-12-01T01:00:00Z")

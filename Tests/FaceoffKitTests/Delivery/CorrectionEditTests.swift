@@ -75,24 +75,24 @@ import Testing
         }
     }
 
-    static func sink(_ setup: WebhookSinkTests.Setup, preset: SinkConfig.Preset, path: String, edit: SinkConfig.Edit = .on) -> WebhookSink {
+    static func sink(_ setup: WebhookHarness.Setup, preset: SinkConfig.Preset, path: String, edit: SinkConfig.Edit = .on) -> WebhookSink {
         var config = SinkConfig(type: .webhook)
         config.name = "hook"
         config.url = setup.server.baseURL + path
         config.preset = preset
         config.edit = edit
         return WebhookSink(
-            config: config, renderer: RendererTests.renderer, http: CurlHTTPClient(), outbox: Outbox(store: setup.store),
-            schedule: WebhookSinkTests.fast)
+            config: config, renderer: Renderer.builtIn, http: CurlHTTPClient(), outbox: Outbox(store: setup.store),
+            schedule: WebhookHarness.fast)
     }
 
     @Test func aDiscordGoalTakenBackIsEditedInPlaceEvenAfterARestart() async throws {
         let discord = FakeDiscord()
-        let setup = try WebhookSinkTests.Setup { discord.handle($0) }
+        let setup = try WebhookHarness.Setup { discord.handle($0) }
         defer { setup.close() }
         let first = Self.sink(setup, preset: .discord, path: "/api/webhooks/1/t0ken")
         #expect(try await first.enqueue(Self.goal, at: Date()) == .queued)
-        #expect(await WebhookSinkTests.deliver(first))
+        #expect(await WebhookHarness.deliver(first))
         let goalText = try #require(discord.description("90001"))
         // A new sink on the same store (a restarted run) edits the message the goal became.
         let second = Self.sink(setup, preset: .discord, path: "/api/webhooks/1/t0ken")
@@ -100,7 +100,7 @@ import Testing
         // A correction of a goal never sent here is a new message.
         let elsewhere = SampleEvent.make(.goalOverturned, team: "TOR", key: "never-sent")
         #expect(try await second.enqueue(elsewhere, at: Date()) == .queued)
-        #expect(await WebhookSinkTests.deliver(second))
+        #expect(await WebhookHarness.deliver(second))
         let requests = setup.server.requests
         #expect(requests.map(\.method) == ["POST", "PATCH", "POST"], "\(requests.map(\.path))")
         #expect(requests[0].path == "/api/webhooks/1/t0ken?wait=true")
@@ -113,18 +113,18 @@ import Testing
 
     @Test func editOffSendsANewMessageAndBothDoesBoth() async throws {
         let discord = FakeDiscord()
-        let setup = try WebhookSinkTests.Setup { discord.handle($0) }
+        let setup = try WebhookHarness.Setup { discord.handle($0) }
         defer { setup.close() }
         let both = Self.sink(setup, preset: .discord, path: "/api/webhooks/1/t0ken", edit: .both)
         for event in [Self.goal, Self.changed] { #expect(try await both.enqueue(event, at: Date()) == .queued) }
-        #expect(await WebhookSinkTests.deliver(both))
+        #expect(await WebhookHarness.deliver(both))
         #expect(setup.server.requests.map(\.method) == ["POST", "PATCH", "POST"])
 
-        let setupOff = try WebhookSinkTests.Setup { discord.handle($0) }
+        let setupOff = try WebhookHarness.Setup { discord.handle($0) }
         defer { setupOff.close() }
         let off = Self.sink(setupOff, preset: .discord, path: "/api/webhooks/1/t0ken", edit: .off)
         for event in [Self.goal, Self.changed] { #expect(try await off.enqueue(event, at: Date()) == .queued) }
-        #expect(await WebhookSinkTests.deliver(off))
+        #expect(await WebhookHarness.deliver(off))
         #expect(setupOff.server.requests.map(\.path) == ["/api/webhooks/1/t0ken", "/api/webhooks/1/t0ken"])
     }
 
@@ -132,7 +132,7 @@ import Testing
     /// replaces it (ntfy 2.16).
     @Test func anNtfyScoringChangeUpdatesTheGoalsNotification() async throws {
         let notifications = Mutex<[(sequence: String?, message: String)]>([])
-        let setup = try WebhookSinkTests.Setup { request in
+        let setup = try WebhookHarness.Setup { request in
             guard request.method == "POST", request.path == "/",
                 let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
                 object["topic"] as? String == "leafs",
@@ -153,27 +153,27 @@ import Testing
         defer { setup.close() }
         let sink = Self.sink(setup, preset: .ntfy, path: "/leafs")
         #expect(try await sink.enqueue(Self.goal, at: Date()) == .queued)
-        #expect(await WebhookSinkTests.deliver(sink))
+        #expect(await WebhookHarness.deliver(sink))
         let before = notifications.withLock { $0.first?.message }
         #expect(try await sink.enqueue(Self.changed, at: Date()) == .queued)
-        #expect(await WebhookSinkTests.deliver(sink))
+        #expect(await WebhookHarness.deliver(sink))
         let after = notifications.withLock { $0 }
         #expect(after.count == 1, "\(after)")
         #expect(after.first?.sequence == "faceoff-2025029999-sample")
-        #expect(after.first?.message != before && after.first?.message.hasPrefix(RendererTests.renderer.text(Self.changed).title) == true)
+        #expect(after.first?.message != before && after.first?.message.hasPrefix(Renderer.builtIn.text(Self.changed).title) == true)
     }
 
     /// A restarted process replaces the goal's bubble with its correction: the id is in the store.
     @Test(.enabled(if: NotificationBus.available, "needs dbus, python3-dbus, python3-gi and libnotify-bin (.ci/run installs them)"))
     func aDesktopCorrectionReplacesTheGoalsNotification() async throws {
-        let session = try NotifySendSinkTests.Session()
+        let session = try DesktopSession()
         defer { session.close() }
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
         func sink(_ edit: SinkConfig.Edit) -> NotifySendSink {
             NotifySendSink(
-                renderer: RendererTests.renderer, environment: ["DBUS_SESSION_BUS_ADDRESS": session.address, "PATH": "/usr/bin:/bin"],
+                renderer: Renderer.builtIn, environment: ["DBUS_SESSION_BUS_ADDRESS": session.address, "PATH": "/usr/bin:/bin"],
                 logos: nil, edit: edit, sent: SentMessages(store: store))
         }
         #expect(!(await sink(.on).send(Self.goal)).isFailure)
@@ -184,7 +184,7 @@ import Testing
         let goalID = try #require(calls[0]["id"] as? Int)
         #expect(calls[0]["replaces"] as? Int == 0)
         #expect(calls[1]["replaces"] as? Int == goalID)
-        #expect(calls[1]["summary"] as? String == RendererTests.renderer.text(Self.overturned).title)
+        #expect(calls[1]["summary"] as? String == Renderer.builtIn.text(Self.overturned).title)
         #expect(calls[2]["replaces"] as? Int == 0, "edit = false: a new notification")
     }
 }

@@ -39,7 +39,7 @@ import Testing
             let renderer = Renderer(templates: try TemplateSet(overrides: nil), followed: ["TOR"])
             return ExecSink(
                 config: config, renderer: renderer, environment: environment, paths: Paths(environment: environment),
-                outbox: store.map { Outbox(store: $0) }, schedule: WebhookSinkTests.fast)
+                outbox: store.map { Outbox(store: $0) }, schedule: WebhookHarness.fast)
         }
 
         var lines: [String] {

@@ -209,17 +209,18 @@ import Testing
         #expect(
             shown.contains("password = \"<redacted>\"") && !shown.contains("goal-horn") && shown.contains("url = \"mqtts://broker.lan\""))
 
-        let found = ConfigLoaderTests().errors(
-            """
-            [[sink]]
-            type = "mqtt"
-            url = "https://broker.lan"
-            topic_prefix = "faceoff/#"
-            command = ["x"]
+        let found = ConfigLoader.errors(
+            in:
+                """
+                [[sink]]
+                type = "mqtt"
+                url = "https://broker.lan"
+                topic_prefix = "faceoff/#"
+                command = ["x"]
 
-            [[sink]]
-            type = "mqtt"
-            """)
+                [[sink]]
+                type = "mqtt"
+                """)
         #expect(found.count == 5, "\(found.map(\.message))")
         #expect(found.contains { $0.message.contains("'url' must be mqtt://host[:port] or mqtts://host[:port]") })
         #expect(found.contains { $0.message.contains("without wildcards") })
@@ -234,7 +235,7 @@ import Testing
         var config = SinkConfig(type: .mqtt)
         config.url = "http://example.invalid/hook"
         let sink = MQTTSink(
-            config: config, renderer: RendererTests.renderer, alerts: SinkFilter(teams: ["TOR"]), owner: false, store: nil,
+            config: config, renderer: Renderer.builtIn, alerts: SinkFilter(teams: ["TOR"]), owner: false, store: nil,
             finalHold: .seconds(60))
         guard case .failure(let problem) = await sink.probe(timeout: .seconds(1)) else {
             Issue.record("a sink without a broker connected")

@@ -54,7 +54,7 @@ struct QueuedOnATestClock {
         let lines = LogLines()
         let attempts = Mutex(0)
         let worker = OutboxWorker(
-            name: "hook", outbox: outbox, schedule: WebhookSinkTests.fast, lease: .seconds(10), wake: WakeSignal(), now: { Date() },
+            name: "hook", outbox: outbox, schedule: WebhookHarness.fast, lease: .seconds(10), wake: WakeSignal(), now: { Date() },
             logger: lines.logger(), disabledReason: { nil },
             attempt: { _, _ in
                 attempts.withLock { $0 += 1 }

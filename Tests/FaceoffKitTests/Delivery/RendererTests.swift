@@ -7,7 +7,7 @@ import Testing
 @testable import FaceoffNHL
 
 @Suite(.timeLimit(.minutes(5))) struct RendererTests {
-    static let renderer = Renderer(templates: try! TemplateSet(overrides: nil), followed: ["TOR"])
+    static let renderer = Renderer.builtIn
 
     @Test func theIssueExampleGoal() {
         var event = SampleEvent.make(.goal, team: "TOR")

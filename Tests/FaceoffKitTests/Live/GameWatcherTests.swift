@@ -230,19 +230,19 @@ import Testing
         try await setup.watcher(delivered, series: before, start: now.addingTimeInterval(600), now: { now }).run()
         let pregame = try #require(delivered.all.first)
         #expect(pregame.kind == .pregame && pregame.id == "2025020100:pregame:30" && pregame.details["minutes_before"] == "10")
-        #expect(RendererTests.renderer.text(pregame).body == "Game 5 · TOR leads 3–1 · starts in 10 min")
+        #expect(Renderer.builtIn.text(pregame).body == "Game 5 · TOR leads 3–1 · starts in 10 min")
         #expect(delivered.all.filter { $0.kind == .pregame }.count == 1)
         let start = try #require(delivered.all.first { $0.kind == .gameStart })
         #expect(start.series?.game == 5 && start.series?.text == "TOR leads 3–1")
-        #expect(RendererTests.renderer.text(start).body == "Game 5 · TOR leads 3–1 · BOS 0–0 TOR")
+        #expect(Renderer.builtIn.text(start).body == "Game 5 · TOR leads 3–1 · BOS 0–0 TOR")
         let final = try #require(delivered.all.first { $0.kind == .final })
         #expect(final.series?.topWins == 4 && final.series?.winner == "TOR")
         #expect(
-            RendererTests.renderer.text(final).body.hasPrefix("BOS 1–3 TOR · Maple Leafs win the series 4–1"),
-            "\(RendererTests.renderer.text(final).body)")
+            Renderer.builtIn.text(final).body.hasPrefix("BOS 1–3 TOR · Maple Leafs win the series 4–1"),
+            "\(Renderer.builtIn.text(final).body)")
         // Other kinds carry no series.
         #expect(delivered.all.filter { $0.series != nil }.map(\.kind) == [.pregame, .gameStart, .final])
-        let json = EventJSON(final, text: RendererTests.renderer.text(final)).encoded()
+        let json = EventJSON(final, text: Renderer.builtIn.text(final)).encoded()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let series = try #require(object["series"] as? [String: Any])
         #expect(
@@ -320,7 +320,7 @@ import Testing
                     "2025020100:goalie_pulled:236", "2025020100:goal:244", "2025020100:period_end:3", "2025020100:final",
                 ].compactMap { $0 })
         #expect(summaries.first?.details["missed"] == "1 goal, 1 penalty, 4 other alerts")
-        let line = RendererTests.renderer.line(try #require(summaries.first))
+        let line = Renderer.builtIn.line(try #require(summaries.first))
         #expect(line.hasPrefix("Caught up on BOS @ TOR") && line.contains("missed 1 goal, 1 penalty, 4 other alerts"), "\(line)")
         // The folded ones are passed over in the ledger, so no later run sends them.
         let claimed = try Ledger(store: setup.store).claimedIDs(gameID: 2025020100, sink: "stdout")

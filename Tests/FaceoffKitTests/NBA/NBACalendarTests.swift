@@ -11,7 +11,7 @@ import Testing
 /// The Lakers' 2026 postseason feed from ESPN's recorded schedule: finals with scores (one in
 /// overtime), games to come, and three "if necessary" games with no time yet.
 @Suite(.timeLimit(.minutes(1))) struct NBACalendarTests {
-    static let recording = "schedule_nba_13_lal_2026_postseason_with_ot_and_tbd.json"
+    static let recording = ESPNRecordings.lakersPostseason
     static let lakers = NBATeams.team(abbreviation: "LAL")!
 
     func service(_ store: Store?, scores: Bool = true, now: Date = Date()) throws -> CalendarService {
@@ -125,7 +125,7 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct NBAScheduleChangeTests {
     @Test func aGameGivenItsTimeOrMovedIsNews() throws {
         try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
-        let before = try ESPNRecordings.decode(ESPNTeamSchedule.self, NBACalendarTests.recording)
+        let before = try ESPNRecordings.decode(ESPNTeamSchedule.self, ESPNRecordings.lakersPostseason)
         var after = before
         let events = try #require(after.events)
         for (index, event) in events.enumerated() {

@@ -7,23 +7,6 @@ import Testing
 @testable import FaceoffKit
 @testable import FaceoffNHL
 
-/// ESPN's recorded NBA answers (../shared/espn-api/fixtures).
-enum ESPNRecordings {
-    static let directory = RealFixtures.repoRoot.deletingLastPathComponent().appendingPathComponent("shared/espn-api/fixtures")
-
-    static var available: Bool {
-        ProcessInfo.processInfo.environment["FACEOFF_TEST_ALL"] == "1" || FileManager.default.fileExists(atPath: directory.path)
-    }
-
-    static func decode<T: Decodable>(_ type: T.Type, _ name: String) throws -> T {
-        try APIText.decode(T.self, from: Array(Data(contentsOf: directory.appendingPathComponent(name))))
-    }
-
-    static func json(_ name: String) throws -> Any {
-        try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent(name)))
-    }
-}
-
 @Suite(.timeLimit(.minutes(5))) struct TeamInputTests {
     @Test func aLeagueWrittenIsThatLeague() throws {
         #expect(try TeamInput.resolve("nba:LAL") == .nba(NBATeams.team(id: "13")!))

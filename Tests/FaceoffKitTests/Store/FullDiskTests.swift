@@ -89,9 +89,9 @@ struct FullDiskTests {
         config.name = "hook"
         config.url = receiver.baseURL + "/hook"
         let webhook = WebhookSink(
-            config: config, renderer: RendererTests.renderer, http: CurlHTTPClient(), outbox: Outbox(store: store),
-            schedule: WebhookSinkTests.fast)
-        let owed = WebhookSinkTests.events(2)
+            config: config, renderer: Renderer.builtIn, http: CurlHTTPClient(), outbox: Outbox(store: store),
+            schedule: WebhookHarness.fast)
+        let owed = WebhookHarness.events(2)
         for event in owed { #expect(try await webhook.enqueue(event, at: Date()) == .queued) }
 
         disk.fill()

@@ -87,7 +87,7 @@ import Testing
         let feed = try Replays.load(TestPaths.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play"))
         var detector = EventDetector()
         let joined = detector.join(GameSnapshot(feed))
-        let line = RendererTests.renderer.line(joined)
+        let line = Renderer.builtIn.line(joined)
         #expect(line.contains(" · Final") && !line.contains("left"), "\(line)")
         #expect(FinalLabel.text("OT") == "Final/OT" && FinalLabel.text("REG") == "Final" && FinalLabel.text("SO") == "Final/SO")
         let board = LiveScoreboard(style: .plain).render(GameSnapshot(feed), recent: [], width: 100)
