@@ -12,56 +12,11 @@ import Testing
 
 /// Webhook delivery against a loopback receiver, with a real store for the outbox.
 @Suite(.timeLimit(.minutes(5))) struct WebhookSinkTests {
-    static let secret = "whsec_" + Data("faceoff-test-signing-key-32-byte".utf8).base64EncodedString()
-    static let fast = RetrySchedule(
-        early: .milliseconds(50), earlyFor: .milliseconds(120), delays: [.milliseconds(100)], jitter: 0, idleCheck: .milliseconds(100))
-
-    struct Setup {
-        let server: LoopbackHTTPServer
-        let directory: URL
-        let store: Store
-
-        init(_ handler: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply) throws {
-            server = try LoopbackHTTPServer(handler: handler)
-            directory = try TestPaths.temporaryDirectory()
-            store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
-        }
-
-        func sink(
-            path: String = "/hook", expiry: Duration = .seconds(3600), owner: String = ProcessOwner.current,
-            schedule: RetrySchedule = WebhookSinkTests.fast
-        ) -> WebhookSink {
-            var config = SinkConfig(type: .webhook)
-            config.name = "hook"
-            config.url = server.baseURL + path
-            config.secret = WebhookSinkTests.secret
-            config.headers = ["Authorization": "Bearer t0ken"]
-            config.expiry = expiry
-            return WebhookSink(
-                config: config, renderer: RendererTests.renderer, http: CurlHTTPClient(), outbox: Outbox(store: store, owner: owner),
-                schedule: schedule)
-        }
-
-        func close() {
-            server.stop()
-            try? FileManager.default.removeItem(at: directory)
-        }
-    }
-
-    static func events(_ count: Int) -> [GameEvent] {
-        (0..<count).map { SampleEvent.make(.goal, team: "TOR", key: "\(100 + $0)") }
-    }
-
-    /// Runs the sink's outbox worker until nothing is owed (or a deadline passes). The deadline
-    /// only catches a worker that stopped: the whole suite on two cores can hold a worker's
-    /// tasks back for many seconds, so it is far beyond what a delivery needs.
-    static func deliver(_ sink: WebhookSink, within timeout: Duration = .seconds(90)) async -> Bool {
-        let worker = Task { await sink.run() }
-        let settled = await sink.settle(timeout: timeout)
-        worker.cancel()
-        await worker.value
-        return settled
-    }
+    static let secret = WebhookHarness.secret
+    static let fast = WebhookHarness.fast
+    typealias Setup = WebhookHarness.Setup
+    static func events(_ count: Int) -> [GameEvent] { WebhookHarness.events(count) }
+    static func deliver(_ sink: WebhookSink) async -> Bool { await WebhookHarness.deliver(sink) }
 
     @Test func everyRequestIsSignedAndCarriesTheEventID() async throws {
         let setup = try Setup { _ in .response(status: 204) }
@@ -102,7 +57,7 @@ import Testing
         var config = SinkConfig(type: .webhook)
         config.name = "hook"
         config.url = "http://127.0.0.1:1/hook?token=abc"
-        let sink = WebhookSink(config: config, renderer: RendererTests.renderer, http: CurlHTTPClient(), outbox: nil)
+        let sink = WebhookSink(config: config, renderer: Renderer.builtIn, http: CurlHTTPClient(), outbox: nil)
         let delivery = await sink.send(SampleEvent.make(.goal, team: "TOR"))
         let text = "\(delivery)"
         #expect(text.components(separatedBy: "127.0.0.1:1").count == 2, "\(text)")
@@ -177,33 +132,56 @@ import Testing
         return settled
     }
 
-    /// Down for a moment (a restart): early in an outage the head is tried every 0.2 s here,
-    /// however many attempts failed, so the backlog goes out right after the receiver is
-    /// back, in order. (With waits counted by attempts, the third would be a minute.)
+    /// Down for a moment (a restart): early in an outage the head is tried every early wait
+    /// (1/8 s here), however many attempts failed, so the backlog goes out at the first try
+    /// after the receiver is back, in order. (With waits counted by attempts, the third would
+    /// be a minute.) On a clock the test steps, so every time is exact however busy the
+    /// machine is.
     @Test func aBacklogGoesOutSoonAfterTheReceiverIsBack() async throws {
         let schedule = RetrySchedule(
-            early: .milliseconds(200), earlyFor: .seconds(30), delays: [.seconds(60)], jitter: 0.2, idleCheck: .milliseconds(100))
-        let receiver = Receiver()
-        let setup = try Setup { _ in receiver.answer() }
+            early: .milliseconds(125), earlyFor: .seconds(30), delays: [.seconds(60)], jitter: 0, idleCheck: .seconds(30))
+        let clock = ManualClock()
+        let start = Date(timeIntervalSince1970: 1_760_000_000)
+        let now: @Sendable () -> Date = { start.addingTimeInterval(clock.now.offset.inSeconds) }
+        let seen = Mutex<(up: Bool, at: [Duration])>((false, []))
+        let setup = try Setup { _ in
+            let up = seen.withLock { state in
+                state.at.append(clock.now.offset)
+                return state.up
+            }
+            return up ? .response(status: 200) : .response(status: 503)
+        }
         defer { setup.close() }
-        let sink = setup.sink(schedule: schedule)
+        var config = SinkConfig(type: .webhook)
+        config.name = "hook"
+        config.url = setup.server.baseURL + "/hook"
+        config.secret = Self.secret
+        let sink = WebhookSink(
+            config: config, renderer: Renderer.builtIn, http: CurlHTTPClient(), outbox: Outbox(store: setup.store),
+            schedule: schedule, now: now, clock: clock)
         let events = Self.events(3)
+        func requests() -> [Duration] { seen.withLock { $0.at } }
         // Queued before the worker starts: no new alert comes in during the outage.
-        for event in events { _ = try await sink.enqueue(event, at: Date()) }
-        #expect(
-            try await Self.working(sink) {
-                try await receiver.waitFor(5)
-                receiver.recover()
-            })
+        for event in events { _ = try await sink.enqueue(event, at: now()) }
+        let settled = try await Self.working(sink) {
+            try #require(await eventually(within: hangGuard) { requests().count == 1 })
+            // Four more failures, an early wait apart.
+            for _ in 0..<4 {
+                let before = requests().count
+                try #require(await eventually(within: hangGuard) { clock.sleeping > 0 })
+                clock.advance(by: .milliseconds(125))
+                try #require(await eventually(within: hangGuard) { requests().count > before })
+            }
+            // Back: the next try takes the head, and the rest follow at once.
+            seen.withLock { $0.up = true }
+            try #require(await eventually(within: hangGuard) { clock.sleeping > 0 })
+            clock.advance(by: .milliseconds(125))
+            try #require(await eventually(within: hangGuard) { requests().count == 8 })
+        }
+        #expect(settled)
+        #expect(requests() == (0...5).map { .milliseconds(125 * $0) } + [.milliseconds(625), .milliseconds(625)])
         let ids = setup.server.requests.map { $0.headers["webhook-id"] }
-        #expect(ids.suffix(3) == events.map(\.id))
-        #expect(ids.dropLast(3).allSatisfy { $0 == events[0].id })
-        let recovered = try #require(receiver.recovered)
-        let last = try #require(receiver.requests.last)
-        #expect(last.timeIntervalSince(recovered) < 2.0, "backlog \(last.timeIntervalSince(recovered)) s after recovery")
-        // Never faster than the early wait allows: at least 0.16 s between tries.
-        let failed = receiver.requests.dropLast(3)
-        #expect(zip(failed, failed.dropFirst()).allSatisfy { $1.timeIntervalSince($0) >= 0.15 })
+        #expect(ids == Array(repeating: events[0].id, count: 6) + [events[1].id, events[2].id])
     }
 
     /// Early in an outage a new alert for the sink is a reason to try the head again at once.
@@ -255,7 +233,7 @@ import Testing
         config.url = setup.server.baseURL + "/hook"
         config.secret = Self.secret
         let sink = WebhookSink(
-            config: config, renderer: RendererTests.renderer, http: CurlHTTPClient(), outbox: Outbox(store: setup.store),
+            config: config, renderer: Renderer.builtIn, http: CurlHTTPClient(), outbox: Outbox(store: setup.store),
             schedule: schedule, now: now, clock: clock)
         let events = Self.events(2)
         func requests() -> [Duration] { seen.withLock { $0.at } }

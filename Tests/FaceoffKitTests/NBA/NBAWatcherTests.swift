@@ -16,16 +16,20 @@ import Testing
 
     /// ESPN's answer as it stood after `count` plays: live (or before the tip with none), the
     /// score of the last play; the whole recording (final) once every play is in.
-    final class Feed: Sendable {
+    final class Feed: @unchecked Sendable {
         let raw: Data
+        /// The recording parsed once (read only), so each answer costs one serialisation.
+        let root: [String: Any]
         let total: Int
         let step: Int
         private let position: Mutex<Int>
 
-        init(start: Int = 0, step: Int = 5) throws {
+        /// - Parameter step: plays per answer; 15 is about a poll's worth in a live game, and
+        ///   keeps a whole game to some 30 polls.
+        init(start: Int = 0, step: Int = 15) throws {
             raw = try Data(contentsOf: ESPNRecordings.directory.appendingPathComponent(NBAWatcherTests.recording))
-            let root = try JSONSerialization.jsonObject(with: raw) as? [String: Any]
-            total = (root?["plays"] as? [Any])?.count ?? 0
+            root = try JSONSerialization.jsonObject(with: raw) as? [String: Any] ?? [:]
+            total = (root["plays"] as? [Any])?.count ?? 0
             self.step = step
             position = Mutex(start)
         }
@@ -35,13 +39,13 @@ import Testing
                 defer { value = min(total, value + step) }
                 return value
             }
-            return Array(Self.prefix(raw, count, of: total))
+            return Array(count < total ? Self.prefix(root, count) : raw)
         }
 
         func skip(_ plays: Int) { position.withLock { $0 = min(total, $0 + plays) } }
 
-        static func prefix(_ raw: Data, _ count: Int, of total: Int) -> Data {
-            guard count < total, var root = try? JSONSerialization.jsonObject(with: raw) as? [String: Any] else { return raw }
+        static func prefix(_ root: [String: Any], _ count: Int) -> Data {
+            var root = root
             let plays = Array((root["plays"] as? [[String: Any]] ?? []).prefix(count))
             root["plays"] = plays
             var header = root["header"] as? [String: Any] ?? [:]
@@ -60,7 +64,7 @@ import Testing
             }
             header["competitions"] = [competition]
             root["header"] = header
-            return (try? JSONSerialization.data(withJSONObject: root)) ?? raw
+            return (try? JSONSerialization.data(withJSONObject: root)) ?? Data()
         }
     }
 
@@ -159,11 +163,12 @@ import Testing
     /// into one `caught_up` summary, passed over in the ledger.
     @Test func aGapInWatchingFoldsWhatItMissedIntoOneSummary() async throws {
         try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
-        let feed = try Feed(step: 5)
+        let feed = try Feed()
         let wall = Mutex(Date(timeIntervalSince1970: 1_761_000_000))
+        // The 8th answer, some 105 plays in, comes an hour later and 150 plays on.
         let setup = try Setup(feed) { request in
-            wall.withLock { $0 = $0.addingTimeInterval(request == 20 ? 3600 : 5) }
-            if request == 20 { feed.skip(150) }
+            wall.withLock { $0 = $0.addingTimeInterval(request == 8 ? 3600 : 5) }
+            if request == 8 { feed.skip(150) }
         }
         defer { setup.close() }
         let events = try await setup.watch(now: { wall.withLock { $0 } })
@@ -195,7 +200,8 @@ import Testing
         let teams = directory.appendingPathComponent("apis/site/v2/sports/basketball/nba/teams/13")
         try FileManager.default.createDirectory(at: teams, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: ESPNRecordings.directory.appendingPathComponent(NBACalendarTests.recording), to: teams.appendingPathComponent("schedule"))
+            at: ESPNRecordings.directory.appendingPathComponent(ESPNRecordings.lakersPostseason),
+            to: teams.appendingPathComponent("schedule"))
         let planner = Self.planner(espn: directory)
         // The Leafs' game on (LIVE in the mirror) comes before anything to come.
         let hockeyDay = try Date("2025-10-25T23:30:00Z", strategy: .iso8601)
