@@ -19,6 +19,17 @@ struct GameEventBuilder {
 
     static let keys = CalendarTemplateKey.flatKeys
 
+    /// A game's kind as the feeds name it (its CATEGORIES and the templates' `game_type`), in
+    /// either league.
+    static func gameTypeLabel(_ type: String) -> String {
+        switch type {
+        case "preseason": "Preseason"
+        case "regular": "Regular season"
+        case "playoffs": "Playoffs"
+        default: "Special event"
+        }
+    }
+
     /// The parts of an event that make SEQUENCE rise when they change (RFC 5545 §3.8.7.4).
     static func fingerprint(_ event: CalendarEvent) -> String {
         "\(Int(event.start.timeIntervalSince1970))|\(Int(event.end.timeIntervalSince1970))|\(event.status.rawValue)"
@@ -139,13 +150,7 @@ struct GameEventBuilder {
         let title = Self.collapsingWhitespace(templates.renderCalendar("calendar-summary", context))
 
         let arena = summary.venue.flatMap(TeamFactsTable.arena(named:))
-        let gameType =
-            switch summary.type {
-            case "preseason": "Preseason"
-            case "regular": "Regular season"
-            case "playoffs": "Playoffs"
-            default: "Special event"
-            }
+        let gameType = Self.gameTypeLabel(summary.type)
         // Networks by market, in one pass: "TSN4, RDS".
         var tv: [String: String] = [:]
         for broadcast in summary.broadcasts {

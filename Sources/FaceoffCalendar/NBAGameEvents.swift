@@ -63,13 +63,7 @@ extension GameEventBuilder {
         }
         let title = Self.collapsingWhitespace(templates.renderCalendar("calendar-summary", context))
 
-        let gameType =
-            switch summary.type {
-            case "preseason": "Preseason"
-            case "regular": "Regular season"
-            case "playoffs": "Playoffs"
-            default: "Special event"
-            }
+        let gameType = Self.gameTypeLabel(summary.type)
         var tv: [String: String] = [:]
         for broadcast in summary.broadcasts {
             tv[broadcast.market] = tv[broadcast.market].map { $0 + ", " + broadcast.network } ?? broadcast.network
