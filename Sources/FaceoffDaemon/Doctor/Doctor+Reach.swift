@@ -13,7 +13,6 @@ extension Doctor {
     /// The NHL's API, and ESPN's when an NBA team is followed (nothing else asks it): one
     /// request each, timed.
     func apis() async -> [Finding] {
-        let http = CurlHTTPClient()
         func reach(_ name: String, base: String, path: String, hint: String) async -> Finding {
             let started = ContinuousClock.now
             do {
@@ -71,7 +70,6 @@ extension Doctor {
     /// Each webhook: reachable (any HTTP answer to a HEAD will do; many receivers refuse HEAD),
     /// or with `--send` a signed sample alert.
     func webhooks(_ renderer: Renderer) async -> [Finding] {
-        let http = CurlHTTPClient()
         var findings: [Finding] = []
         for sink in session.config.sinks where sink.type == .webhook {
             guard let url = sink.url else { continue }

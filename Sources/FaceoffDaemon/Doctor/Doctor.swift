@@ -1,4 +1,5 @@
 import FaceoffBase
+import FaceoffHTTP
 import FaceoffKit
 import Foundation
 
@@ -32,6 +33,8 @@ public struct Doctor: Sendable {
     let configLoaded: Bool
     /// `--send`: a sample alert through each webhook, exec and MQTT sink.
     let send: Bool
+    /// The one client the APIs' and the webhooks' checks share.
+    let http = CurlHTTPClient<ContinuousClock>()
 
     public init(session: Session, configLoaded: Bool, send: Bool) {
         self.session = session
