@@ -9,14 +9,6 @@ import Testing
 @testable import FaceoffNHL
 
 @Suite(.timeLimit(.minutes(5))) struct CalendarBuilderTests {
-    static let start = SampleFeed.start
-    static func event(summary: String = "Maple Leafs vs Canadiens", description: String = "Montréal Canadiens @ Toronto Maple Leafs")
-        -> CalendarEvent
-    { SampleFeed.event(summary: summary, description: description) }
-    static func feed(_ events: [CalendarEvent]) -> CalendarFeed { SampleFeed.feed(events) }
-
-    static func unfold(_ text: String) -> [String] { SampleFeed.unfold(text) }
-
     @Test func controlCharactersAreRemovedFromText() {
         #expect(CalendarBuilder.clean("A\u{0}B\u{7F}C\nD\tE\u{1B}F Montréal – 🏒\r") == "ABC\nD\tEF Montréal – 🏒")
         let plain = "Maple Leafs vs Canadiens · Scotiabank Arena, Toronto"
@@ -24,8 +16,8 @@ import Testing
     }
 
     @Test func calendarPropertiesAreThere() throws {
-        let text = try CalendarBuilder.serialize(Self.feed([Self.event()]))
-        let lines = Self.unfold(text)
+        let text = try CalendarBuilder.serialize(SampleFeed.feed([SampleFeed.event()]))
+        let lines = SampleFeed.unfold(text)
         #expect(lines.first == "BEGIN:VCALENDAR")
         #expect(lines.last == "END:VCALENDAR")
         for expected in [
@@ -39,7 +31,7 @@ import Testing
     }
 
     @Test func eventPropertiesAreUTCAndComplete() throws {
-        let lines = Self.unfold(try CalendarBuilder.serialize(Self.feed([Self.event()])))
+        let lines = SampleFeed.unfold(try CalendarBuilder.serialize(SampleFeed.feed([SampleFeed.event()])))
         for expected in [
             "UID:nhl-game-2025020004@faceoff", "DTSTART:20251009T085320Z", "DTEND:20251009T115320Z",
             "DTSTAMP:20251008T085320Z", "LAST-MODIFIED:20251008T085320Z", "SEQUENCE:2", "STATUS:CONFIRMED",
@@ -54,7 +46,7 @@ import Testing
 
     @Test func linesAreCRLFFoldedAt75OctetsWithoutSplittingCharacters() throws {
         let description = String(repeating: "Montréal–Québec · Slafkovský, Dvořák; «ça» 🏒\n", count: 8)
-        let text = try CalendarBuilder.serialize(Self.feed([Self.event(description: description)]))
+        let text = try CalendarBuilder.serialize(SampleFeed.feed([SampleFeed.event(description: description)]))
         let bytes = Array(text.utf8)
         // Every LF is part of a CRLF.
         for (index, byte) in bytes.enumerated() where byte == 0x0A {
@@ -66,7 +58,7 @@ import Testing
         // A fold inside a multi-byte character would have been repaired to U+FFFD on the way in.
         #expect(!text.contains("\u{FFFD}"))
         // Unfolded and unescaped, the text is what went in.
-        let unfolded = try #require(Self.unfold(text).first { $0.hasPrefix("DESCRIPTION:Montr") })
+        let unfolded = try #require(SampleFeed.unfold(text).first { $0.hasPrefix("DESCRIPTION:Montr") })
         let value = unfolded.dropFirst("DESCRIPTION:".count)
             .replacingOccurrences(of: "\\n", with: "\n").replacingOccurrences(of: "\\,", with: ",").replacingOccurrences(
                 of: "\\;", with: ";")
@@ -74,12 +66,12 @@ import Testing
     }
 
     @Test func textIsEscaped() throws {
-        let lines = Self.unfold(try CalendarBuilder.serialize(Self.feed([Self.event(summary: "A, B; C \\ D")])))
+        let lines = SampleFeed.unfold(try CalendarBuilder.serialize(SampleFeed.feed([SampleFeed.event(summary: "A, B; C \\ D")])))
         #expect(lines.contains("SUMMARY:A\\, B\\; C \\\\ D"))
     }
 
     @Test func controlCharactersAreRemovedAndXPropertiesEscaped() throws {
-        var feed = Self.feed([Self.event(summary: "Bell\u{7}Centre\u{0}tail")])
+        var feed = SampleFeed.feed([SampleFeed.event(summary: "Bell\u{7}Centre\u{0}tail")])
         feed.description = "Games, goals; and \\ more"
         let text = try CalendarBuilder.serialize(feed)
         #expect(text.contains("SUMMARY:BellCentretail"))
@@ -90,12 +82,12 @@ import Testing
     }
 
     @Test func statusesAndNoAlarmOnCancelledGames() throws {
-        var cancelled = Self.event()
+        var cancelled = SampleFeed.event()
         cancelled.status = .cancelled
-        var tentative = Self.event()
+        var tentative = SampleFeed.event()
         tentative.uid = "other"
         tentative.status = .tentative
-        let text = try CalendarBuilder.serialize(Self.feed([cancelled, tentative]))
+        let text = try CalendarBuilder.serialize(SampleFeed.feed([cancelled, tentative]))
         #expect(text.contains("STATUS:CANCELLED"))
         #expect(text.contains("STATUS:TENTATIVE"))
         #expect(text.components(separatedBy: "BEGIN:VALARM").count - 1 == 2)

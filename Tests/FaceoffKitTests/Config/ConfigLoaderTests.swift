@@ -56,8 +56,6 @@ import Testing
         urgency = "low"
         """
 
-    func errors(_ text: String) -> [ConfigError] { ConfigLoader.errors(in: text) }
-
     @Test func parsesTheWholeReference() throws {
         let config = try ConfigLoader.parse(Self.fullReference, file: "config.toml")
         #expect(config.teams == ["TOR", "MTL"])
@@ -88,21 +86,21 @@ import Testing
     }
 
     @Test func unknownKeysAreErrorsWithLineAndSuggestion() {
-        let found = errors("# my teams\ntems = [\"TOR\"]\n")
+        let found = ConfigLoader.errors(in: "# my teams\ntems = [\"TOR\"]\n")
         #expect(found.map(\.description) == ["config.toml:2: unknown key 'tems' (did you mean 'teams'?)"])
 
-        let nested = errors("teams = []\n\n[watch]\npoll = \"5s\"\npol = \"10s\"\n")
+        let nested = ConfigLoader.errors(in: "teams = []\n\n[watch]\npoll = \"5s\"\npol = \"10s\"\n")
         #expect(nested.first?.line == 5)
         #expect(nested.first?.message.contains("did you mean 'poll'") == true)
     }
 
     @Test func durationsAreCheckedWithTheirLine() {
-        let bad = errors("[watch]\npoll = \"5 seconds\"\n")
+        let bad = ConfigLoader.errors(in: "[watch]\npoll = \"5 seconds\"\n")
         #expect(bad.first?.description == "config.toml:2: 'poll' must be a duration like \"5s\", \"30m\" or \"6h\", not \"5 seconds\"")
-        let tooFast = errors("[watch]\n\npoll = \"1s\"\n")
+        let tooFast = ConfigLoader.errors(in: "[watch]\n\npoll = \"1s\"\n")
         #expect(tooFast.first?.line == 3)
         #expect(tooFast.first?.message.contains("at least 2s") == true)
-        let number = errors("[calendar]\nduration = 3\n")
+        let number = ConfigLoader.errors(in: "[calendar]\nduration = 3\n")
         #expect(number.first?.line == 2)
         #expect(number.first?.message.contains("not an integer") == true)
     }
@@ -120,33 +118,33 @@ import Testing
         let own = try ConfigLoader.parse("[calendar]\nreminders = []\n[watch]\npregame = [\"10m\", \"1h\"]\n", file: "c")
         #expect(own.calendar.reminders.isEmpty)
         #expect(Config().watch.reminders == [.seconds(1800)])
-        let empty = errors("[watch]\npregame = []\n")
+        let empty = ConfigLoader.errors(in: "[watch]\npregame = []\n")
         #expect(empty.first?.line == 2 && empty.first?.message.contains("lists no reminder") == true, "\(empty)")
-        let bad = errors("[watch]\npregame = [\"1h\", \"soon\"]\n")
+        let bad = ConfigLoader.errors(in: "[watch]\npregame = [\"1h\", \"soon\"]\n")
         #expect(bad.first?.line == 2 && bad.first?.message.contains("soon") == true, "\(bad)")
     }
 
     @Test func teamsAreValidatedWithSuggestions() throws {
-        let found = errors("teams = [\"TOR\", \"TRO\"]\n")
+        let found = ConfigLoader.errors(in: "teams = [\"TOR\", \"TRO\"]\n")
         #expect(found.first?.description == "config.toml:1: unknown team 'TRO' (did you mean TOR?)")
         // Case and names are accepted and normalised.
         #expect(try ConfigLoader.parse("teams = [\"tor\", \"Canadiens\"]", file: "c").teams == ["TOR", "MTL"])
     }
 
     @Test func everyProblemIsReportedInFileOrder() {
-        let found = errors(
-            """
-            teams = ["XXX"]
-            timezone = "Mars/Olympus"
+        let found = ConfigLoader.errors(
+            in: """
+                teams = ["XXX"]
+                timezone = "Mars/Olympus"
 
-            [serve]
-            listen = "localhost"
-            """)
+                [serve]
+                listen = "localhost"
+                """)
         #expect(found.map(\.line) == [1, 2, 5])
     }
 
     @Test func syntaxErrorsCarryTOMLKitsLine() {
-        let found = errors("teams = [\"TOR\"]\n\n[watch\npoll = \"5s\"\n")
+        let found = ConfigLoader.errors(in: "teams = [\"TOR\"]\n\n[watch\npoll = \"5s\"\n")
         #expect(found.count == 1)
         #expect(found.first?.line == 3)
         #expect(found.first?.message.hasPrefix("not valid TOML") == true)
@@ -159,27 +157,28 @@ import Testing
         ("# a comment\n\nteams = [\n  \"TOR\",\n}\n", 5),
     ])
     func aBraceInsideAnArrayIsAnErrorNotACrash(text: String, line: Int) {
-        let found = errors(text)
+        let found = ConfigLoader.errors(in: text)
         #expect(found.count == 1)
         #expect(found.first?.line == line)
         #expect(found.first?.message == "not valid TOML: '}' inside an array, where a value or the closing ']' should be")
     }
 
     @Test func aControlCharacterIsAnErrorNotACrash() {
-        let found = errors("teams = [\"TOR\"]\n[\u{3}alendar]\n")
+        let found = ConfigLoader.errors(in: "teams = [\"TOR\"]\n[\u{3}alendar]\n")
         #expect(found.count == 1)
         #expect(found.first?.line == 2)
         #expect(found.first?.message.contains("a control character (U+0003)") == true)
-        #expect(errors("teams = [\"TOR\"]\t# tab\r\n").isEmpty)
+        #expect(ConfigLoader.errors(in: "teams = [\"TOR\"]\t# tab\r\n").isEmpty)
     }
 
     @Test(arguments: ["teams = [\"TOR\"]\n[[\n[watch]\n", "teams = [\"TOR\"]\n[\u{FFFD}atch]\n", "teams = [\"TOR\"]\n  [ ]\n"])
     func aTableHeaderWithoutANameIsAnErrorNotACrash(text: String) {
-        let found = errors(text)
+        let found = ConfigLoader.errors(in: text)
         #expect(found.count == 1)
         #expect(found.first?.line == 2)
         #expect(found.first?.message == "not valid TOML: a table header needs a name after '[', as in [calendar] or [[sink]]")
-        #expect(errors("teams = [\"TOR\"]\n [ watch ]\npoll = \"5s\"\n[[ sink ]]\ntype = \"stdout\"\n[\"serve\"]\n").isEmpty)
+        #expect(
+            ConfigLoader.errors(in: "teams = [\"TOR\"]\n [ watch ]\npoll = \"5s\"\n[[ sink ]]\ntype = \"stdout\"\n[\"serve\"]\n").isEmpty)
     }
 
     @Test func bracesInStringsCommentsAndInlineTablesAreFine() throws {
@@ -198,19 +197,19 @@ import Testing
     }
 
     @Test func sinkKeysMustSuitTheSinkType() {
-        let found = errors(
-            """
-            [[sink]]
-            type = "stdout"
-            url = "https://example.invalid/"
+        let found = ConfigLoader.errors(
+            in: """
+                [[sink]]
+                type = "stdout"
+                url = "https://example.invalid/"
 
-            [[sink]]
-            type = "webhook"
-            secret = "not-a-key"
+                [[sink]]
+                type = "webhook"
+                secret = "not-a-key"
 
-            [[sink]]
-            type = "pager"
-            """)
+                [[sink]]
+                type = "pager"
+                """)
         #expect(found.count == 4)
         #expect(found[0].line == 3)
         #expect(found[0].message.contains("'url' applies to webhook and mqtt sinks only"))
@@ -223,32 +222,32 @@ import Testing
     }
 
     @Test func aSingleBracketSinkIsExplained() {
-        let found = errors("[sink]\ntype = \"stdout\"\n")
+        let found = ConfigLoader.errors(in: "[sink]\ntype = \"stdout\"\n")
         #expect(found.first?.line == 1)
         #expect(found.first?.message.contains("[[sink]]") == true)
     }
 
     @Test func hugeDurationsAreErrorsNotCrashes() {
-        let found = errors("[watch]\npoll = \"9999999999999999d\"\n[calendar]\nreminders = [\"106751991167301d\"]\n")
+        let found = ConfigLoader.errors(in: "[watch]\npoll = \"9999999999999999d\"\n[calendar]\nreminders = [\"106751991167301d\"]\n")
         #expect(found.map(\.line) == [2, 4])
     }
 
     @Test func unknownEventKindsAreErrors() {
-        let found = errors("[[sink]]\ntype = \"stdout\"\nevents = [\"goals\"]\n")
+        let found = ConfigLoader.errors(in: "[[sink]]\ntype = \"stdout\"\nevents = [\"goals\"]\n")
         #expect(found.first?.line == 3)
         #expect(found.first?.message.contains("did you mean 'goal'") == true)
     }
 
     @Test func apiBaseAlwaysEndsInV1() throws {
         #expect(try ConfigLoader.parse("api_base = \"file:///m/v1\"", file: "c").apiBase == "file:///m/v1/")
-        #expect(errors("api_base = \"https://api-web.nhle.com/\"").first?.message.contains("must end in /v1/") == true)
-        #expect(errors("api_base = \"ftp://x/v1/\"").first?.line == 1)
+        #expect(ConfigLoader.errors(in: "api_base = \"https://api-web.nhle.com/\"").first?.message.contains("must end in /v1/") == true)
+        #expect(ConfigLoader.errors(in: "api_base = \"ftp://x/v1/\"").first?.line == 1)
     }
 
     @Test func seasonsAndPlayers() throws {
         #expect(try ConfigLoader.parse("[calendar]\nseason = 20252026", file: "c").calendar.season == "20252026")
-        #expect(errors("[calendar]\nseason = \"20252027\"").first?.line == 2)
-        #expect(errors("players = [\"McDavid\"]").first?.message.contains("faceoff follow --player") == true)
+        #expect(ConfigLoader.errors(in: "[calendar]\nseason = \"20252027\"").first?.line == 2)
+        #expect(ConfigLoader.errors(in: "players = [\"McDavid\"]").first?.message.contains("faceoff follow --player") == true)
     }
 
     @Test func aMissingDefaultFileMeansDefaultsButANamedOneMustExist() throws {

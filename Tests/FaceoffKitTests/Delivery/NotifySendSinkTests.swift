@@ -8,13 +8,10 @@ import Testing
 /// notify-send against a real D-Bus session bus, with the tests' notification daemon
 /// (Tests/tools/notification_daemon.py) recording each Notify call.
 @Suite(.timeLimit(.minutes(5)), .serialized) struct NotifySendSinkTests {
-    typealias Session = DesktopSession
-
-    static let renderer = Renderer.builtIn
 
     @Test(.enabled(if: NotificationBus.available, "needs dbus, python3-dbus, python3-gi and libnotify-bin (.ci/run installs them)"))
     func notificationsReachTheSessionBusWithUrgencyIconAndOneRunningScore() async throws {
-        let session = try Session()
+        let session = try DesktopSession()
         defer { session.close() }
         let logos = session.directory.appendingPathComponent("assets")
         try FileManager.default.createDirectory(at: logos, withIntermediateDirectories: true)
@@ -22,7 +19,7 @@ import Testing
             to: logos.appendingPathComponent("TOR_light.svg"), atomically: true, encoding: .utf8)
         let cache = session.directory.appendingPathComponent("cache/logos").path
         let sink = NotifySendSink(
-            renderer: Self.renderer, environment: ["DBUS_SESSION_BUS_ADDRESS": session.address, "PATH": "/usr/bin:/bin"],
+            renderer: Renderer.builtIn, environment: ["DBUS_SESSION_BUS_ADDRESS": session.address, "PATH": "/usr/bin:/bin"],
             logos: LogoCache(directory: cache, base: "file://\(logos.path)/", http: CurlHTTPClient()))
         #expect(sink.disabledReason == nil)
         let goal = SampleEvent.make(.goal, team: "TOR")
@@ -40,7 +37,7 @@ import Testing
         try #require(calls.count == 4)
         #expect(calls[3]["icon"] as? String == "")
         #expect(calls.allSatisfy { $0["app"] as? String == "Faceoff" })
-        let goalText = Self.renderer.text(goal)
+        let goalText = Renderer.builtIn.text(goal)
         #expect(calls[0]["summary"] as? String == goalText.title)
         #expect(calls[0]["body"] as? String == goalText.body)
         #expect(calls[0]["urgency"] as? Int == 2)  // critical: a followed team's goal
@@ -58,10 +55,10 @@ import Testing
     /// server, never interpreted: bold, a link, an image from a local file, a bare &.
     @Test(.enabled(if: NotificationBus.available, "needs dbus, python3-dbus, python3-gi and libnotify-bin (.ci/run installs them)"))
     func markupInAPITextReachesTheServerEscaped() async throws {
-        let session = try Session()
+        let session = try DesktopSession()
         defer { session.close() }
         let sink = NotifySendSink(
-            renderer: Self.renderer, environment: ["DBUS_SESSION_BUS_ADDRESS": session.address, "PATH": "/usr/bin:/bin"], logos: nil)
+            renderer: Renderer.builtIn, environment: ["DBUS_SESSION_BUS_ADDRESS": session.address, "PATH": "/usr/bin:/bin"], logos: nil)
         var goal = SampleEvent.make(.goal, team: "TOR")
         let name = "<b>Big</b> <a href=\"https://example.invalid\">Mo</a> & <img src=\"file:///etc/passwd\">"
         goal.players = [GameEvent.Player(role: "scorer", id: 1, name: name, team: "TOR", seasonTotal: 3)]
@@ -78,11 +75,11 @@ import Testing
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let sink = NotifySendSink(
-            renderer: Self.renderer, environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": directory.path], logos: nil)
+            renderer: Renderer.builtIn, environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": directory.path], logos: nil)
         #expect(sink.disabledReason?.contains("no D-Bus session bus") == true)
         if case .skipped = await sink.send(SampleEvent.make(.goal, team: "TOR")) {} else { Issue.record("expected a skip") }
         let missing = NotifySendSink(
-            renderer: Self.renderer, environment: ["PATH": directory.path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/x"], logos: nil)
+            renderer: Renderer.builtIn, environment: ["PATH": directory.path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/x"], logos: nil)
         #expect(missing.disabledReason?.contains("libnotify-bin") == true)
     }
 
@@ -94,7 +91,8 @@ import Testing
         // not inherit the file open for writing, or running it fails with "Text file busy".
         try AtomicFile.write("#!/bin/sh\nsleep 30\n", to: fake.path, permissions: 0o755)
         let sink = NotifySendSink(
-            renderer: Self.renderer, environment: ["PATH": directory.path + ":/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/x"],
+            renderer: Renderer.builtIn,
+            environment: ["PATH": directory.path + ":/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/x"],
             logos: nil,
             timeout: .seconds(1))
         let clock = ContinuousClock()

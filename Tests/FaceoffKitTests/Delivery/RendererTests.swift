@@ -7,7 +7,6 @@ import Testing
 @testable import FaceoffNHL
 
 @Suite(.timeLimit(.minutes(5))) struct RendererTests {
-    static let renderer = Renderer.builtIn
 
     @Test func theIssueExampleGoal() {
         var event = SampleEvent.make(.goal, team: "TOR")
@@ -19,7 +18,7 @@ import Testing
             .init(role: "assist", id: 2, name: "Marner", team: "TOR"),
             .init(role: "assist", id: 3, name: "Rielly", team: "TOR"),
         ]
-        let text = Self.renderer.text(event)
+        let text = Renderer.builtIn.text(event)
         #expect(text.title == "🚨 Maple Leafs goal!")
         #expect(text.body == "Matthews (34) from Marner, Rielly · PP · TOR 2–1 MTL · 2nd 12:34")
     }
@@ -55,7 +54,7 @@ import Testing
             .milestone: "⭐ LeBron James: triple-double  31 pts, 11 reb, 10 ast · BOS 98–101 LAL · Q4 3:12",
         ]
         for kind in GameEvent.Kind.allCases {
-            #expect(Self.renderer.line(SampleEvent.make(kind, team: "TOR")) == expected[kind], "\(kind)")
+            #expect(Renderer.builtIn.line(SampleEvent.make(kind, team: "TOR")) == expected[kind], "\(kind)")
         }
         // An NBA game's start, quarters and halftime in basketball's words.
         func nba(_ kind: GameEvent.Kind, period: Int, _ details: [String: String] = [:]) -> String {
@@ -63,7 +62,7 @@ import Testing
             event.league = .nba
             event.period = period
             event.details.merge(details) { $1 }
-            return Self.renderer.text(event).title
+            return Renderer.builtIn.text(event).title
         }
         #expect(nba(.gameStart, period: 1) == "🏀 Tip-off: MTL @ TOR")
         #expect(nba(.periodStart, period: 2, ["period_name": "2nd quarter"]) == "▶ 2nd quarter")
@@ -72,10 +71,10 @@ import Testing
         var overtime = SampleEvent.make(.periodStart, team: "TOR")
         overtime.period = 4
         overtime.periodType = "OT"
-        #expect(Self.renderer.text(overtime).title == "▶ Overtime")
+        #expect(Renderer.builtIn.text(overtime).title == "▶ Overtime")
         var shootout = SampleEvent.make(.final, team: "TOR")
         shootout.details["ended_in"] = "SO"
-        #expect(Self.renderer.text(shootout).title == "🏁 Final (SO)")
+        #expect(Renderer.builtIn.text(shootout).title == "🏁 Final (SO)")
     }
 
     /// The scoring team's colours and logo ride along in the JSON line and webhook body, the
@@ -84,7 +83,8 @@ import Testing
     @Test func payloadsCarryTheTeamsColoursAndLogo() throws {
         let goal = SampleEvent.make(.goal, team: "TOR")
         let json = try #require(
-            try JSONSerialization.jsonObject(with: Data(EventJSON(goal, text: Self.renderer.text(goal)).encoded().utf8)) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(EventJSON(goal, text: Renderer.builtIn.text(goal)).encoded().utf8))
+                as? [String: Any])
         let colors = try #require(json["teamColors"] as? [String: String])
         #expect(colors == ["primary": "#00205B", "secondary": "#FFFFFF", "logo": "https://assets.nhle.com/logos/nhl/svg/TOR_light.svg"])
         let state = MQTTTeamState.after(goal, team: "MTL", previous: nil, at: Date())
@@ -94,14 +94,14 @@ import Testing
         #expect(values["team_color_secondary"] as? String == "#FFFFFF")
         #expect(values["team_logo"] as? String == "https://assets.nhle.com/logos/nhl/svg/TOR_light.svg")
         let stranger = SampleEvent.make(.goal, team: "XYZ")
-        #expect(EventJSON(stranger, text: Self.renderer.text(stranger)).teamColors == nil)
+        #expect(EventJSON(stranger, text: Renderer.builtIn.text(stranger)).teamColors == nil)
     }
 
     @Test func importanceFollowsTheFollowedTeams() {
-        #expect(Self.renderer.isImportant(SampleEvent.make(.goal, team: "TOR")))
-        #expect(!Self.renderer.isImportant(SampleEvent.make(.goal, team: "MTL")))
-        #expect(Self.renderer.isImportant(SampleEvent.make(.final, team: "MTL")))
-        #expect(!Self.renderer.isImportant(SampleEvent.make(.penalty, team: "TOR")))
+        #expect(Renderer.builtIn.isImportant(SampleEvent.make(.goal, team: "TOR")))
+        #expect(!Renderer.builtIn.isImportant(SampleEvent.make(.goal, team: "MTL")))
+        #expect(Renderer.builtIn.isImportant(SampleEvent.make(.final, team: "MTL")))
+        #expect(!Renderer.builtIn.isImportant(SampleEvent.make(.penalty, team: "TOR")))
     }
 
     /// A highlight's push opens the clip; any other alert's, the game centre.
@@ -110,10 +110,10 @@ import Testing
         for (kind, link) in [(GameEvent.Kind.goalHighlight, clip), (.goal, "https://www.nhl.com/gamecenter/2025029999")] {
             let event = SampleEvent.make(kind, team: "TOR")
             let discord = try #require(
-                try JSONSerialization.jsonObject(with: Data(Self.renderer.webhookBody(event, preset: .discord))) as? [String: Any])
+                try JSONSerialization.jsonObject(with: Data(Renderer.builtIn.webhookBody(event, preset: .discord))) as? [String: Any])
             #expect((discord["embeds"] as? [[String: Any]])?.first?["url"] as? String == link)
             let ntfy = try #require(
-                try JSONSerialization.jsonObject(with: Data(Self.renderer.webhookBody(event, preset: .ntfy, url: "https://ntfy.sh/t")))
+                try JSONSerialization.jsonObject(with: Data(Renderer.builtIn.webhookBody(event, preset: .ntfy, url: "https://ntfy.sh/t")))
                     as? [String: Any])
             #expect(ntfy["click"] as? String == link)
         }
@@ -125,7 +125,7 @@ import Testing
         var event = SampleEvent.make(.goal, team: "TOR")
         event.players[0].name = "Jean \"Le Gros\" Béliveau\\\n<b>&\u{7}"
         for preset in SinkConfig.Preset.allCases {
-            let body = try Self.renderer.webhookBody(event, preset: preset, url: "https://ntfy.sh/leafs")
+            let body = try Renderer.builtIn.webhookBody(event, preset: preset, url: "https://ntfy.sh/leafs")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], "\(preset)")
             let text = String(decoding: body, as: UTF8.self)
             // Text bodies are one line: the newline in the name becomes a space there.

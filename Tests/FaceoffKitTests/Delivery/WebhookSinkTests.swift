@@ -12,24 +12,19 @@ import Testing
 
 /// Webhook delivery against a loopback receiver, with a real store for the outbox.
 @Suite(.timeLimit(.minutes(5))) struct WebhookSinkTests {
-    static let secret = WebhookHarness.secret
-    static let fast = WebhookHarness.fast
-    typealias Setup = WebhookHarness.Setup
-    static func events(_ count: Int) -> [GameEvent] { WebhookHarness.events(count) }
-    static func deliver(_ sink: WebhookSink) async -> Bool { await WebhookHarness.deliver(sink) }
 
     @Test func everyRequestIsSignedAndCarriesTheEventID() async throws {
-        let setup = try Setup { _ in .response(status: 204) }
+        let setup = try WebhookHarness.Setup { _ in .response(status: 204) }
         defer { setup.close() }
         let sink = setup.sink()
-        let events = Self.events(3)
+        let events = WebhookHarness.events(3)
         for event in events { #expect(try await sink.enqueue(event, at: Date()) == .queued) }
         // Claimed with the outbox row: a second enqueue is a duplicate.
         #expect(try await sink.enqueue(events[0], at: Date()) == .duplicate)
-        #expect(await Self.deliver(sink))
+        #expect(await WebhookHarness.deliver(sink))
         let requests = setup.server.requests
         #expect(requests.map { $0.headers["webhook-id"] } == events.map(\.id))
-        let signer = try #require(WebhookSigner(secret: Self.secret))
+        let signer = try #require(WebhookSigner(secret: WebhookHarness.secret))
         for request in requests {
             let timestamp = try #require(Int(request.headers["webhook-timestamp"] ?? ""))
             #expect(abs(Double(timestamp) - Date().timeIntervalSince1970) < 60)
@@ -77,7 +72,7 @@ import Testing
 
     @Test func aReceiverDownForAWhileGetsEverythingAfterwardsInOrderOnce() async throws {
         let count = Mutex(0)
-        let setup = try Setup { _ in
+        let setup = try WebhookHarness.Setup { _ in
             let n = count.withLock { value -> Int in
                 value += 1
                 return value
@@ -86,9 +81,9 @@ import Testing
         }
         defer { setup.close() }
         let sink = setup.sink()
-        let events = Self.events(4)
+        let events = WebhookHarness.events(4)
         for event in events { _ = try await sink.enqueue(event, at: Date()) }
-        #expect(await Self.deliver(sink))
+        #expect(await WebhookHarness.deliver(sink))
         let requests = setup.server.requests
         #expect(requests.count == 5 + events.count)
         // The head was retried and nothing overtook it.
@@ -144,7 +139,7 @@ import Testing
         let start = Date(timeIntervalSince1970: 1_760_000_000)
         let now: @Sendable () -> Date = { start.addingTimeInterval(clock.now.offset.inSeconds) }
         let seen = Mutex<(up: Bool, at: [Duration])>((false, []))
-        let setup = try Setup { _ in
+        let setup = try WebhookHarness.Setup { _ in
             let up = seen.withLock { state in
                 state.at.append(clock.now.offset)
                 return state.up
@@ -155,11 +150,11 @@ import Testing
         var config = SinkConfig(type: .webhook)
         config.name = "hook"
         config.url = setup.server.baseURL + "/hook"
-        config.secret = Self.secret
+        config.secret = WebhookHarness.secret
         let sink = WebhookSink(
             config: config, renderer: Renderer.builtIn, http: CurlHTTPClient(), outbox: Outbox(store: setup.store),
             schedule: schedule, now: now, clock: clock)
-        let events = Self.events(3)
+        let events = WebhookHarness.events(3)
         func requests() -> [Duration] { seen.withLock { $0.at } }
         // Queued before the worker starts: no new alert comes in during the outage.
         for event in events { _ = try await sink.enqueue(event, at: now()) }
@@ -189,10 +184,10 @@ import Testing
         let schedule = RetrySchedule(
             early: .seconds(30), earlyFor: .seconds(60), delays: [.seconds(60)], jitter: 0, idleCheck: .seconds(30))
         let receiver = Receiver()
-        let setup = try Setup { _ in receiver.answer() }
+        let setup = try WebhookHarness.Setup { _ in receiver.answer() }
         defer { setup.close() }
         let sink = setup.sink(schedule: schedule)
-        let events = Self.events(2)
+        let events = WebhookHarness.events(2)
         let clock = ContinuousClock()
         var started = clock.now
         #expect(
@@ -220,7 +215,7 @@ import Testing
         let now: @Sendable () -> Date = { start.addingTimeInterval(clock.now.offset.inSeconds) }
         // The receiver notes each request at the stepped clock's time.
         let seen = Mutex<(up: Bool, at: [Duration])>((false, []))
-        let setup = try Setup { _ in
+        let setup = try WebhookHarness.Setup { _ in
             let up = seen.withLock { state in
                 state.at.append(clock.now.offset)
                 return state.up
@@ -231,11 +226,11 @@ import Testing
         var config = SinkConfig(type: .webhook)
         config.name = "hook"
         config.url = setup.server.baseURL + "/hook"
-        config.secret = Self.secret
+        config.secret = WebhookHarness.secret
         let sink = WebhookSink(
             config: config, renderer: Renderer.builtIn, http: CurlHTTPClient(), outbox: Outbox(store: setup.store),
             schedule: schedule, now: now, clock: clock)
-        let events = Self.events(2)
+        let events = WebhookHarness.events(2)
         func requests() -> [Duration] { seen.withLock { $0.at } }
         /// Steps the clock once the worker sleeps, and waits for its next request.
         func step(_ duration: Duration) async throws {
@@ -270,7 +265,7 @@ import Testing
 
     @Test func retryAfterIsHonoured() async throws {
         let count = Mutex(0)
-        let setup = try Setup { _ in
+        let setup = try WebhookHarness.Setup { _ in
             count.withLock {
                 $0 += 1
                 return $0
@@ -278,19 +273,19 @@ import Testing
         }
         defer { setup.close() }
         let sink = setup.sink()
-        _ = try await sink.enqueue(Self.events(1)[0], at: Date())
+        _ = try await sink.enqueue(WebhookHarness.events(1)[0], at: Date())
         let clock = ContinuousClock()
         let started = clock.now
-        #expect(await Self.deliver(sink))
+        #expect(await WebhookHarness.deliver(sink))
         #expect(setup.server.requests.count == 2)
         #expect(clock.now - started >= .seconds(2))
     }
 
     @Test func goneDisablesTheSinkForThatURL() async throws {
-        let setup = try Setup { request in request.path == "/gone" ? .response(status: 410) : .response(status: 200) }
+        let setup = try WebhookHarness.Setup { request in request.path == "/gone" ? .response(status: 410) : .response(status: 200) }
         defer { setup.close() }
         let sink = setup.sink(path: "/gone")
-        for event in Self.events(3) { _ = try await sink.enqueue(event, at: Date()) }
+        for event in WebhookHarness.events(3) { _ = try await sink.enqueue(event, at: Date()) }
         await sink.run()  // returns once disabled
         #expect(sink.disabledReason?.contains("410") == true)
         #expect(setup.server.requests.count == 1)
@@ -302,7 +297,7 @@ import Testing
     }
 
     @Test func clientErrorsAndRedirectsAreNotRetried() async throws {
-        let setup = try Setup { request in
+        let setup = try WebhookHarness.Setup { request in
             switch request.path {
             case "/bad": .response(status: 400, headers: [("Content-Type", "text/plain")], body: Array("missing field".utf8))
             case "/old": .response(status: 301, headers: [("Location", "/new")])
@@ -313,7 +308,7 @@ import Testing
         for path in ["/bad", "/old"] {
             let sink = setup.sink(path: path)
             _ = try await sink.enqueue(SampleEvent.make(.goal, team: "TOR", key: path), at: Date())
-            #expect(await Self.deliver(sink))
+            #expect(await WebhookHarness.deliver(sink))
         }
         #expect(setup.server.requests.map(\.path) == ["/bad", "/old"])
         // The one-shot path (test-alert) says why.
@@ -323,12 +318,12 @@ import Testing
     }
 
     @Test func anAlertThatCannotBeDeliveredBeforeItsExpiryIsDropped() async throws {
-        let setup = try Setup { _ in .response(status: 503) }
+        let setup = try WebhookHarness.Setup { _ in .response(status: 503) }
         defer { setup.close() }
         let sink = setup.sink(expiry: .seconds(1))
-        _ = try await sink.enqueue(Self.events(1)[0], at: Date())
+        _ = try await sink.enqueue(WebhookHarness.events(1)[0], at: Date())
         // Dropped once its hour (here, second) is up, not kept and retried forever.
-        #expect(await Self.deliver(sink))
+        #expect(await WebhookHarness.deliver(sink))
         #expect(try Outbox(store: setup.store).pending().isEmpty)
         #expect(setup.server.requests.count <= 40)
     }
@@ -336,10 +331,10 @@ import Testing
     /// A process killed mid-delivery leaves its rows (and a lease) behind; the next start
     /// delivers them.
     @Test func whatAKilledProcessOwedIsDeliveredByTheNextOne() async throws {
-        let setup = try Setup { _ in .response(status: 200) }
+        let setup = try WebhookHarness.Setup { _ in .response(status: 200) }
         defer { setup.close() }
         let dead = setup.sink(owner: "999999999:gone")
-        let events = Self.events(2)
+        let events = WebhookHarness.events(2)
         for event in events { _ = try await dead.enqueue(event, at: Date()) }
         let outbox = Outbox(store: setup.store, owner: "999999999:gone")
         let head = try #require(try outbox.head(sink: "hook"))
@@ -347,7 +342,7 @@ import Testing
         // A live lease of another running process is respected; a dead one's is not.
         #expect(!ProcessOwner.isAlive("999999999:gone"))
         #expect(ProcessOwner.isAlive(ProcessOwner.current))
-        #expect(await Self.deliver(setup.sink()))
+        #expect(await WebhookHarness.deliver(setup.sink()))
         #expect(setup.server.requests.map { $0.headers["webhook-id"] } == events.map(\.id))
     }
 
@@ -361,7 +356,7 @@ import Testing
     /// and the next start delivers it.
     @Test func aStopMidAttemptLeavesTheAlertOwed() async throws {
         let calls = Mutex(0)
-        let setup = try Setup { _ in
+        let setup = try WebhookHarness.Setup { _ in
             calls.withLock {
                 $0 += 1
                 return $0
@@ -369,7 +364,7 @@ import Testing
         }
         defer { setup.close() }
         let sink = setup.sink()
-        _ = try await sink.enqueue(Self.events(1)[0], at: Date())
+        _ = try await sink.enqueue(WebhookHarness.events(1)[0], at: Date())
         let worker = Task { await sink.run() }
         try #require(await eventually(within: hangGuard) { !setup.server.requests.isEmpty })
         let clock = ContinuousClock()
@@ -380,7 +375,7 @@ import Testing
         let owed = try Outbox(store: setup.store).pending()
         #expect(owed.count == 1)
         #expect(owed.first?.attempts == 0)
-        #expect(await Self.deliver(setup.sink()))
+        #expect(await WebhookHarness.deliver(setup.sink()))
         #expect(try Outbox(store: setup.store).pending().isEmpty)
     }
 }

@@ -11,7 +11,6 @@ import Testing
 /// The Lakers' 2026 postseason feed from ESPN's recorded schedule: finals with scores (one in
 /// overtime), games to come, and three "if necessary" games with no time yet.
 @Suite(.timeLimit(.minutes(1))) struct NBACalendarTests {
-    static let recording = ESPNRecordings.lakersPostseason
     static let lakers = NBATeams.team(abbreviation: "LAL")!
 
     func service(_ store: Store?, scores: Bool = true, now: Date = Date()) throws -> CalendarService {
@@ -26,7 +25,7 @@ import Testing
 
     @Test func aTeamsFeedHasItsPlayoffRoundsFinalsAndUntimedGames() async throws {
         try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
-        let schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, Self.recording)
+        let schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, ESPNRecordings.lakersPostseason)
         let feed = try await service(nil).build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, schedule)])
         #expect(feed.name == "nba-LAL")
         #expect(feed.title == "Los Angeles Lakers 2025-26")
@@ -49,7 +48,7 @@ import Testing
 
     @Test func spoilerFreeItHasNoScores() async throws {
         try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
-        let schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, Self.recording)
+        let schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, ESPNRecordings.lakersPostseason)
         let feed = try await service(nil, scores: false).build(
             .team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, schedule)])
         let overtime = try #require(feed.events.first { $0.uid == "nba-game-401869400@faceoff" })
@@ -65,7 +64,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Store(path: directory.appendingPathComponent("f.sqlite").path)
         let service = try service(store)
-        var schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, Self.recording)
+        var schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, ESPNRecordings.lakersPostseason)
         let before = try await service.build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, schedule)])
         let index = try #require(schedule.events?.firstIndex { $0.id == "401871330" })
         schedule.events?[index].timeValid = true
@@ -92,7 +91,7 @@ import Testing
         let store = try Store(path: directory.appendingPathComponent("f.sqlite").path)
         // The day after game 4: games 5 to 7 are still to come, if needed.
         let service = try service(store, now: try Date("2026-05-12T12:00:00Z", strategy: .iso8601))
-        var schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, Self.recording)
+        var schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, ESPNRecordings.lakersPostseason)
         _ = try await service.build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, schedule)])
         let unneeded: Set<String> = ["401871330", "401871331", "401871332"]
         schedule.events?.removeAll { unneeded.contains($0.id ?? "") }
@@ -106,7 +105,7 @@ import Testing
             client: APIClient(service: .nhl, base: "file:///nonexistent/", http: CurlHTTPClient(clock: TestClock()), cache: nil),
             state: CalendarState(store: fresh), templates: try TemplateSet(overrides: nil), options: CalendarSettings(),
             now: { Date(timeIntervalSince1970: 1_776_000_000) })  // 2026-04-12
-        let whole = try ESPNRecordings.decode(ESPNTeamSchedule.self, Self.recording)
+        let whole = try ESPNRecordings.decode(ESPNTeamSchedule.self, ESPNRecordings.lakersPostseason)
         _ = try await beforePlayoffs.build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, whole)])
         var broken = whole
         broken.events = Array((whole.events ?? []).prefix(2))
