@@ -134,8 +134,16 @@ public final class Store: Sendable {
     /// The identifiers recorded in the store (GRDB's table, so stores migrated by
     /// `DatabaseMigrator` before read the same); none for a new file.
     static func appliedIdentifiers(_ db: Database) throws -> Set<String> {
-        guard try db.tableExists("grdb_migrations") else { return [] }
+        guard try hasTable(db, "grdb_migrations") else { return [] }
         return Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+    }
+
+    /// Whether the store has table `name` (an older store may not). One lookup in
+    /// sqlite_master; GRDB's `tableExists` first reads the whole schema into Swift values,
+    /// which is most of what a short command like `faceoff status` spends in the store.
+    public static func hasTable(_ db: Database, _ name: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)", arguments: [name])
+            ?? false
     }
 
     private static func newerSchema(_ unknown: Set<String>) -> StoreError.Newer {

@@ -20,7 +20,7 @@ public struct Holds: Sendable {
     public func mutes(at date: Date) throws(StoreError) -> [Mute] {
         try store.read { db -> [Mute] in
             // A store too old to have the table (read-only, for status) has none.
-            guard try db.tableExists("sink_mute") else { return [] }
+            guard try Store.hasTable(db, "sink_mute") else { return [] }
             return try Row.fetchAll(db, sql: "SELECT sink, until, since FROM sink_mute ORDER BY sink").map { row in
                 Mute(
                     sink: row["sink"], until: (row["until"] as Double?).map(Date.init(timeIntervalSince1970:)),
@@ -74,7 +74,7 @@ public struct Holds: Sendable {
     /// How many alerts each sink holds for its digest (read every 2 s by a running router).
     public func heldCounts() throws(StoreError) -> [String: Int] {
         try store.read { db -> [String: Int] in
-            guard try db.tableExists("held_alert") else { return [:] }
+            guard try Store.hasTable(db, "held_alert") else { return [:] }
             return Dictionary(
                 try Row.fetchAll(db, sql: "SELECT sink, COUNT(*) AS n FROM held_alert GROUP BY sink").map { ($0["sink"], $0["n"]) },
                 uniquingKeysWith: { first, _ in first })

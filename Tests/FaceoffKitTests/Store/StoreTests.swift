@@ -147,6 +147,24 @@ import Testing
         #expect(try reader.appliedMigrations().count == 2)
     }
 
+    /// `status` reads a store an older version left without the mute tables: no mutes and
+    /// nothing held, rather than an error; once migrated, what is there is read.
+    @Test func aStoreFromBeforeMutesReadsAsNoneMuted() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("f.sqlite").path
+        let beforeMutes = try #require(Store.migrations.firstIndex { $0.0 == "v12: mutes and held alerts" })
+        try Self.makeStore(path, upTo: beforeMutes)
+        let reader = try #require(try Store.reader(path: path))
+        #expect(try reader.read { db in try Store.hasTable(db, "sink_mute") } == false)
+        #expect(try Holds(store: reader).mutes(at: Date()).isEmpty)
+        #expect(try Holds(store: reader).heldCounts().isEmpty)
+        let store = try Store(path: path)
+        #expect(try store.read { db in try Store.hasTable(db, "sink_mute") && Store.hasTable(db, "held_alert") })
+        try await Holds(store: store).mute(["tv"], until: nil, at: Date())
+        #expect(try Holds(store: try #require(try Store.reader(path: path))).mutes(at: Date()).map(\.sink) == ["tv"])
+    }
+
     @Test func theReaderDoesNotWaitForAWriter() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
