@@ -39,7 +39,7 @@ import Testing
             let sink = RecordingSink(name: "tv") { event in delivered.withLock { $0.append((event.id, clock.now.offset)) } }
             return AlertRouter(
                 routes: [SinkRoute(sink: sink, filter: SinkFilter(teams: ["TOR"]), delay: delay)], ledger: Ledger(store: store),
-                clock: clock, now: now, delayPoll: poll)
+                clock: clock, now: now, poll: poll)
         }
 
         var ids: [String] { delivered.withLock { $0.map(\.id) } }

@@ -39,9 +39,9 @@ extension AlertRouter {
             for lane in lanes where waiting[lane.route.sink.name, default: 0] > 0 {
                 await lane.turns.run { await sendDigest(of: lane.route, waiting: true) }
             }
-            // Real time, as `followDelayChanges`: a poll of what other processes and the wall
-            // clock did, not a wait in the game's time (a test clock would spin here).
-            try? await Task.sleep(for: .seconds(2))
+            // A poll of what other processes and the wall clock did, as `followDelayChanges`,
+            // not a wait in the game's time (`clock`, which a test may end at once, would spin).
+            try? await poll.sleep(for: .seconds(2))
         }
     }
 

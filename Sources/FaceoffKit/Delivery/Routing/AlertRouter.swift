@@ -52,7 +52,8 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
     /// test-alert) nothing is held.
     let holds: Holds?
     let clock: C
-    let delayPoll: any Clock<Duration>
+    /// The clock of the router's looks at what other processes and the wall clock did.
+    let poll: any Clock<Duration>
     let now: @Sendable () -> Date
     let logger: Logger
     /// Reports of each delivery, for the callers that show them (test-alert) and tests.
@@ -74,12 +75,12 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
     ///   - delays: the delays in effect; default: the routes' own, changed only in this process
     ///     without a ledger, through the ledger's store with one.
     ///   - scoreboard: the sink whose delay the scoreboard follows.
-    ///   - delayPoll: the clock of the once-a-second look at the delays while a lane holds an
-    ///     alert: a poll of what other processes do, so the real one unless a test steps it
-    ///     (not `clock`, whose sleeps a test may end at once).
+    ///   - poll: the clock of the looks at what other processes do (the delays, once a second
+    ///     while a lane holds an alert; held alerts for their digests, every 2 s): the real
+    ///     one unless a test steps it (not `clock`, whose sleeps a test may end at once).
     public init(
         routes: [SinkRoute], ledger: Ledger?, clock: C, now: @escaping @Sendable () -> Date = { Date() },
-        delays: DelayBook? = nil, scoreboard: String? = nil, delayPoll: any Clock<Duration> = ContinuousClock(),
+        delays: DelayBook? = nil, scoreboard: String? = nil, poll: any Clock<Duration> = ContinuousClock(),
         logger: Logger = Logger(label: "faceoff.alerts"),
         onDelivery: @escaping @Sendable (String, GameEvent, Delivery) -> Void = { _, _, _ in }
     ) {
@@ -94,7 +95,7 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         self.ledger = ledger
         holds = ledger.map { Holds(store: $0.store) }
         self.clock = clock
-        self.delayPoll = delayPoll
+        self.poll = poll
         self.now = now
         self.logger = logger
         self.onDelivery = onDelivery
@@ -281,11 +282,9 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
                 continue
             }
             delays.refresh()
-            try? await Self.second(on: delayPoll)
+            try? await poll.sleep(for: .seconds(1))
         }
     }
-
-    private static func second(on clock: some Clock<Duration>) async throws { try await clock.sleep(for: .seconds(1)) }
 
     func deliver(_ event: GameEvent, via route: SinkRoute) async {
         let sink = route.sink
