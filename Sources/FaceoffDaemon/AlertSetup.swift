@@ -43,38 +43,39 @@ public struct AlertSetup: Sendable {
     /// One sink from its config. `terminal` is the command's own stdout output, which a
     /// `stdout` sink uses (with the sink's format).
     public func sink(_ config: SinkConfig, terminal: StdoutSink? = nil) -> any Sink {
-        switch config.type {
-        case .stdout:
+        switch config.options {
+        case .stdout(let options):
             if let terminal { return terminal }
             return StdoutSink(
-                name: config.displayName, format: config.format, renderer: renderer,
-                style: config.format == .text ? session.terminalStyle : .plain)
-        case .notify:
+                name: config.displayName, format: options.format, renderer: renderer,
+                style: options.format == .text ? session.terminalStyle : .plain)
+        case .notify(let options):
             return NotifySendSink(
-                name: config.displayName, renderer: renderer, urgency: config.urgency, environment: session.environment,
+                name: config.displayName, renderer: renderer, urgency: options.urgency, environment: session.environment,
                 logos: LogoCache(
                     directory: session.paths.cacheHome + "/logos",
                     base: session.environment["FACEOFF_LOGO_BASE"].flatMap { $0.isEmpty ? nil : $0 }
                         ?? TeamFacts.logoBase,
                     http: http),
-                edit: config.edit, sent: store.map(SentMessages.init))
-        case .webhook:
+                edit: options.edit, sent: store.map(SentMessages.init))
+        case .webhook(let options):
             return WebhookSink(
-                config: config, renderer: renderer, http: http, outbox: store.map { Outbox(store: $0) },
+                name: config.displayName, options: options, renderer: renderer, http: http, outbox: store.map { Outbox(store: $0) },
                 schedule: retrySchedule ?? .standard, hold: SinkHold(config, zone: session.config.timeZone))
-        case .exec:
+        case .exec(let options):
             return ExecSink(
-                config: config, renderer: renderer, environment: session.environment, paths: session.paths,
+                name: config.displayName, options: options, renderer: renderer, environment: session.environment, paths: session.paths,
                 outbox: store.map { Outbox(store: $0) }, schedule: retrySchedule ?? .standard,
                 hold: SinkHold(config, zone: session.config.timeZone))
-        case .mqtt:
-            return mqttSink(config)
+        case .mqtt(let options):
+            return mqttSink(config, options: options)
         }
     }
 
-    public func mqttSink(_ config: SinkConfig) -> MQTTSink {
-        var config = config
-        config.caFile = config.caFile.map(session.paths.expand)
+    /// An MQTT sink: `config` its routing keys, `options` its own.
+    public func mqttSink(_ config: SinkConfig, options: SinkConfig.MQTT) -> MQTTSink {
+        var options = options
+        options.caFile = options.caFile.map(session.paths.expand)
         // The next games come from the cached schedule `run` keeps fresh: no request.
         let client = store.map {
             APIClient(service: .nhl, base: session.config.apiBase, http: http, cache: ResponseCache(store: $0), mode: .offline)
@@ -84,7 +85,8 @@ public struct AlertSetup: Sendable {
         }
         let time = LocalTime(timeZone: session.config.timeZone)
         return MQTTSink(
-            config: config, renderer: renderer, alerts: SinkFilter(config, defaultTeams: defaultTeams, defaultPlayers: defaultPlayers),
+            name: config.displayName, options: options, renderer: renderer,
+            alerts: SinkFilter(config, defaultTeams: defaultTeams, defaultPlayers: defaultPlayers),
             owner: speaksForTheHome,
             store: store,
             finalHold: session.config.watch.finalHold,

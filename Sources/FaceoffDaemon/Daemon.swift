@@ -98,7 +98,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
         setup.retrySchedule = dependencies.retrySchedule
         setup.speaksForTheHome = true
         // No [[sink]]: desktop notifications, and every alert in the log.
-        var routes = setup.routes(fallback: [SinkConfig(type: .notify)])
+        var routes = setup.routes(fallback: [SinkConfig(.notify(.init()))])
         if session.config.sinks.isEmpty {
             routes.append(
                 SinkRoute(

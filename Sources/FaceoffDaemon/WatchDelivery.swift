@@ -23,7 +23,9 @@ public struct WatchDelivery: Sendable {
         self.say = say
         let renderer = try session.renderer()
         let stdoutConfig = session.config.sinks.first { $0.type == .stdout }
-        let chosen: SinkConfig.Format = format ?? stdoutConfig?.format ?? .text
+        let configuredFormat: SinkConfig.Format? =
+            if case .stdout(let options) = stdoutConfig?.options { options.format } else { nil }
+        let chosen: SinkConfig.Format = format ?? configuredFormat ?? .text
         let style = chosen == .text ? session.terminalStyle : .plain
         let terminal = StdoutSink(
             name: stdoutConfig?.displayName ?? "stdout", format: chosen, renderer: renderer, style: style,

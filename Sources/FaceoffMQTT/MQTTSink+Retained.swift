@@ -55,7 +55,7 @@ extension MQTTSink {
         let stored = (try? retained?.all()) ?? []
         if owner {
             messages.append(MQTTMessage(topic: topics.status, payload: "online", retain: true))
-            let wanted = config.discovery ? teams.flatMap(discovery.messages(for:)) + switches.map(discovery.muteSwitch) : []
+            let wanted = options.discovery ? teams.flatMap(discovery.messages(for:)) + switches.map(discovery.muteSwitch) : []
             let wantedTopics = Set(wanted.map(\.topic))
             let stale = stored.filter { discovery.owns($0.topic) && !wantedTopics.contains($0.topic) }
             messages += wanted

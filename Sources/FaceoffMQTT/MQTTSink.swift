@@ -18,12 +18,8 @@ import Synchronization
 /// commands only publish what they deliver.
 public final class MQTTSink: DurableSink, StateKeepingSink {
     public let name: String
-    let config: SinkConfig
-    /// The sink's broker; nil when its url is not an MQTT one (the config's is checked when it
-    /// loads, a sink made in code may not be): connecting then says so.
-    let configuredBroker: MQTTBroker?
-    /// For messages: the broker, or the url as given.
-    var broker: MQTTBroker { configuredBroker ?? MQTTBroker(host: config.url ?? "(no url)", port: 0) }
+    let options: SinkConfig.MQTT
+    var broker: MQTTBroker { options.broker }
     public let topics: MQTTTopics
     let renderer: Renderer
     /// What the event topic and the triggers carry (the sink's `events`, `teams`, `players`);
@@ -77,23 +73,22 @@ public final class MQTTSink: DurableSink, StateKeepingSink {
     }
 
     public init(
-        config: SinkConfig, renderer: Renderer, alerts: SinkFilter, owner: Bool, store: Store?, finalHold: Duration,
+        name: String, options: SinkConfig.MQTT, renderer: Renderer, alerts: SinkFilter, owner: Bool, store: Store?, finalHold: Duration,
         games: @escaping @Sendable (String) async -> [GameSummary] = { _ in [] }, switches: [String] = [],
         schedule: RetrySchedule = .mqtt, now: @escaping @Sendable () -> Date = { Date() },
         clock: any Clock<Duration> = ContinuousClock(),
         logger: Logger = Logger(label: "faceoff.mqtt")
     ) {
-        name = config.displayName
-        self.config = config
-        configuredBroker = MQTTBroker(url: config.url ?? "", caFile: config.caFile, username: config.username, password: config.password)
-        topics = MQTTTopics(prefix: config.topicPrefix, discoveryPrefix: config.discoveryPrefix)
+        self.name = name
+        self.options = options
+        topics = MQTTTopics(prefix: options.topicPrefix, discoveryPrefix: options.discoveryPrefix)
         self.renderer = renderer
         self.alerts = alerts
         teams = alerts.teams.sorted()
         self.owner = owner
-        clientID = Self.clientID(config.clientID, owner: owner)
+        clientID = Self.clientID(options.clientID, owner: owner)
         outbox = store.map { Outbox(store: $0) }
-        retained = store.map { RetainedMessages(store: $0, sink: config.displayName) }
+        retained = store.map { RetainedMessages(store: $0, sink: name) }
         self.schedule = schedule
         discovery = HomeAssistantDiscovery(topics: topics, version: FaceoffInfo.version)
         self.games = games
@@ -161,7 +156,7 @@ public final class MQTTSink: DurableSink, StateKeepingSink {
         guard let outbox, let body = try? JSONEncoder().encode(Queued(event: event, alert: nil)) else { return }
         do {
             if try await outbox.enqueue(
-                event, sink: name, body: Array(body), at: date, expiresAt: date.addingTimeInterval(config.expiry.inSeconds), claimed: true)
+                event, sink: name, body: Array(body), at: date, expiresAt: date.addingTimeInterval(options.expiry.inSeconds), claimed: true)
             {
                 wake.fire()
             }
@@ -178,11 +173,7 @@ public final class MQTTSink: DurableSink, StateKeepingSink {
     // MARK: Connection
 
     func connect(will: Bool) throws(MQTTProblem) -> MQTTConnection {
-        guard let broker = configuredBroker else {
-            throw MQTTProblem(
-                "'\(config.url ?? "")' is not an MQTT broker's address; set the sink's url to mqtt://host[:port] or mqtts://host[:port]")
-        }
-        return try MQTTConnection(
+        try MQTTConnection(
             .init(
                 broker: broker, clientID: clientID, will: will ? (topics.status, "offline") : nil,
                 subscriptions: will && !switches.isEmpty ? [topics.muteCommands] : []), changes: changes)
@@ -280,7 +271,7 @@ public final class MQTTSink: DurableSink, StateKeepingSink {
         do { body = Array(try JSONEncoder().encode(Queued(event: event, alert: alertJSON(event)))) } catch {
             return .failed("cannot encode the alert: \(error)")
         }
-        let expires = date.addingTimeInterval(config.expiry.inSeconds)
+        let expires = date.addingTimeInterval(options.expiry.inSeconds)
         guard try await outbox.enqueue(event, sink: name, body: body, at: date, expiresAt: expires) else { return .duplicate }
         wake.fire()
         return .queued

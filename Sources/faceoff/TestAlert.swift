@@ -42,7 +42,8 @@ extension Faceoff {
             if let warning = ConfigLoader.permissionWarning(path: session.configPath, config: session.config) {
                 printError("warning: \(warning)")
             }
-            var configs = session.config.sinks.isEmpty ? [SinkConfig(type: .stdout), SinkConfig(type: .notify)] : session.config.sinks
+            var configs =
+                session.config.sinks.isEmpty ? [SinkConfig(.stdout(.init())), SinkConfig(.notify(.init()))] : session.config.sinks
             if let sink {
                 let names = configs.map(\.displayName)
                 guard let chosen = configs.first(where: { $0.displayName == sink }) else {

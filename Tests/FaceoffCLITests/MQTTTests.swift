@@ -150,22 +150,22 @@ struct MQTTTests {
     }
 
     /// For the tests that run an `MQTTSink` in this process: a folder, a broker in it and a
-    /// sink's config pointing at it.
-    static func sinkOfOurOwn() throws -> (URL, Mosquitto, SinkConfig) {
+    /// sink's options pointing at it.
+    static func sinkOfOurOwn() throws -> (URL, Mosquitto, SinkConfig.MQTT) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faceoff-mqtt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let broker = try Mosquitto(directory: directory)
-        var config = SinkConfig(type: .mqtt)
-        config.url = broker.url
-        return (directory, broker, config)
+        let options = try #require(SinkConfig.MQTT(url: broker.url))
+        return (directory, broker, options)
     }
 
     /// `run`'s sink for TOR (the owner: status, will, retained topics) on `store`.
     static func runSink(
-        _ config: SinkConfig, store: Store, alerts: SinkFilter = SinkFilter(teams: ["TOR"]), switches: [String] = []
+        _ options: SinkConfig.MQTT, store: Store, alerts: SinkFilter = SinkFilter(teams: ["TOR"]), switches: [String] = []
     ) throws -> MQTTSink {
         MQTTSink(
-            config: config, renderer: Renderer(templates: try TemplateSet(overrides: nil), followed: ["TOR"]), alerts: alerts,
+            name: "mqtt", options: options, renderer: Renderer(templates: try TemplateSet(overrides: nil), followed: ["TOR"]),
+            alerts: alerts,
             owner: true, store: store, finalHold: .seconds(3600), switches: switches)
     }
 
@@ -187,7 +187,8 @@ struct MQTTTests {
             let subscriber = try await broker.subscribe(["faceoff/team/\(team)/state"])
             let store = try Store(path: directory.appendingPathComponent("faceoff-\(round).sqlite").path)
             let sink = MQTTSink(
-                config: config, renderer: renderer, alerts: SinkFilter(teams: [team]), owner: true, store: store, finalHold: .seconds(3600))
+                name: "mqtt", options: config, renderer: renderer, alerts: SinkFilter(teams: [team]), owner: true, store: store,
+                finalHold: .seconds(3600))
             let pregame = GameEvent(
                 kind: .pregame, key: "\(round)", gameId: 2025020100 + round, away: "BOS", home: team, period: 0,
                 score: .init(away: 0, home: 0))

@@ -103,10 +103,8 @@ let directory = FileManager.default.temporaryDirectory.appendingPathComponent("f
 defer { try? FileManager.default.removeItem(at: directory) }
 let store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
 let renderer = Renderer(templates: try TemplateSet(overrides: nil), followed: [GameSnapshot(game).home.abbrev])
-var sinkConfig = SinkConfig(type: .webhook)
-sinkConfig.name = "bench"
-sinkConfig.url = "http://\(receiverAddress.withLock { $0 }!)/hook"
-sinkConfig.secret = "whsec_" + Data("alert-bench-signing-key-0123456".utf8).base64EncodedString()
+var webhook = SinkConfig.Webhook(url: "http://\(receiverAddress.withLock { $0 }!)/hook")
+webhook.secret = "whsec_" + Data("alert-bench-signing-key-0123456".utf8).base64EncodedString()
 let schedule =
     fixedRetries
     ? RetrySchedule(
@@ -140,14 +138,14 @@ if mqtt {
     try sub.run()
     subscriber = (sub, pipe)
     try await Task.sleep(for: .milliseconds(300))
-    var config = SinkConfig(type: .mqtt)
-    config.name = "bench"
-    config.url = "mqtt://127.0.0.1:\(port)"
-    config.discovery = false
+    guard var options = SinkConfig.MQTT(url: "mqtt://127.0.0.1:\(port)") else { fatalError("not a broker's url") }
+    options.discovery = false
     sink = MQTTSink(
-        config: config, renderer: renderer, alerts: SinkFilter(teams: teams), owner: false, store: store, finalHold: .seconds(3600))
+        name: "bench", options: options, renderer: renderer, alerts: SinkFilter(teams: teams), owner: false, store: store,
+        finalHold: .seconds(3600))
 } else {
-    sink = WebhookSink(config: sinkConfig, renderer: renderer, http: CurlHTTPClient(), outbox: Outbox(store: store), schedule: schedule)
+    sink = WebhookSink(
+        name: "bench", options: webhook, renderer: renderer, http: CurlHTTPClient(), outbox: Outbox(store: store), schedule: schedule)
 }
 let queuedAt = Mutex<[String: Date]>([:])
 let alerts = AlertRouter(

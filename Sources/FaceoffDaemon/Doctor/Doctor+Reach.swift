@@ -71,9 +71,10 @@ extension Doctor {
     /// or with `--send` a signed sample alert.
     func webhooks(_ renderer: Renderer) async -> [Finding] {
         var findings: [Finding] = []
-        for sink in session.config.sinks where sink.type == .webhook {
-            guard let url = sink.url else { continue }
-            let webhook = WebhookSink(config: sink, renderer: renderer, http: http, outbox: nil)
+        for sink in session.config.sinks {
+            guard case .webhook(let options) = sink.options else { continue }
+            let url = options.url
+            let webhook = WebhookSink(name: sink.displayName, options: options, renderer: renderer, http: http, outbox: nil)
             let what = "webhook \(sink.displayName)"
             if send {
                 let delivery = await webhook.send(sample)
@@ -117,8 +118,11 @@ extension Doctor {
     /// Each exec sink's program: found and executable, or with `--send` run with a sample goal.
     func execs(_ renderer: Renderer) async -> [Finding] {
         var findings: [Finding] = []
-        for sink in session.config.sinks where sink.type == .exec {
-            let exec = ExecSink(config: sink, renderer: renderer, environment: session.environment, paths: session.paths, outbox: nil)
+        for sink in session.config.sinks {
+            guard case .exec(let options) = sink.options else { continue }
+            let exec = ExecSink(
+                name: sink.displayName, options: options, renderer: renderer, environment: session.environment, paths: session.paths,
+                outbox: nil)
             let program = exec.program
             let what = "exec \(sink.displayName)"
             guard let path = ProcessRunner.locate(program, environment: session.environment) else {
@@ -143,8 +147,9 @@ extension Doctor {
     /// what the running daemon's own connection is doing, which a new one can't tell.
     func mqtt(_ renderer: Renderer) async -> [Finding] {
         var findings: [Finding] = []
-        for sink in session.config.sinks where sink.type == .mqtt {
-            let mqtt = AlertSetup(session: session, renderer: renderer, store: nil).mqttSink(sink)
+        for sink in session.config.sinks {
+            guard case .mqtt(let options) = sink.options else { continue }
+            let mqtt = AlertSetup(session: session, renderer: renderer, store: nil).mqttSink(sink, options: options)
             let what = "mqtt \(sink.displayName)"
             switch await mqtt.probe() {
             case .success(let answer):

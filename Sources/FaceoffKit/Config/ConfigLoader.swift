@@ -112,8 +112,11 @@ extension ConfigLoader {
     public static func permissionWarning(path: String, config: Config) -> String? {
         // A login in an MQTT url (mqtt://user:pass@host) and the feed server's token are secrets too.
         let secrets = config.sinks.contains { sink in
-            sink.secret != nil || sink.password != nil || !sink.headers.isEmpty || sink.type == .webhook
-                || (sink.url.flatMap(URLComponents.init(string:))?.password.map { !$0.isEmpty } ?? false)
+            switch sink.options {
+            case .webhook: true
+            case .mqtt(let mqtt): mqtt.password != nil || !(mqtt.broker.password ?? "").isEmpty
+            case .stdout, .notify, .exec: false
+            }
         }
         guard secrets || !config.serve.token.isEmpty else { return nil }
         guard let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, mode & 0o077 != 0 else {

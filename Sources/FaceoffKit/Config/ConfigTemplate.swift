@@ -104,41 +104,41 @@ public enum ConfigRenderer {
             lines.append("delay = \(duration(sink.delay ?? config.watch.delay))")
             if let quiet = sink.quietHours { lines.append("quiet_hours = \(quote(quiet.description))") }
             lines.append("held = \(quote(sink.heldAlerts.rawValue))")
-            switch sink.type {
-            case .webhook:
+            switch sink.options {
+            case .webhook(let webhook):
                 // A webhook URL often carries its own credential (Discord, Slack), so it is a secret too.
-                if let url = sink.url { lines.append("url = \(secret(url))") }
-                lines.append("preset = \(quote(sink.preset.rawValue))")
-                if sink.editsCorrections || sink.edit != .on {
-                    lines.append("edit = \(sink.edit == .both ? "\"both\"" : "\(sink.edit == .on)")")
+                lines.append("url = \(secret(webhook.url))")
+                lines.append("preset = \(quote(webhook.preset.rawValue))")
+                if sink.editsCorrections || webhook.edit != .on {
+                    lines.append("edit = \(webhook.edit == .both ? "\"both\"" : "\(webhook.edit == .on)")")
                 }
-                if let value = sink.secret { lines.append("secret = \(secret(value))") }
-                if !sink.headers.isEmpty {
-                    let pairs = sink.headers.sorted { $0.key < $1.key }.map { "\(quote($0.key)) = \(secret($0.value))" }
+                if let value = webhook.secret { lines.append("secret = \(secret(value))") }
+                if !webhook.headers.isEmpty {
+                    let pairs = webhook.headers.sorted { $0.key < $1.key }.map { "\(quote($0.key)) = \(secret($0.value))" }
                     lines.append("headers = { \(pairs.joined(separator: ", ")) }")
                 }
-                lines.append("expiry = \(duration(sink.expiry))")
-            case .stdout:
-                lines.append("format = \(quote(sink.format.rawValue))")
-            case .notify:
-                if let urgency = sink.urgency { lines.append("urgency = \(quote(urgency.rawValue))") }
-                lines.append("edit = \(sink.edit == .both ? "\"both\"" : "\(sink.edit == .on)")")
-            case .exec:
-                lines.append("command = \(list(sink.command))")
-                lines.append("timeout = \(duration(sink.timeout))")
-                lines.append("retry = \(sink.retry)")
-                lines.append("expiry = \(duration(sink.expiry))")
-            case .mqtt:
+                lines.append("expiry = \(duration(webhook.expiry))")
+            case .stdout(let stdout):
+                lines.append("format = \(quote(stdout.format.rawValue))")
+            case .notify(let notify):
+                if let urgency = notify.urgency { lines.append("urgency = \(quote(urgency.rawValue))") }
+                lines.append("edit = \(notify.edit == .both ? "\"both\"" : "\(notify.edit == .on)")")
+            case .exec(let exec):
+                lines.append("command = \(list(exec.command))")
+                lines.append("timeout = \(duration(exec.timeout))")
+                lines.append("retry = \(exec.retry)")
+                lines.append("expiry = \(duration(exec.expiry))")
+            case .mqtt(let mqtt):
                 // A login in the URL is a secret; the broker's address alone is not.
-                if let url = sink.url { lines.append("url = \(url.contains("@") ? secret(url) : quote(url))") }
-                if let username = sink.username { lines.append("username = \(quote(username))") }
-                if let password = sink.password { lines.append("password = \(secret(password))") }
-                if let caFile = sink.caFile { lines.append("ca_file = \(quote(caFile))") }
-                if let clientID = sink.clientID { lines.append("client_id = \(quote(clientID))") }
-                lines.append("topic_prefix = \(quote(sink.topicPrefix))")
-                lines.append("discovery = \(sink.discovery)")
-                lines.append("discovery_prefix = \(quote(sink.discoveryPrefix))")
-                lines.append("expiry = \(duration(sink.expiry))")
+                lines.append("url = \(mqtt.url.contains("@") ? secret(mqtt.url) : quote(mqtt.url))")
+                if let username = mqtt.username { lines.append("username = \(quote(username))") }
+                if let password = mqtt.password { lines.append("password = \(secret(password))") }
+                if let caFile = mqtt.caFile { lines.append("ca_file = \(quote(caFile))") }
+                if let clientID = mqtt.clientID { lines.append("client_id = \(quote(clientID))") }
+                lines.append("topic_prefix = \(quote(mqtt.topicPrefix))")
+                lines.append("discovery = \(mqtt.discovery)")
+                lines.append("discovery_prefix = \(quote(mqtt.discoveryPrefix))")
+                lines.append("expiry = \(duration(mqtt.expiry))")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -162,34 +162,36 @@ extension ConfigRenderer {
             if let name = sink.name { object["name"] = name }
             if let quiet = sink.quietHours { object["quiet_hours"] = quiet.description }
             object["held"] = sink.heldAlerts.rawValue
-            switch sink.type {
-            case .webhook:
-                if let url = sink.url { object["url"] = secret(url) }
-                object["preset"] = sink.preset.rawValue
-                if sink.editsCorrections || sink.edit != .on { object["edit"] = sink.edit == .both ? "both" : (sink.edit == .on) as Any }
-                if let value = sink.secret { object["secret"] = secret(value) }
-                object["headers"] = sink.headers.mapValues(secret)
-                object["expiry"] = duration(sink.expiry)
-            case .stdout:
-                object["format"] = sink.format.rawValue
-            case .notify:
-                if let urgency = sink.urgency { object["urgency"] = urgency.rawValue }
-                object["edit"] = sink.edit == .both ? "both" : (sink.edit == .on) as Any
-            case .exec:
-                object["command"] = sink.command
-                object["timeout"] = duration(sink.timeout)
-                object["retry"] = sink.retry
-                object["expiry"] = duration(sink.expiry)
-            case .mqtt:
-                if let url = sink.url { object["url"] = url.contains("@") ? secret(url) : url }
-                if let username = sink.username { object["username"] = username }
-                if let password = sink.password { object["password"] = secret(password) }
-                if let caFile = sink.caFile { object["ca_file"] = caFile }
-                if let clientID = sink.clientID { object["client_id"] = clientID }
-                object["topic_prefix"] = sink.topicPrefix
-                object["discovery"] = sink.discovery
-                object["discovery_prefix"] = sink.discoveryPrefix
-                object["expiry"] = duration(sink.expiry)
+            switch sink.options {
+            case .webhook(let webhook):
+                object["url"] = secret(webhook.url)
+                object["preset"] = webhook.preset.rawValue
+                if sink.editsCorrections || webhook.edit != .on {
+                    object["edit"] = webhook.edit == .both ? "both" : (webhook.edit == .on) as Any
+                }
+                if let value = webhook.secret { object["secret"] = secret(value) }
+                object["headers"] = webhook.headers.mapValues(secret)
+                object["expiry"] = duration(webhook.expiry)
+            case .stdout(let stdout):
+                object["format"] = stdout.format.rawValue
+            case .notify(let notify):
+                if let urgency = notify.urgency { object["urgency"] = urgency.rawValue }
+                object["edit"] = notify.edit == .both ? "both" : (notify.edit == .on) as Any
+            case .exec(let exec):
+                object["command"] = exec.command
+                object["timeout"] = duration(exec.timeout)
+                object["retry"] = exec.retry
+                object["expiry"] = duration(exec.expiry)
+            case .mqtt(let mqtt):
+                object["url"] = mqtt.url.contains("@") ? secret(mqtt.url) : mqtt.url
+                if let username = mqtt.username { object["username"] = username }
+                if let password = mqtt.password { object["password"] = secret(password) }
+                if let caFile = mqtt.caFile { object["ca_file"] = caFile }
+                if let clientID = mqtt.clientID { object["client_id"] = clientID }
+                object["topic_prefix"] = mqtt.topicPrefix
+                object["discovery"] = mqtt.discovery
+                object["discovery_prefix"] = mqtt.discoveryPrefix
+                object["expiry"] = duration(mqtt.expiry)
             }
             sinks.append(object)
         }

@@ -29,22 +29,26 @@ extension ConfigValidator {
                 fail(itemPath, "each sink must be a [[sink]] table")
                 continue
             }
-            if let sink = sink(entries, itemPath) {
-                if !names.insert(sink.displayName).inserted {
-                    fail(itemPath + ["name"], "two sinks are named '\(sink.displayName)'; give each a different `name`")
-                } else if mqtt, let other = slugs.updateValue(sink.displayName, forKey: MQTTSlug.of(sink.displayName)) {
+            // A sink whose kind is known is named even when its options are wrong, so that
+            // one load reports a clash of names too.
+            if let (name, sink) = sink(entries, itemPath) {
+                if !names.insert(name).inserted {
+                    fail(itemPath + ["name"], "two sinks are named '\(name)'; give each a different `name`")
+                } else if mqtt, let other = slugs.updateValue(name, forKey: MQTTSlug.of(name)) {
                     fail(
                         itemPath + ["name"],
-                        "sinks '\(other)' and '\(sink.displayName)' would share one MQTT mute switch (\(MQTTSlug.of(sink.displayName))); give one another `name`"
+                        "sinks '\(other)' and '\(name)' would share one MQTT mute switch (\(MQTTSlug.of(name))); give one another `name`"
                     )
                 }
-                sinks.append(sink)
+                if let sink { sinks.append(sink) }
             }
         }
         return sinks
     }
 
-    mutating func sink(_ entries: [(String, Node)], _ path: [String]) -> SinkConfig? {
+    /// The sink's name (its `name`, else its kind) and the sink; nil when its kind is not
+    /// known, and no sink when its options can't make one (each reason is an error).
+    mutating func sink(_ entries: [(String, Node)], _ path: [String]) -> (String, SinkConfig?)? {
         guard let typeNode = entries.first(where: { $0.0 == "type" })?.1 else {
             fail(path, "this [[sink]] has no `type`; add type = \"stdout\", \"notify\", \"webhook\", \"exec\" or \"mqtt\"")
             return nil
@@ -57,7 +61,13 @@ extension ConfigValidator {
             )
             return nil
         }
-        var sink = SinkConfig(type: kind)
+        // The common keys go to `sink`, each kind's own to its options, made whole at the end.
+        var sink = SinkConfig(.stdout(.init()))
+        var stdout = SinkConfig.Stdout()
+        var notify = SinkConfig.Notify()
+        var webhook = SinkConfig.Webhook(url: "")
+        var exec = SinkConfig.Exec(command: [])
+        var mqtt = MQTTKeys()
         let common = ["type", "name", "events", "teams", "players", "delay", "quiet_hours", "held"]
         let specific: [SinkConfig.Kind: [String]] = [
             .webhook: ["url", "preset", "secret", "headers", "expiry", "edit"],
@@ -121,9 +131,9 @@ extension ConfigValidator {
                     continue
                 }
                 if case .bool(let flag) = value {
-                    sink.edit = flag ? .on : .off
+                    (notify.edit, webhook.edit) = (flag ? .on : .off, flag ? .on : .off)
                 } else if case .string("both") = value {
-                    sink.edit = .both
+                    (notify.edit, webhook.edit) = (.both, .both)
                 } else {
                     fail(keyPath, "'edit' must be true, false or \"both\" (edit the first message and send a new one too)")
                 }
@@ -139,30 +149,30 @@ extension ConfigValidator {
                 if kind == .mqtt {
                     if let url = string(value, keyPath, example: #""mqtt://localhost:1883""#) {
                         if MQTTBroker(url: url) != nil {
-                            sink.url = url
+                            mqtt.url = url
                         } else {
                             fail(keyPath, "'url' must be mqtt://host[:port] or mqtts://host[:port], like \"mqtt://localhost:1883\"")
                         }
                     }
                 } else if let url = string(value, keyPath, example: #""https://example.org/hook""#) {
                     if url.hasPrefix("https://") || url.hasPrefix("http://") {
-                        sink.url = url
+                        webhook.url = url
                     } else {
                         fail(keyPath, "'url' must start with https:// or http://")
                     }
                 }
             case "username":
-                if let text = string(value, keyPath, example: #""faceoff""#) { sink.username = text }
+                if let text = string(value, keyPath, example: #""faceoff""#) { mqtt.username = text }
             case "password":
-                if let text = string(value, keyPath, example: #""...""#) { sink.password = text }
+                if let text = string(value, keyPath, example: #""...""#) { mqtt.password = text }
             case "ca_file":
-                if let text = string(value, keyPath, example: #""/etc/ssl/certs/my-ca.pem""#) { sink.caFile = text }
+                if let text = string(value, keyPath, example: #""/etc/ssl/certs/my-ca.pem""#) { mqtt.caFile = text }
             case "client_id":
                 if let text = string(value, keyPath, example: #""faceoff-den""#) {
                     if text.isEmpty || text.utf8.count > 65535 {
                         fail(keyPath, "'client_id' must not be empty")
                     } else {
-                        sink.clientID = text
+                        mqtt.clientID = text
                     }
                 }
             case "topic_prefix", "discovery_prefix":
@@ -173,17 +183,17 @@ extension ConfigValidator {
                             "'\(key)' must be a topic without wildcards (+, #) or a leading or trailing /, like \(key == "topic_prefix" ? "\"faceoff\"" : "\"homeassistant\"")"
                         )
                     } else if key == "topic_prefix" {
-                        sink.topicPrefix = text
+                        mqtt.topicPrefix = text
                     } else {
-                        sink.discoveryPrefix = text
+                        mqtt.discoveryPrefix = text
                     }
                 }
             case "discovery":
-                if let flag = bool(value, keyPath) { sink.discovery = flag }
+                if let flag = bool(value, keyPath) { mqtt.discovery = flag }
             case "preset":
                 if let name = string(value, keyPath, example: #""discord""#) {
                     if let preset = SinkConfig.Preset(rawValue: name) {
-                        sink.preset = preset
+                        webhook.preset = preset
                     } else {
                         fail(
                             keyPath,
@@ -194,7 +204,7 @@ extension ConfigValidator {
             case "secret":
                 if let secret = string(value, keyPath, example: #""whsec_...""#) {
                     if WebhookSecret.isValid(secret) {
-                        sink.secret = secret
+                        webhook.secret = secret
                     } else {
                         fail(keyPath, "'secret' must be a Standard Webhooks key: \"whsec_\" followed by base64")
                     }
@@ -202,15 +212,17 @@ extension ConfigValidator {
             case "headers":
                 if let pairs = table(value, keyPath) {
                     for (name, headerValue) in pairs {
-                        if let text = string(headerValue, keyPath + [name], example: #""Bearer ...""#) { sink.headers[name] = text }
+                        if let text = string(headerValue, keyPath + [name], example: #""Bearer ...""#) { webhook.headers[name] = text }
                     }
                 }
             case "expiry":
-                if let expiry = duration(value, keyPath, minimum: .seconds(1)) { sink.expiry = expiry }
+                if let expiry = duration(value, keyPath, minimum: .seconds(1)) {
+                    (webhook.expiry, exec.expiry, mqtt.expiry) = (expiry, expiry, expiry)
+                }
             case "format":
                 if let name = string(value, keyPath, example: #""text""#) {
                     if let format = SinkConfig.Format(rawValue: name) {
-                        sink.format = format
+                        stdout.format = format
                     } else {
                         fail(keyPath, "unknown format '\(name)'; use \"text\" or \"jsonl\"")
                     }
@@ -225,17 +237,17 @@ extension ConfigValidator {
                                 fail(keyPath, "argument \(index + 1) is not a valid template: \(error.message)")
                             }
                         }
-                        sink.command = words
+                        exec.command = words
                     }
                 }
             case "timeout":
-                if let timeout = duration(value, keyPath, minimum: .seconds(1)) { sink.timeout = timeout }
+                if let timeout = duration(value, keyPath, minimum: .seconds(1)) { exec.timeout = timeout }
             case "retry":
-                if let flag = bool(value, keyPath) { sink.retry = flag }
+                if let flag = bool(value, keyPath) { exec.retry = flag }
             case "urgency":
                 if let name = string(value, keyPath, example: #""normal""#) {
                     if let urgency = SinkConfig.Urgency(rawValue: name) {
-                        sink.urgency = urgency
+                        notify.urgency = urgency
                     } else {
                         fail(keyPath, "unknown urgency '\(name)'; use \"critical\", \"normal\" or \"low\"")
                     }
@@ -243,7 +255,7 @@ extension ConfigValidator {
             default: break
             }
         }
-        if kind == .webhook, sink.url == nil, !entries.contains(where: { $0.0 == "url" }) {
+        if kind == .webhook, !entries.contains(where: { $0.0 == "url" }) {
             fail(path, "this webhook sink has no `url`; add url = \"https://...\"")
         }
         if kind == .mqtt, !entries.contains(where: { $0.0 == "url" }) {
@@ -252,6 +264,41 @@ extension ConfigValidator {
         if kind == .exec, !entries.contains(where: { $0.0 == "command" }) {
             fail(path, "this exec sink has no `command`; add command = [\"~/bin/goal-light\", \"--team\", \"{{team}}\"]")
         }
-        return sink
+        switch kind {
+        case .stdout: sink.options = .stdout(stdout)
+        case .notify: sink.options = .notify(notify)
+        case .webhook: sink.options = .webhook(webhook)
+        case .exec: sink.options = .exec(exec)
+        case .mqtt:
+            // A url that is not a broker's was refused above, with its line.
+            guard let options = mqtt.options else { return (sink.name ?? kind.rawValue, nil) }
+            sink.options = .mqtt(options)
+        }
+        return (sink.displayName, sink)
+    }
+}
+
+/// An MQTT sink's keys as they are read, before its broker can be made from them.
+private struct MQTTKeys {
+    var url: String?
+    var username: String?
+    var password: String?
+    var caFile: String?
+    var clientID: String?
+    var topicPrefix = "faceoff"
+    var discovery = true
+    var discoveryPrefix = "homeassistant"
+    var expiry: Duration = .seconds(3600)
+
+    var options: SinkConfig.MQTT? {
+        guard let url, var options = SinkConfig.MQTT(url: url, username: username, password: password, caFile: caFile) else {
+            return nil
+        }
+        options.clientID = clientID
+        options.topicPrefix = topicPrefix
+        options.discovery = discovery
+        options.discoveryPrefix = discoveryPrefix
+        options.expiry = expiry
+        return options
     }
 }

@@ -73,11 +73,15 @@ import Testing
         #expect(webhook.events == [.goal, .final])
         #expect(webhook.teams == ["TOR"])
         #expect(webhook.delay == .seconds(30))
-        #expect(webhook.preset == .discord)
-        #expect(webhook.headers == ["Authorization": "Bearer abc"])
-        #expect(webhook.expiry == .seconds(3600))
-        #expect(config.sinks[1].format == .jsonl)
-        #expect(config.sinks[2].urgency == .low)
+        guard case .webhook(let options) = webhook.options else {
+            Issue.record("the first sink loaded as \(webhook.type)")
+            return
+        }
+        #expect(options.preset == .discord)
+        #expect(options.headers == ["Authorization": "Bearer abc"])
+        #expect(options.expiry == .seconds(3600))
+        #expect(config.sinks[1].options == .stdout(.init(format: .jsonl)))
+        #expect(config.sinks[2].options == .notify(.init(urgency: .low)))
     }
 
     @Test func anEmptyFileIsAllDefaults() throws {

@@ -76,13 +76,11 @@ import Testing
     }
 
     static func sink(_ setup: WebhookHarness.Setup, preset: SinkConfig.Preset, path: String, edit: SinkConfig.Edit = .on) -> WebhookSink {
-        var config = SinkConfig(type: .webhook)
-        config.name = "hook"
-        config.url = setup.server.baseURL + path
-        config.preset = preset
-        config.edit = edit
+        var options = SinkConfig.Webhook(url: setup.server.baseURL + path)
+        options.preset = preset
+        options.edit = edit
         return WebhookSink(
-            config: config, renderer: Renderer.builtIn, http: CurlHTTPClient(), outbox: Outbox(store: setup.store),
+            name: "hook", options: options, renderer: Renderer.builtIn, http: CurlHTTPClient(), outbox: Outbox(store: setup.store),
             schedule: WebhookHarness.fast)
     }
 

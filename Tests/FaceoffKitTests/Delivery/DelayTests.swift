@@ -174,11 +174,9 @@ import Testing
         var config = Config()
         config.watch.delay = .seconds(20)
         #expect(DelayBook.sinks(of: config).map(\.name) == ["stdout", "notify", "log"])
-        var webhook = SinkConfig(type: .webhook)
-        webhook.name = "discord"
+        var webhook = SinkConfig(.webhook(.init(url: "https://discord.example/hook")), name: "discord")
         webhook.delay = .seconds(45)
-        var terminal = SinkConfig(type: .stdout)
-        terminal.name = "tv"
+        let terminal = SinkConfig(.stdout(.init()), name: "tv")
         config.sinks = [webhook, terminal]
         let listed = DelayBook.sinks(of: config)
         #expect(listed.map(\.name) == ["discord", "tv"])

@@ -30,15 +30,13 @@ import Testing
         }
 
         func sink(_ command: [String], timeout: Duration = .seconds(10), retry: Bool = false, store: Store? = nil) throws -> ExecSink {
-            var config = SinkConfig(type: .exec)
-            config.name = "light"
-            config.command = command
-            config.timeout = timeout
-            config.retry = retry
+            var options = SinkConfig.Exec(command: command)
+            options.timeout = timeout
+            options.retry = retry
             let environment = ["HOME": home, "PATH": "/usr/bin:/bin", "LOG": log]
             let renderer = Renderer(templates: try TemplateSet(overrides: nil), followed: ["TOR"])
             return ExecSink(
-                config: config, renderer: renderer, environment: environment, paths: Paths(environment: environment),
+                name: "light", options: options, renderer: renderer, environment: environment, paths: Paths(environment: environment),
                 outbox: store.map { Outbox(store: $0) }, schedule: WebhookHarness.fast)
         }
 

@@ -176,7 +176,7 @@ import Testing
     }
 
     @Test func filtersTakeKindsTeamsAndPlayers() {
-        var config = SinkConfig(type: .webhook)
+        var config = SinkConfig(.webhook(.init(url: "https://example.org/hook")))
         config.events = [.goal, .final]
         config.players = [8479318]
         let filter = SinkFilter(config, defaultTeams: ["BOS"])

@@ -49,10 +49,9 @@ import Testing
     /// A receiver nobody answers at: the failure names its (redacted) URL once, and the
     /// retry wait is logged in plain seconds.
     @Test func aFailureNamesTheReceiverOnce() async throws {
-        var config = SinkConfig(type: .webhook)
-        config.name = "hook"
-        config.url = "http://127.0.0.1:1/hook?token=abc"
-        let sink = WebhookSink(config: config, renderer: Renderer.builtIn, http: CurlHTTPClient(), outbox: nil)
+        let sink = WebhookSink(
+            name: "hook", options: SinkConfig.Webhook(url: "http://127.0.0.1:1/hook?token=abc"), renderer: Renderer.builtIn,
+            http: CurlHTTPClient(), outbox: nil)
         let delivery = await sink.send(SampleEvent.make(.goal, team: "TOR"))
         let text = "\(delivery)"
         #expect(text.components(separatedBy: "127.0.0.1:1").count == 2, "\(text)")
@@ -147,12 +146,10 @@ import Testing
             return up ? .response(status: 200) : .response(status: 503)
         }
         defer { setup.close() }
-        var config = SinkConfig(type: .webhook)
-        config.name = "hook"
-        config.url = setup.server.baseURL + "/hook"
-        config.secret = WebhookHarness.secret
+        var options = SinkConfig.Webhook(url: setup.server.baseURL + "/hook")
+        options.secret = WebhookHarness.secret
         let sink = WebhookSink(
-            config: config, renderer: Renderer.builtIn, http: CurlHTTPClient(), outbox: Outbox(store: setup.store),
+            name: "hook", options: options, renderer: Renderer.builtIn, http: CurlHTTPClient(), outbox: Outbox(store: setup.store),
             schedule: schedule, now: now, clock: clock)
         let events = WebhookHarness.events(3)
         func requests() -> [Duration] { seen.withLock { $0.at } }
@@ -223,12 +220,10 @@ import Testing
             return up ? .response(status: 200) : .response(status: 503)
         }
         defer { setup.close() }
-        var config = SinkConfig(type: .webhook)
-        config.name = "hook"
-        config.url = setup.server.baseURL + "/hook"
-        config.secret = WebhookHarness.secret
+        var options = SinkConfig.Webhook(url: setup.server.baseURL + "/hook")
+        options.secret = WebhookHarness.secret
         let sink = WebhookSink(
-            config: config, renderer: Renderer.builtIn, http: CurlHTTPClient(), outbox: Outbox(store: setup.store),
+            name: "hook", options: options, renderer: Renderer.builtIn, http: CurlHTTPClient(), outbox: Outbox(store: setup.store),
             schedule: schedule, now: now, clock: clock)
         let events = WebhookHarness.events(2)
         func requests() -> [Duration] { seen.withLock { $0.at } }

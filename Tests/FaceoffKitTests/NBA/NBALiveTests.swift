@@ -298,7 +298,7 @@ import Testing
         // in a game of teams nobody follows; a sink's own list replaces it.
         var goal = SampleEvent.make(.goal, team: "EDM")
         goal.away = "CGY"
-        let plain = SinkConfig(type: .webhook)
+        let plain = SinkConfig(.webhook(.init(url: "https://example.org/hook")))
         #expect(SinkFilter(plain, defaultTeams: ["TOR"], defaultPlayers: [8_478_402]).matches(goal))
         #expect(!SinkFilter(plain, defaultTeams: ["TOR"]).matches(goal))
         var own = plain

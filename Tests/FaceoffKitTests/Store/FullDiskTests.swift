@@ -85,11 +85,9 @@ struct FullDiskTests {
         let receiver = try LoopbackHTTPServer { _ in .response(status: 204) }
         defer { receiver.stop() }
         let store = try Store(path: disk.path + "/faceoff.sqlite")
-        var config = SinkConfig(type: .webhook)
-        config.name = "hook"
-        config.url = receiver.baseURL + "/hook"
         let webhook = WebhookSink(
-            config: config, renderer: Renderer.builtIn, http: CurlHTTPClient(), outbox: Outbox(store: store),
+            name: "hook", options: SinkConfig.Webhook(url: receiver.baseURL + "/hook"), renderer: Renderer.builtIn, http: CurlHTTPClient(),
+            outbox: Outbox(store: store),
             schedule: WebhookHarness.fast)
         let owed = WebhookHarness.events(2)
         for event in owed { #expect(try await webhook.enqueue(event, at: Date()) == .queued) }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import FaceoffBase
 @testable import FaceoffDaemon
 @testable import FaceoffHTTP
@@ -31,14 +32,13 @@ enum WebhookHarness {
             path: String = "/hook", expiry: Duration = .seconds(3600), owner: String = ProcessOwner.current,
             schedule: RetrySchedule = WebhookHarness.fast
         ) -> WebhookSink {
-            var config = SinkConfig(type: .webhook)
-            config.name = "hook"
-            config.url = server.baseURL + path
-            config.secret = WebhookHarness.secret
-            config.headers = ["Authorization": "Bearer t0ken"]
-            config.expiry = expiry
+            var options = SinkConfig.Webhook(url: server.baseURL + path)
+            options.secret = WebhookHarness.secret
+            options.headers = ["Authorization": "Bearer t0ken"]
+            options.expiry = expiry
             return WebhookSink(
-                config: config, renderer: Renderer.builtIn, http: CurlHTTPClient(), outbox: Outbox(store: store, owner: owner),
+                name: "hook", options: options, renderer: Renderer.builtIn, http: CurlHTTPClient(),
+                outbox: Outbox(store: store, owner: owner),
                 schedule: schedule)
         }
 

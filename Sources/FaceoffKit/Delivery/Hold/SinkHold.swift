@@ -22,7 +22,7 @@ public struct SinkHold: Sendable, Equatable {
     /// The hold of a sink no `[[sink]]` names (`run`'s desktop notifications and log, `watch`'s
     /// terminal): its kind's default, no quiet hours.
     public static func unconfigured(_ kind: SinkConfig.Kind, zone: TimeZone) -> SinkHold {
-        SinkHold(SinkConfig(type: kind), zone: zone)
+        SinkHold(held: SinkConfig.defaultHeld(kind), zone: zone)
     }
 
     /// Why the sink holds alerts at `date`, given its mute (if any): a mute first, then quiet.

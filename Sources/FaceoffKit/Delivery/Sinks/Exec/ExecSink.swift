@@ -14,7 +14,7 @@ import Mustache
 /// also after a crash.
 public final class ExecSink: DurableSink {
     public let name: String
-    let config: SinkConfig
+    let options: SinkConfig.Exec
     let renderer: Renderer
     let environment: [String: String]
     /// The command's words, `~` expanded, parsed as templates.
@@ -41,17 +41,17 @@ public final class ExecSink: DurableSink {
 
     /// - Parameter outbox: used only with `retry = true` (nil: no store, one attempt).
     public init(
-        config: SinkConfig, renderer: Renderer, environment: [String: String], paths: Paths, outbox: Outbox?,
+        name: String, options: SinkConfig.Exec, renderer: Renderer, environment: [String: String], paths: Paths, outbox: Outbox?,
         schedule: RetrySchedule = .standard, now: @escaping @Sendable () -> Date = { Date() },
         clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "faceoff.exec"), hold: SinkHold? = nil
     ) {
         self.clock = clock
         self.hold = hold
-        name = config.displayName
-        self.config = config
+        self.name = name
+        self.options = options
         self.renderer = renderer
         self.environment = environment
-        words = config.command.enumerated().map { index, word in
+        words = options.command.enumerated().map { index, word in
             let expanded = paths.expand(word)
             return (expanded, try? TemplateSet.parse(expanded, file: "command[\(index)]"))
         }
@@ -59,14 +59,14 @@ public final class ExecSink: DurableSink {
         self.outbox = outbox.map { Outbox(store: $0.store, owner: $0.owner + ":" + UUID().uuidString.prefix(6)) }
         // Beside the store the processes share (else where it would be).
         let folder = outbox.map { ($0.store.path as NSString).deletingLastPathComponent } ?? paths.stateHome
-        lockPath = folder + "/exec-" + StableHash.hex(config.displayName) + ".lock"
+        lockPath = folder + "/exec-" + StableHash.hex(name) + ".lock"
         self.schedule = schedule
         self.now = now
         self.logger = logger
     }
 
-    public var atMostOnce: Bool { !config.retry }
-    public var isDurable: Bool { config.retry && outbox != nil }
+    public var atMostOnce: Bool { !options.retry }
+    public var isDurable: Bool { options.retry && outbox != nil }
 
     /// The program as the config names it (`~` expanded), for doctor and errors.
     public var program: String { words.first?.text ?? "" }
@@ -103,7 +103,7 @@ public final class ExecSink: DurableSink {
         do {
             let ran = try await oneAtATime { () async throws(ProcessRunner.Failure) -> ProcessRunner.Result in
                 try await ProcessRunner.run(
-                    program, Array(invocation.arguments.dropFirst()), environment: environment, timeout: config.timeout,
+                    program, Array(invocation.arguments.dropFirst()), environment: environment, timeout: options.timeout,
                     input: Array(invocation.input.utf8))
             }
             // Cancelled while another process held the lock: the program never started.
@@ -121,7 +121,7 @@ public final class ExecSink: DurableSink {
         let said = Self.tail(result.stderr)
         if result.timedOut {
             return .retry(
-                "\(program) was still running after \(DurationText.format(config.timeout)) and was killed with what it started" + said,
+                "\(program) was still running after \(DurationText.format(options.timeout)) and was killed with what it started" + said,
                 after: nil)
         }
         guard result.status == 0 else { return .retry("\(program) exited with status \(result.status)" + said, after: nil) }
@@ -143,7 +143,7 @@ public final class ExecSink: DurableSink {
         guard fd >= 0 else { return try await body() }
         defer { close(fd) }
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: config.timeout + .seconds(5))
+        let deadline = clock.now.advanced(by: options.timeout + .seconds(5))
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             if clock.now >= deadline {
                 logger.warning(
@@ -180,10 +180,10 @@ public final class ExecSink: DurableSink {
     /// With `retry = true`: the run is queued in the outbox (claimed in the ledger in the same
     /// transaction), and the worker runs it, again until it succeeds or expires.
     public func enqueue(_ event: GameEvent, at date: Date) async throws(StoreError) -> Delivery {
-        guard config.retry, let outbox else { return await send(event) }
+        guard options.retry, let outbox else { return await send(event) }
         let body: [UInt8]
         do { body = Array(try JSONEncoder().encode(invocation(event))) } catch { return .failed("cannot encode the alert: \(error)") }
-        let expires = date.addingTimeInterval(Double(config.expiry.components.seconds))
+        let expires = date.addingTimeInterval(Double(options.expiry.components.seconds))
         guard try await outbox.enqueue(event, sink: name, body: body, at: date, expiresAt: expires) else { return .duplicate }
         wake.fire()
         return .queued
@@ -191,7 +191,7 @@ public final class ExecSink: DurableSink {
 
     private var worker: OutboxWorker {
         OutboxWorker(
-            name: name, outbox: outbox, schedule: schedule, lease: config.timeout * 2 + .seconds(25), wake: wake, now: now, logger: logger,
+            name: name, outbox: outbox, schedule: schedule, lease: options.timeout * 2 + .seconds(25), wake: wake, now: now, logger: logger,
             disabledReason: { nil },
             attempt: { [self] _, body in
                 guard let invocation = try? JSONDecoder().decode(Invocation.self, from: Data(body)) else {

@@ -12,7 +12,7 @@ import Synchronization
 /// and its retry policy are in OutboxWorker.swift.
 public final class WebhookSink: DurableSink, EditingSink {
     public let name: String
-    let config: SinkConfig
+    let options: SinkConfig.Webhook
     let url: String
     let renderer: Renderer
     let http: any HTTPClient
@@ -30,21 +30,22 @@ public final class WebhookSink: DurableSink, EditingSink {
     let hold: SinkHold?
 
     public init(
-        config: SinkConfig, renderer: Renderer, http: any HTTPClient, outbox: Outbox?, schedule: RetrySchedule = .standard,
+        name: String, options: SinkConfig.Webhook, renderer: Renderer, http: any HTTPClient, outbox: Outbox?,
+        schedule: RetrySchedule = .standard,
         now: @escaping @Sendable () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock(),
         logger: Logger = Logger(label: "faceoff.webhook"), hold: SinkHold? = nil
     ) {
         self.clock = clock
         self.hold = hold
-        name = config.displayName
-        self.config = config
-        url = config.url ?? ""
+        self.name = name
+        self.options = options
+        url = options.url
         self.renderer = renderer
         self.http = http
         // A lease owner of its own: two sinks (or a sink before and after a reload) of one
         // process never take each other's rows.
         self.outbox = outbox.map { Outbox(store: $0.store, owner: $0.owner + ":" + UUID().uuidString.prefix(6)) }
-        signer = config.secret.flatMap(WebhookSigner.init(secret:))
+        signer = options.secret.flatMap(WebhookSigner.init(secret:))
         self.schedule = schedule
         self.now = now
         self.logger = logger
@@ -92,7 +93,7 @@ public final class WebhookSink: DurableSink, EditingSink {
     public func send(_ event: GameEvent) async -> Delivery {
         if let reason = disabledReason { return .skipped(reason) }
         let body: [UInt8]
-        do { body = try renderer.webhookBody(event, preset: config.preset, url: url) } catch { return .failed(error.description) }
+        do { body = try renderer.webhookBody(event, preset: options.preset, url: url) } catch { return .failed(error.description) }
         switch await post(id: event.id, body: body).outcome {
         case .delivered(let status): return .delivered("HTTP \(status)")
         case .retry(let why, _), .refused(let why): return .failed(why)
@@ -112,13 +113,13 @@ public final class WebhookSink: DurableSink, EditingSink {
         }
         let body: [UInt8]
         do {
-            body = try renderer.webhookBody(event, preset: config.preset, url: url)
+            body = try renderer.webhookBody(event, preset: options.preset, url: url)
         } catch {
             logger.error(
                 "alert not sent: its template is broken", metadata: ["sink": "\(name)", "event": "\(event.id)", "error": "\(error)"])
             return .failed(error.description)
         }
-        let expires = date.addingTimeInterval(Double(config.expiry.components.seconds))
+        let expires = date.addingTimeInterval(Double(options.expiry.components.seconds))
         guard try await outbox.enqueue(event, sink: name, body: body, at: date, expiresAt: expires) else { return .duplicate }
         wake.fire()
         return .queued
@@ -128,7 +129,7 @@ public final class WebhookSink: DurableSink, EditingSink {
 
     /// The alert of `eventID` is a correction that edits a message this sink sent.
     func edits(eventID: String) -> Bool {
-        guard config.edit == .on, config.editsCorrections, let outbox, let goal = GameEvent.correctedGoal(of: eventID) else {
+        guard options.edit == .on, options.editsCorrections, let outbox, let goal = GameEvent.correctedGoal(of: eventID) else {
             return false
         }
         return SentMessages(store: outbox.store).message(sink: name, event: goal) != nil
@@ -138,20 +139,20 @@ public final class WebhookSink: DurableSink, EditingSink {
     /// unless `edit = false`), a correction edits its goal's message instead (or as well, with
     /// `edit = "both"`), and a goal's message id is kept for that.
     func attempt(id: String, body: [UInt8]) async -> OutboxAttempt {
-        guard config.editsCorrections, let sent = outbox.map({ SentMessages(store: $0.store) }) else {
+        guard options.editsCorrections, let sent = outbox.map({ SentMessages(store: $0.store) }) else {
             return await post(id: id, body: body).outcome
         }
         let isGoal = GameEvent.parts(of: id)?.kind == .goal
         let goal = GameEvent.correctedGoal(of: id)
         let original = goal.flatMap { sent.message(sink: name, event: $0) }
-        switch config.preset {
+        switch options.preset {
         case .discord:
             if let original {
                 let edited = await post(
                     id: id, body: DiscordEdit.body(body, striking: id.contains(":goal_overturned:")),
                     to: DiscordEdit.messageURL(url, message: original), method: .patch)
                 // A message deleted in Discord meanwhile (404): a new one instead.
-                if edited.status != 404, config.edit != .both || edited.outcome.isFailure { return edited.outcome }
+                if edited.status != 404, options.edit != .both || edited.outcome.isFailure { return edited.outcome }
             }
             guard isGoal else { return await post(id: id, body: body).outcome }
             let posted = await post(id: id, body: body, to: DiscordEdit.waitURL(url))
@@ -166,7 +167,7 @@ public final class WebhookSink: DurableSink, EditingSink {
                 if isGoal, !published.outcome.isFailure {
                     try? await sent.record(sink: name, event: id, message: sequence, at: now())
                 }
-                if isGoal || config.edit != .both || published.outcome.isFailure { return published.outcome }
+                if isGoal || options.edit != .both || published.outcome.isFailure { return published.outcome }
             }
             return await post(id: id, body: body).outcome
         default:
@@ -192,9 +193,9 @@ public final class WebhookSink: DurableSink, EditingSink {
             }
         }
         for (header, value) in extra { headers.append((header, value)) }
-        for (header, value) in config.headers.sorted(by: { $0.key < $1.key }) { headers.append((header, value)) }
+        for (header, value) in options.headers.sorted(by: { $0.key < $1.key }) { headers.append((header, value)) }
         var request = HTTPRequest(
-            url: target ?? WebhookTarget.postURL(url, preset: config.preset), method: method, headers: headers, body: body,
+            url: target ?? WebhookTarget.postURL(url, preset: options.preset), method: method, headers: headers, body: body,
             followRedirects: false, retry: nil, connectTimeout: .seconds(10), totalTimeout: .seconds(10))
         request.displayURL = displayURL
         do {
@@ -226,7 +227,7 @@ public final class WebhookSink: DurableSink, EditingSink {
     }
 
     private var secrets: [String] {
-        [config.secret, url].compactMap { $0 } + Array(config.headers.values)
+        [options.secret, url].compactMap { $0 } + Array(options.headers.values)
     }
 
     /// Takes any secret out of text a receiver sent back (some echo the request).
