@@ -45,28 +45,10 @@ extension Faceoff {
         /// The change asked for (`--` before it is fine: `faceoff delay -- -5s`).
         var asked: [String] { change.filter { $0 != "--" } }
 
-        enum Change: Equatable {
-            case set(Duration)
-            case move(Duration)
-            case sync, reset
-        }
-
-        static func parse(_ text: String) -> Change? {
-            switch text {
-            case "sync": return .sync
-            case "reset": return .reset
-            default:
-                if let sign = text.first, sign == "+" || sign == "-" {
-                    return DurationText.parse(String(text.dropFirst())).map { .move(sign == "-" ? .zero - $0 : $0) }
-                }
-                return DurationText.parse(text).map { .set($0) }
-            }
-        }
-
         func validate() throws {
             guard asked.count <= 1 else { throw ValidationError("give one change: 45s, +5s, -10s, sync or reset") }
             if game != nil, asked.first != "sync" { throw ValidationError("--game goes with sync only") }
-            if let text = asked.first, Self.parse(text) == nil {
+            if let text = asked.first, DelayChange(text) == nil {
                 throw ValidationError("'\(text)' is not a delay change; give 45s, 1m30s, +5s, -10s, sync or reset")
             }
         }
@@ -89,7 +71,7 @@ extension Faceoff {
             }
             let now = session.now
             var note: String?
-            switch asked.first.flatMap(Self.parse) {
+            switch asked.first.flatMap(DelayChange.init) {
             case nil: break
             case .set(let delay)?:
                 try await book.set(Dictionary(uniqueKeysWithValues: (sinks ?? names).map { ($0, delay) }), at: now)

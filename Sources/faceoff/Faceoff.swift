@@ -50,8 +50,8 @@ struct Faceoff: AsyncParsableCommand {
     /// Parses, runs, reports errors on stderr, and returns the exit status.
     static func runMain(_ arguments: [String]) async -> Int32 {
         // `faceoff shedule`: ArgumentParser would call it an unexpected argument.
-        if let first = arguments.first, !first.hasPrefix("-"), first != "help", !SubcommandNames.topLevel.contains(first) {
-            let hint = Suggest.phrase(first, in: SubcommandNames.topLevel)
+        if let first = arguments.first, !first.hasPrefix("-"), first != "help", !Faceoff.topLevelNames.contains(first) {
+            let hint = Suggest.phrase(first, in: Faceoff.topLevelNames)
             printError("faceoff: '\(first)' is not a command\(hint); `faceoff --help` lists them")
             return 2
         }
@@ -77,7 +77,7 @@ struct Faceoff: AsyncParsableCommand {
         let code = exitCode(for: error)
         let message = fullMessage(for: error)
         if code == .success {
-            if !message.isEmpty { print(HelpText.wrappingUsage(message)) }
+            if !message.isEmpty { print(Faceoff.wrappingUsage(message)) }
             return 0
         }
         if !message.isEmpty { printError(message) }
@@ -90,9 +90,9 @@ func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
-/// Help as it reads at 80 columns: ArgumentParser wraps everything but the USAGE line, which
-/// with the global options runs past 160 characters.
-enum HelpText {
+extension Faceoff {
+    /// Help as it reads at 80 columns: ArgumentParser wraps everything but the USAGE line,
+    /// which with the global options runs past 160 characters.
     static func wrappingUsage(_ help: String, width: Int = 80) -> String {
         help.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             guard line.hasPrefix("USAGE: "), line.count > width else { return String(line) }

@@ -9,40 +9,16 @@ import FaceoffNHL
 import FaceoffStore
 import Foundation
 
-/// What every fan command sets up: the session, the cached API client, and how to print.
-struct FanContext {
-    let session: Session
-    let service: FanService
-    let text: FanText
-    let json: Bool
-
-    init(_ global: GlobalOptions) throws {
-        session = try global.session()
-        let store = try openCacheStore(session)
-        let time = LocalTime(timeZone: session.config.timeZone)
-        service = FanService(
-            client: session.nhlClient(store: store), espn: session.espnClient(store: store), time: time, now: session.now,
-            followed: session.config.nhlTeams)
-        text = FanText(style: session.terminalStyle, width: terminalWidth(), time: time)
-        json = global.json
+extension GlobalOptions {
+    /// What every fan command sets up, from the global options.
+    func fanContext() throws -> FanContext {
+        let session = try session()
+        return FanContext(session: session, store: try openCacheStore(session), json: json, width: terminalWidth())
     }
+}
 
-    /// The NBA team named on the command line (`nba:LAL`, `Lakers`), or nil for anything else
-    /// (an NHL team, or none: then `team(_:command:)` answers).
-    func nbaTeam(_ argument: String?) throws -> NBATeam? {
-        guard let argument, case .nba(let team) = try TeamInput.resolve(argument) else { return nil }
-        return team
-    }
-
-    /// The team named on the command line, else the first followed team.
-    func team(_ argument: String?, command: String) throws -> String {
-        if let argument { return try TeamInput.nhl(argument) }
-        guard let first = session.config.nhlTeams.first else {
-            throw UsageError(message: "name a team (faceoff \(command) TOR) or follow one (faceoff follow TOR)")
-        }
-        return first
-    }
-
+extension FanContext {
+    /// Prints a report: its notes on stderr, then the report as JSON or as `render` says.
     func emit<Report: Encodable & Sendable>(_ output: FanService.Output<Report>, render: (Report) -> String) {
         for note in output.notes { printError("note: \(note)") }
         if json {

@@ -20,7 +20,7 @@ extension Faceoff {
         var teamOrGame: String?
 
         func run() async throws {
-            let context = try FanContext(global)
+            let context = try global.fanContext()
             // An NHL game id; nba:401585607 an NBA game; nba:LAL an NBA team's game on now or last.
             if let number = teamOrGame.flatMap(Int.init), number > 1_000_000 {
                 context.emit(try await context.service.boxScore(game: number), render: context.text.boxScore)

@@ -81,7 +81,7 @@ struct GlobalOptions: ParsableArguments {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            if SubcommandNames.all.contains(argument) {
+            if Faceoff.subcommandNames.contains(argument) {
                 path.append(argument)
             } else if flags.contains(argument) {
                 moved.append(argument)
@@ -101,16 +101,16 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
-enum SubcommandNames {
+extension Faceoff {
     /// The names `faceoff NAME` takes.
-    static let topLevel: [String] = {
+    static let topLevelNames: [String] = {
         var names: [String] = []
         for sub in Faceoff.configuration.subcommands { names.append(sub._commandName) }
         return names
     }()
 
     /// Every subcommand name at any depth, read from the command tree.
-    static let all: Set<String> = {
+    static let subcommandNames: Set<String> = {
         var names: Set<String> = []
         func walk(_ command: any ParsableCommand.Type) {
             for sub in command.configuration.subcommands {

@@ -13,7 +13,7 @@ extension Faceoff {
         var team: String?
 
         func run() async throws {
-            let context = try FanContext(global)
+            let context = try global.fanContext()
             let now = context.service.now
             if let nba = try context.nbaTeam(team) {
                 context.emit(try await context.service.nbaNext(team: nba)) { context.text.next($0, now: now) }

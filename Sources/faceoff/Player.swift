@@ -17,7 +17,7 @@ extension Faceoff {
         var player: [String]
 
         func run() async throws {
-            let context = try FanContext(global)
+            let context = try global.fanContext()
             let query = player.joined(separator: " ")
             guard
                 let resolved = try await PlayerLookup.resolve(

@@ -29,7 +29,7 @@ extension Faceoff {
         }
 
         func run() async throws {
-            let context = try FanContext(global)
+            let context = try global.fanContext()
             let team = try team.map { try TeamInput.nhl($0) } ?? context.session.config.nhlTeams.first
             context.emit(try await context.service.playoffs(team: team, season: season.flatMap(Season.init)), render: context.text.playoffs)
         }

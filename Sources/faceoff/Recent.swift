@@ -19,7 +19,7 @@ extension Faceoff {
         }
 
         func run() async throws {
-            let context = try FanContext(global)
+            let context = try global.fanContext()
             if let nba = try context.nbaTeam(team) {
                 context.emit(try await context.service.nbaRecent(team: nba, count: n), render: context.text.recent)
                 return

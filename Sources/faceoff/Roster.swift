@@ -15,7 +15,7 @@ extension Faceoff {
         var team: String?
 
         func run() async throws {
-            let context = try FanContext(global)
+            let context = try global.fanContext()
             if let nba = try context.nbaTeam(team) {
                 context.emit(try await context.service.nbaRoster(team: nba), render: context.text.roster)
                 return

@@ -33,7 +33,7 @@ extension Faceoff {
         }
 
         func run() async throws {
-            let context = try FanContext(global)
+            let context = try global.fanContext()
             if let nba = try context.nbaTeam(team) {
                 if season != nil { throw ValidationError("--season is the NHL's; an NBA team's schedule is ESPN's current one") }
                 context.emit(try await context.service.nbaSchedule(team: nba, from: from, to: to), render: context.text.schedule)

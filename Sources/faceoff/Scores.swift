@@ -38,7 +38,7 @@ extension Faceoff {
         }
 
         func run() async throws {
-            let context = try FanContext(global)
+            let context = try global.fanContext()
             var day = date.flatMap { CalendarDay(iso: $0) }
             if yesterday { day = CalendarDay(context.service.now, in: context.service.time.timeZone).adding(days: -1) }
             guard watch else {

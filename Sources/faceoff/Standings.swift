@@ -21,7 +21,7 @@ extension Faceoff {
         var by: StandingsReport.Grouping?
 
         func run() async throws {
-            let context = try FanContext(global)
+            let context = try global.fanContext()
             switch league {
             case .nhl:
                 context.emit(try await context.service.standings(by: by ?? .division), render: context.text.standings)

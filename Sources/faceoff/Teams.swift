@@ -13,7 +13,7 @@ extension Faceoff {
         var league: League = .nhl
 
         func run() async throws {
-            let context = try FanContext(global)
+            let context = try global.fanContext()
             switch league {
             case .nhl: context.emit(await context.service.teams(), render: context.text.teams)
             case .nba: context.emit(await context.service.nbaTeams(), render: context.text.teams)

@@ -10,6 +10,9 @@ import FaceoffNHL
 import FaceoffServer
 import Foundation
 
+/// `--format text|jsonl` (watch, replay, demo): the terminal sink's own formats.
+extension SinkConfig.Format: ExpressibleByArgument {}
+
 extension Faceoff {
     struct WatchCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -41,7 +44,7 @@ extension Faceoff {
         var target: String?
 
         @Option(help: "text or jsonl (one JSON object per line); default: a stdout sink's format, else text.")
-        var format: OutputFormat?
+        var format: SinkConfig.Format?
 
         func run() async throws {
             let session = try global.session()
@@ -68,7 +71,7 @@ extension Faceoff {
             }
             let teams = try single == nil ? (target.map { [try TeamInput.followed($0).written] } ?? session.config.teams) : []
             let alerts = try WatchDelivery(
-                session: session, format: format?.sinkFormat, configured: true, store: store, teams: gameTeams.union(teams), say: printError
+                session: session, format: format, configured: true, store: store, teams: gameTeams.union(teams), say: printError
             )
             let output = alerts.terminal
             // On a terminal the scoreboard takes keys (the delay, sync, quit).
@@ -140,216 +143,6 @@ extension Faceoff {
                     }
                 }
             }
-        }
-    }
-
-    struct ReplayCommand: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "replay",
-            abstract: "Replay a finished game's play-by-play (or an NBA game's ESPN summary) as if it were live.",
-            discussion: """
-                Plays a game through the same engine as `watch`, to try a setup or a template.
-                Nothing is recorded in the store: replaying twice works.
-
-                With --serve, serves the games instead, as the NHL API would while they are
-                live: /v1/gamecenter/ID/play-by-play (and landing), score/now, schedule/now
-                and the teams' club-schedule-season. The games start a few seconds after
-                launch; the first line printed is the API base to give `--api-base`. NBA
-                summaries are served as ESPN would (each game's summary, its teams'
-                schedules); the base printed is then the one to give `--espn-base`.
-
-                Examples:
-                  faceoff replay 2025020100 --speed 120
-                  faceoff replay saved-play-by-play.json --from-period 3
-                  faceoff replay nba-summary.json --speed 0
-                  faceoff replay --serve 127.0.0.1:0 game1.json game2.json --speed 60
-                  faceoff replay --serve 127.0.0.1:0 nba-summary.json --speed 60
-                """)
-
-        @OptionGroup var global: GlobalOptions
-
-        @Argument(help: "Play-by-play JSON files or ESPN NBA summaries, or game ids to fetch (nba:ID for the NBA; one, unless --serve).")
-        var sources: [String]
-
-        @Option(help: "How many times faster than real time (0 for no pauses).")
-        var speed: Double = 60
-
-        @Option(help: "Start at this period (what came before is summed up as \"joined\").")
-        var fromPeriod: Int?
-
-        @Option(help: "text or jsonl.")
-        var format: OutputFormat?
-
-        @Flag(help: "Send the alerts to the configured sinks too (notify, webhook, exec, MQTT; nothing is recorded: twice works).")
-        var sinks = false
-
-        @Option(help: ArgumentHelp("Serve the games as a live API on host:port (loopback; port 0 picks one).", valueName: "address"))
-        var serve: String?
-
-        @Option(help: ArgumentHelp("With --serve: seconds until the games start.", valueName: "seconds"))
-        var startIn: Double = 5
-
-        @Option(
-            help: ArgumentHelp(
-                "With --serve: intermission length in game seconds (the NHL's is 1080; between NBA quarters, 120 unless given).",
-                valueName: "seconds"))
-        var intermission: Int?
-
-        func validate() throws {
-            try global.refuseJSON("replay", instead: "--format jsonl")
-            guard speed >= 0 else { throw ValidationError("--speed must be 0 or more") }
-            if let fromPeriod, !(1...10).contains(fromPeriod) {
-                throw ValidationError("--from-period must be a period of the game (1, 2, 3, 4...)")
-            }
-            if let serve, ListenAddress(serve) == nil { throw ValidationError("--serve must be host:port, like 127.0.0.1:0") }
-            if serve == nil, sources.count != 1 { throw ValidationError("name one game to replay (several only with --serve)") }
-            if serve != nil, speed == 0 { throw ValidationError("--serve needs a speed above 0") }
-        }
-
-        /// A game to replay: the NHL's play-by-play, or an NBA game's summary from ESPN.
-        enum Game {
-            case nhl(PlayByPlay)
-            /// The summary, and the answer as it came (what `--serve` serves).
-            case nba(ESPNSummary, Data)
-        }
-
-        func load(_ source: String, session: Session) async throws -> Game {
-            if source.lowercased().hasPrefix("nba:"), let gameID = Int(source.dropFirst(4)) {
-                let client = session.espnClient(store: try openCacheStore(session))
-                let summary = try await client.fetch(.nbaSummary(gameID)).value
-                let body = try openCacheStore(session).map { store in
-                    try? ResponseCache(store: store).entry(for: session.config.espnBase + Endpoint<ESPNSummary>.nbaSummary(gameID).path)?
-                        .body
-                }
-                return .nba(summary, Data(body.flatMap { $0 } ?? []))
-            }
-            if let gameID = Int(source), gameID > 1_000_000_000, !FileManager.default.fileExists(atPath: source) {
-                return .nhl(try await session.nhlClient(store: try openCacheStore(session)).fetch(.playByPlay(gameID)).value)
-            }
-            let path = session.paths.expand(source)
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw UsageError(message: "no such file: \(source) (give a play-by-play or ESPN summary JSON file, or a game id)")
-            }
-            // ESPN's summaries have a header; the NHL's play-by-play has none.
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-            do {
-                if object?["header"] != nil { return .nba(try APIText.decode(ESPNSummary.self, from: Array(data)), data) }
-                return .nhl(try APIText.decode(PlayByPlay.self, from: Array(data)))
-            } catch {
-                throw UsageError(message: "\(source) is not a play-by-play response or an ESPN summary: \(error)")
-            }
-        }
-
-        func run() async throws {
-            let session = try global.session()
-            var feeds: [PlayByPlay] = []
-            var summaries: [(summary: ESPNSummary, raw: Data)] = []
-            for source in sources {
-                switch try await load(source, session: session) {
-                case .nhl(let feed):
-                    guard !(feed.plays ?? []).isEmpty else { throw RuntimeError(message: "\(source) has no plays to replay yet") }
-                    feeds.append(feed)
-                    if let fromPeriod, !(feed.plays ?? []).contains(where: { ($0.periodDescriptor?.number ?? 0) == fromPeriod }) {
-                        throw UsageError(message: "\(source) has no period \(fromPeriod)")
-                    }
-                case .nba(let summary, let raw):
-                    guard !(summary.plays ?? []).isEmpty else { throw RuntimeError(message: "\(source) has no plays to replay yet") }
-                    if let fromPeriod, !(summary.plays ?? []).contains(where: { $0.period?.number == fromPeriod }) {
-                        throw UsageError(message: "\(source) has no quarter \(fromPeriod)")
-                    }
-                    summaries.append((summary, raw))
-                }
-            }
-            if let serve, let address = ListenAddress(serve), !summaries.isEmpty {
-                guard feeds.isEmpty else {
-                    throw UsageError(message: "serve NHL and NBA games from two replays: one answers as the NHL's API, the other as ESPN's")
-                }
-                let server = try NBAReplayServer(
-                    summaries: summaries.map(\.raw), speed: speed, startDelay: max(0, startIn), intermission: max(0, intermission ?? 120))
-                try await server.run(host: address.host, port: address.port) { base in
-                    FileHandle.standardOutput.write(Data("\(base)\n".utf8))
-                }
-                return
-            }
-            if let serve, let address = ListenAddress(serve) {
-                let server = ReplayServer(
-                    games: feeds, speed: speed, startDelay: max(0, startIn), intermission: max(0, intermission ?? ReplayServer.intermission)
-                )
-                try await server.run(host: address.host, port: address.port) { base in
-                    FileHandle.standardOutput.write(Data("\(base)\n".utf8))
-                }
-                return
-            }
-            if let summary = summaries.first?.summary {
-                let game = NBASnapshot(summary)
-                let alerts = try WatchDelivery(
-                    session: session, format: format?.sinkFormat, configured: sinks, store: nil,
-                    teams: ["nba:\(game.away.abbrev)", "nba:\(game.home.abbrev)"], say: printError)
-                try await alerts.deliver {
-                    try await ReplayPlayer(.nba(summary), speed: speed, fromPeriod: fromPeriod).play(
-                        terminal: alerts.terminal, router: alerts.router)
-                }
-                return
-            }
-            let game = GameSnapshot(feeds[0])
-            let alerts = try WatchDelivery(
-                session: session, format: format?.sinkFormat, configured: sinks, store: nil, teams: [game.away.abbrev, game.home.abbrev],
-                say: printError)
-            try await alerts.deliver {
-                try await ReplayPlayer(.nhl(ReplayFeed(feeds[0])), speed: speed, fromPeriod: fromPeriod).play(
-                    terminal: alerts.terminal, router: alerts.router)
-            }
-        }
-    }
-
-    struct DemoCommand: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "demo",
-            abstract: "See it work offline: a bundled game replayed fast, a demo calendar.",
-            discussion: "The game and schedule are made up by the project and built into the binary.")
-
-        @OptionGroup var global: GlobalOptions
-
-        @Option(help: "How many times faster than real time (0 for no pauses).")
-        var speed: Double = 240
-
-        @Option(help: "text or jsonl.")
-        var format: OutputFormat?
-
-        @Flag(help: "Send the alerts to the configured sinks too (notify, webhook, exec, MQTT; nothing is recorded: twice works).")
-        var sinks = false
-
-        func validate() throws {
-            try global.refuseJSON("demo", instead: "--format jsonl")
-            guard speed >= 0 else { throw ValidationError("--speed must be 0 or more") }
-        }
-
-        func run() async throws {
-            let session = try global.session()
-            guard let gameText = DemoData.game, let game = try? JSONDecoder().decode(PlayByPlay.self, from: Data(gameText.utf8)) else {
-                throw RuntimeError(message: "this build has no demo game (Demo/demo-game.json was missing when it was built)")
-            }
-            let snapshot = GameSnapshot(game)
-            let alerts = try WatchDelivery(
-                session: session, format: format?.sinkFormat, configured: sinks, store: nil,
-                teams: [snapshot.away.abbrev, snapshot.home.abbrev], say: printError)
-            let output = alerts.terminal
-            try await alerts.deliver {
-                try await ReplayPlayer(.nhl(ReplayFeed(game)), speed: speed).play(terminal: alerts.terminal, router: alerts.router)
-            }
-
-            // A demo calendar from the bundled schedule, written where feeds go.
-            guard let scheduleText = DemoData.schedule,
-                let schedule = try? JSONDecoder().decode(ClubSchedule.self, from: Data(scheduleText.utf8))
-            else { return }
-            let service = CalendarService(
-                client: session.nhlClient(store: nil), state: nil, templates: try session.templates(), options: session.config.calendar)
-            var feed = try await service.build(.team("TOR"), schedules: [("TOR", schedule)], records: [:])
-            feed.name = "demo"
-            feed.title = "Faceoff demo: " + feed.title
-            let path = session.calendarDirectory + "/demo.ics"
-            _ = try FeedWriter.write(try CalendarBuilder.serialize(feed), to: path, allowEmpty: true)
-            output.note("Demo calendar (\(counted(feed.events.count, "game"))): \(path)")
         }
     }
 }

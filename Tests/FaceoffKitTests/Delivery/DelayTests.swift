@@ -185,6 +185,24 @@ import Testing
     }
 }
 
+/// `faceoff delay`'s argument: set, move, sync or reset, and nothing else.
+@Suite(.timeLimit(.minutes(1))) struct DelayChangeTests {
+    @Test func eachFormReadsAsItsChange() {
+        #expect(DelayChange("45s") == .set(.seconds(45)))
+        #expect(DelayChange("1m30s") == .set(.seconds(90)))
+        #expect(DelayChange("+5s") == .move(.seconds(5)))
+        #expect(DelayChange("-10s") == .move(.seconds(-10)))
+        #expect(DelayChange("sync") == .sync)
+        #expect(DelayChange("reset") == .reset)
+    }
+
+    @Test func anythingElseIsNoChange() {
+        for text in ["", "+", "-", "fast", "++5s", "+-5s", "SYNC", "5 parsecs"] {
+            #expect(DelayChange(text) == nil, "\(text)")
+        }
+    }
+}
+
 /// watch's keys: escape sequences (arrows, function keys) are never read as `[` or `-`.
 @Suite(.timeLimit(.minutes(5))) struct KeyParserTests {
     @Test func escapeSequencesAreDroppedWhole() {

@@ -1,0 +1,43 @@
+import FaceoffAPI
+import FaceoffBase
+import FaceoffESPN
+import FaceoffKit
+import FaceoffNHL
+import FaceoffStore
+import Foundation
+
+/// A game to replay: the NHL's play-by-play, or an NBA game's summary from ESPN.
+public enum ReplayGame {
+    case nhl(PlayByPlay)
+    /// The summary, and the answer as it came (what `replay --serve` serves).
+    case nba(ESPNSummary, Data)
+
+    /// The game `faceoff replay` names: `nba:<id>` (ESPN's summary), an NHL game id (its
+    /// play-by-play), or a file holding either.
+    /// - Parameter cache: the response cache, opened only when the game is fetched.
+    public static func load(_ source: String, session: Session, cache: () throws -> Store?) async throws -> ReplayGame {
+        if source.lowercased().hasPrefix("nba:"), let gameID = Int(source.dropFirst(4)) {
+            let store = try cache()
+            let summary = try await session.espnClient(store: store).fetch(.nbaSummary(gameID)).value
+            let body = store.flatMap { store in
+                try? ResponseCache(store: store).entry(for: session.config.espnBase + Endpoint<ESPNSummary>.nbaSummary(gameID).path)?.body
+            }
+            return .nba(summary, Data(body ?? []))
+        }
+        if let gameID = Int(source), gameID > 1_000_000_000, !FileManager.default.fileExists(atPath: source) {
+            return .nhl(try await session.nhlClient(store: try cache()).fetch(.playByPlay(gameID)).value)
+        }
+        let path = session.paths.expand(source)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UsageError(message: "no such file: \(source) (give a play-by-play or ESPN summary JSON file, or a game id)")
+        }
+        // ESPN's summaries have a header; the NHL's play-by-play has none.
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        do {
+            if object?["header"] != nil { return .nba(try APIText.decode(ESPNSummary.self, from: Array(data)), data) }
+            return .nhl(try APIText.decode(PlayByPlay.self, from: Array(data)))
+        } catch {
+            throw UsageError(message: "\(source) is not a play-by-play response or an ESPN summary: \(error)")
+        }
+    }
+}
