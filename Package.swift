@@ -82,8 +82,8 @@ let package = Package(
         ),
         // ESPN's site API for the NBA: its endpoints, models and the NBA's team facts.
         .target(name: "FaceoffESPN", dependencies: ["FaceoffAPI"]),
-        // Config, the live engine, fan reports, the terminal, alert routing and the sinks that
-        // need no library of their own.
+        // Config, the games, the live engine, the terminal style and the tables of the store
+        // they own.
         .target(
             name: "FaceoffKit",
             dependencies: [
@@ -91,13 +91,23 @@ let package = Package(
                 "FaceoffHTTP",
                 "FaceoffStore",
                 "FaceoffAPI", "FaceoffNHL", "FaceoffESPN",
-                "CLibcrypto",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             plugins: ["EmbedTemplates"]
+        ),
+        // Alert delivery: routing, delays and holds, the outbox, and the sinks that need no
+        // library of their own (terminal, desktop, webhook, exec).
+        .target(
+            name: "FaceoffDelivery",
+            dependencies: [
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "CLibcrypto",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
         ),
         // The calendar feeds (libical): events from schedules, their stored state, the files.
         .target(
@@ -115,7 +125,7 @@ let package = Package(
         .target(
             name: "FaceoffMQTT",
             dependencies: [
-                "FaceoffBase", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "CMosquitto",
+                "FaceoffBase", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffDelivery", "CMosquitto",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -124,7 +134,7 @@ let package = Package(
         .target(
             name: "FaceoffDaemon",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffCalendar", "FaceoffMQTT",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffDelivery", "FaceoffCalendar", "FaceoffMQTT",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -154,7 +164,7 @@ let package = Package(
         .executableTarget(
             name: "faceoff",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffCalendar", "FaceoffFan", "FaceoffMQTT", "FaceoffDaemon",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffDelivery", "FaceoffCalendar", "FaceoffFan", "FaceoffMQTT", "FaceoffDaemon",
                 "FaceoffServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -170,7 +180,7 @@ let package = Package(
         .executableTarget(
             name: "AlertBench",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffKit", "FaceoffMQTT", "FaceoffDaemon", "FaceoffServer",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffKit", "FaceoffDelivery", "FaceoffMQTT", "FaceoffDaemon", "FaceoffServer",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -178,13 +188,13 @@ let package = Package(
         .testTarget(
             name: "FaceoffKitTests",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffCalendar", "FaceoffFan", "FaceoffMQTT", "FaceoffDaemon", "FaceoffServer",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffDelivery", "FaceoffCalendar", "FaceoffFan", "FaceoffMQTT", "FaceoffDaemon", "FaceoffServer",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "FaceoffCLITests",
-            dependencies: ["FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffCalendar", "FaceoffFan", "FaceoffMQTT"]
+            dependencies: ["FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffDelivery", "FaceoffCalendar", "FaceoffFan", "FaceoffMQTT"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import FaceoffAPI
+import FaceoffDelivery
 import FaceoffESPN
 import FaceoffHTTP
 import FaceoffKit

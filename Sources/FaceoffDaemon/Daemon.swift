@@ -1,6 +1,7 @@
 import FaceoffAPI
 import FaceoffBase
 import FaceoffCalendar
+import FaceoffDelivery
 import FaceoffHTTP
 import FaceoffKit
 import FaceoffMQTT

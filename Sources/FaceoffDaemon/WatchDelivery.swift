@@ -1,3 +1,4 @@
+import FaceoffDelivery
 import FaceoffKit
 import FaceoffStore
 import Foundation

@@ -1,4 +1,5 @@
 import FaceoffBase
+import FaceoffDelivery
 import FaceoffKit
 import FaceoffNHL
 import FaceoffStore

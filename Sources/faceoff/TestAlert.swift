@@ -1,6 +1,7 @@
 import ArgumentParser
 import FaceoffBase
 import FaceoffDaemon
+import FaceoffDelivery
 import FaceoffKit
 import FaceoffMQTT
 import Foundation

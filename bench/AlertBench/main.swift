@@ -1,6 +1,7 @@
 import FaceoffAPI
 import FaceoffDaemon
 import FaceoffHTTP
+import FaceoffDelivery
 import FaceoffKit
 import FaceoffMQTT
 import FaceoffNHL

@@ -1,5 +1,6 @@
 import FaceoffAPI
 import FaceoffBase
+import FaceoffDelivery
 import FaceoffESPN
 import FaceoffHTTP
 import FaceoffKit

@@ -92,11 +92,6 @@ public struct Session: Sendable {
         try TemplateSet(overrides: paths.templatesDirectory)
     }
 
-    /// Alert text and webhook bodies, from the templates in effect.
-    public func renderer() throws(TemplateError) -> Renderer {
-        Renderer(templates: try templates(), followed: Set(config.teams))
-    }
-
     /// Where feeds are written: `[calendar] dir`, else `$XDG_DATA_HOME/faceoff/calendars`. A
     /// relative dir is read from the config file's folder, never from wherever a command
     /// happens to be run.

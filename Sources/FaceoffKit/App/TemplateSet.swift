@@ -51,7 +51,7 @@ public struct TemplateSet: Sendable {
         self.overridden = overridden
     }
 
-    static func parse(_ text: String, file: String, contentType: String = "TEXT") throws(TemplateError) -> MustacheTemplate {
+    package static func parse(_ text: String, file: String, contentType: String = "TEXT") throws(TemplateError) -> MustacheTemplate {
         // Faceoff writes text and JSON, never HTML: no template escapes HTML. Webhook bodies
         // escape `{{value}}` as the inside of a JSON string.
         _ = JSONContentType.registered
@@ -109,10 +109,10 @@ struct JSONContentType: MustacheContentType {
 /// Template values behind a class with an unconditional `MustacheParent` conformance: the
 /// renderer checks that conformance on every lookup, and for a `[String: Any]` (a conditional
 /// conformance) the check costs more than the rest of rendering put together.
-final class TemplateContext: MustacheParent {
+package final class TemplateContext: MustacheParent {
     let values: [String: Any]
-    init(_ values: [String: Any]) { self.values = values }
-    func child(named name: String) -> Any? { values[name] }
+    package init(_ values: [String: Any]) { self.values = values }
+    package func child(named name: String) -> Any? { values[name] }
 }
 
 public struct TemplateError: ReportedError, Sendable, Equatable, CustomStringConvertible {

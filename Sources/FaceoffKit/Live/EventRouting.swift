@@ -1,3 +1,4 @@
+import FaceoffBase
 import FaceoffHTTP
 import Foundation
 
@@ -8,18 +9,13 @@ public protocol EventRouting: Sendable {
     func passOver(_ events: [GameEvent]) async
     /// The delay the scoreboard (and the status line's copy of the game) waits out: the one
     /// of the sink it follows; nil for none.
-    var scoreboard: ScoreboardDelay? { get }
+    var scoreboard: (any ScoreboardDelay)? { get }
 }
 
-/// The delay of the sink a scoreboard follows, as it is now, and the signal of its changes.
-public struct ScoreboardDelay: Sendable {
-    public let book: DelayBook
-    public let sink: String
-
-    public init(book: DelayBook, sink: String) {
-        self.book = book
-        self.sink = sink
-    }
-
-    public var current: Duration { book.delay(for: sink) }
+/// The delay of the sink a scoreboard follows: as it is now, the signal of its changes, and
+/// a fresh look at what other processes changed.
+public protocol ScoreboardDelay: Sendable {
+    var current: Duration { get }
+    var changed: ChangeSignal { get }
+    func refresh()
 }

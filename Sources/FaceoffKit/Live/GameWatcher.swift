@@ -160,7 +160,7 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                 loop.show(snapshot, from: shown)
                 // A delay changed by another process shows in the scoreboard by the next poll
                 // at the latest (held alerts take it within a second).
-                router.scoreboard?.book.refresh()
+                router.scoreboard?.refresh()
                 if detector.state.emitted.contains("\(gameID):final") {
                     metadata["final"] = "\(snapshot.away.abbrev) \(snapshot.away.score)–\(snapshot.home.score) \(snapshot.home.abbrev)"
                     logger.info("game over", metadata: metadata)

@@ -120,10 +120,10 @@ extension WatchLoop {
     /// Shows the snapshots that come due until `wake` (the next poll), sleeping in between; a
     /// change of the scoreboard's delay (`faceoff delay`, watch's keys) wakes it to look again.
     mutating func showDue(
-        until wake: C.Instant, clock: C, scoreboard: ScoreboardDelay?, show: (Snapshot) async -> Void
+        until wake: C.Instant, clock: C, scoreboard: (any ScoreboardDelay)?, show: (Snapshot) async -> Void
     ) async throws {
         while true {
-            let version = scoreboard?.book.changed.version
+            let version = scoreboard?.changed.version
             for snapshot in due(at: clock.now, delay: delay(scoreboard)) { await show(snapshot) }
             let next = nextWake(wake, delay: delay(scoreboard))
             if next <= clock.now { return }
@@ -133,9 +133,9 @@ extension WatchLoop {
     }
 
     /// Once the final is out: shows what the delay still holds, each when it comes due.
-    mutating func showRest(clock: C, scoreboard: ScoreboardDelay?, show: (Snapshot) async -> Void) async throws {
+    mutating func showRest(clock: C, scoreboard: (any ScoreboardDelay)?, show: (Snapshot) async -> Void) async throws {
         while let first = pending.first {
-            let version = scoreboard?.book.changed.version
+            let version = scoreboard?.changed.version
             let due = first.shown.advanced(by: delay(scoreboard))
             if due > clock.now { try await Self.sleep(until: due, clock: clock, scoreboard: scoreboard, changedAfter: version) }
             for snapshot in self.due(at: clock.now, delay: delay(scoreboard)) { await show(snapshot) }
@@ -143,12 +143,14 @@ extension WatchLoop {
     }
 
     /// How long the scoreboard waits: the delay of the sink it follows, now.
-    func delay(_ scoreboard: ScoreboardDelay?) -> Duration { scoreboard?.current ?? settings.delay }
+    func delay(_ scoreboard: (any ScoreboardDelay)?) -> Duration { scoreboard?.current ?? settings.delay }
 
     /// Sleeps until `deadline`, or until the scoreboard's delay changes after `version`.
-    private static func sleep(until deadline: C.Instant, clock: C, scoreboard: ScoreboardDelay?, changedAfter version: Int?) async throws {
-        if let version, let book = scoreboard?.book {
-            await book.changed.wait(after: version, until: deadline, on: clock)
+    private static func sleep(until deadline: C.Instant, clock: C, scoreboard: (any ScoreboardDelay)?, changedAfter version: Int?)
+        async throws
+    {
+        if let version, let scoreboard {
+            await scoreboard.changed.wait(after: version, until: deadline, on: clock)
             try Task.checkCancellation()
         } else {
             try await clock.sleep(until: deadline, tolerance: nil)

@@ -23,7 +23,7 @@ public struct Outbox: Sendable {
 
     package let store: Store
     /// This process, as lease owner: pid and a start token (a pid can be reused).
-    let owner: String
+    package let owner: String
 
     public init(store: Store, owner: String = ProcessOwner.current) {
         self.store = store

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import FaceoffDaemon
+@testable import FaceoffDelivery
 @testable import FaceoffKit
 @testable import FaceoffMQTT
 @testable import FaceoffStore

@@ -5,6 +5,7 @@ import Testing
 
 @testable import FaceoffBase
 @testable import FaceoffDaemon
+@testable import FaceoffDelivery
 @testable import FaceoffKit
 @testable import FaceoffMQTT
 @testable import FaceoffNHL

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FaceoffBase
+@testable import FaceoffDelivery
 @testable import FaceoffHTTP
 @testable import FaceoffKit
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FaceoffDaemon
+@testable import FaceoffDelivery
 @testable import FaceoffKit
 @testable import FaceoffMQTT
 @testable import FaceoffNHL

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import FaceoffBase
+@testable import FaceoffDelivery
 @testable import FaceoffKit
 @testable import FaceoffMQTT
 @testable import FaceoffNHL

@@ -4,6 +4,7 @@ import Testing
 
 @testable import FaceoffAPI
 @testable import FaceoffDaemon
+@testable import FaceoffDelivery
 @testable import FaceoffHTTP
 @testable import FaceoffKit
 @testable import FaceoffMQTT

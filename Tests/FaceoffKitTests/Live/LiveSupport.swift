@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 
+@testable import FaceoffDelivery
 @testable import FaceoffKit
 @testable import FaceoffNHL
 

@@ -5,6 +5,8 @@ import FaceoffStore
 import Foundation
 import Testing
 
+@testable import FaceoffDaemon
+@testable import FaceoffDelivery
 @testable import FaceoffKit
 
 /// The basketball engine on ESPN's recorded summaries: each replayed one play at a time, as

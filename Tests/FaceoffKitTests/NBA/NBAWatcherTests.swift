@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import FaceoffAPI
+@testable import FaceoffDelivery
 @testable import FaceoffHTTP
 @testable import FaceoffKit
 @testable import FaceoffStore

@@ -5,6 +5,7 @@ import Testing
 @testable import FaceoffBase
 @testable import FaceoffCalendar
 @testable import FaceoffDaemon
+@testable import FaceoffDelivery
 @testable import FaceoffHTTP
 @testable import FaceoffKit
 @testable import FaceoffMQTT

@@ -1,0 +1,196 @@
+import FaceoffAPI
+import FaceoffBase
+import FaceoffDelivery
+import FaceoffESPN
+import FaceoffKit
+import FaceoffNHL
+import FaceoffStore
+import Foundation
+
+/// `faceoff status`: one line from the store alone (no network): a live game of a followed
+/// team, else its final for `[watch] final_hold` after it ended, else the next game from the
+/// cached schedules.
+public struct StatusLine: Sendable {
+    public enum Style: Sendable { case plain, tmux }
+
+    public struct Report: Sendable, Encodable, Equatable {
+        /// "live", "final", "next" or "none".
+        public var state: String
+        public var game: Int?
+        public var away: String?
+        public var home: String?
+        public var awayScore: Int?
+        public var homeScore: Int?
+        public var period: String?
+        public var clock: String?
+        public var intermission: Bool?
+        public var situation: String?
+        /// A playoff game's "G5 · WSH leads 3–1".
+        public var series: String?
+        public var start: Date?
+        /// Set while `faceoff run` cannot reach the API: what is shown is as of then.
+        public var staleSince: Date?
+        /// The delay in effect at each sink (`faceoff delay`).
+        public var delays: [DelayReport.Sink]?
+        /// Each sink's mute, quiet hours and held alerts (`faceoff mute --list`).
+        public var sinks: [MuteReport.Sink]?
+        public var text: String
+    }
+
+    /// nil: no store yet (nothing known).
+    package let store: Store?
+    let config: Config
+    let now: Date
+
+    public init(store: Store?, config: Config, now: Date) {
+        self.store = store
+        self.config = config
+        self.now = now
+    }
+
+    public func report(style: Style = .plain) -> Report {
+        var report = current(style: style)
+        report.delays = DelayReport(DelayBook(config: config, store: store)).sinks
+        let holds = MuteReport(config: config, store: store, at: now).sinks
+        report.sinks = holds
+        let muted = holds.filter(\.muted).map(\.sink)
+        if !muted.isEmpty {
+            report.text += style == .tmux ? " · 🔇 \(muted.joined(separator: ","))" : " · muted: \(muted.joined(separator: ", "))"
+        }
+        if let since = DaemonState(store: store).date(.outageSince) {
+            report.staleSince = since
+            let time = LocalTime(timeZone: config.timeZone)
+            report.text += " · offline since \(time.time(since))"
+        }
+        return report
+    }
+
+    func current(style: Style) -> Report {
+        let teams = Set(config.teams)
+        // A watcher writes every poll (at most 5 minutes apart, in an intermission); a live row
+        // older than 7 minutes is a watcher gone. A final row stays for the final hold.
+        let liveFor: TimeInterval = 420
+        let hold = TimeInterval(config.watch.finalHold.components.seconds)
+        let games = (store.flatMap { try? LiveStatus(store: $0).games(since: now.addingTimeInterval(-max(liveFor, hold))) } ?? [])
+            .filter { teams.isEmpty || teams.contains($0.awayKey) || teams.contains($0.homeKey) }
+        let schedules = cachedSchedules()
+        let series = schedules.reduce(into: [Int: SeriesState]()) { $0.merge(SeriesState.states($1)) { first, _ in first } }
+        // "G5 · WSH leads 3–1": the series as it stands before the game.
+        func seriesText(_ id: Int) -> String? {
+            guard let state = series[id] else { return nil }
+            return ["G\(state.gameNumber)", state.text].compactMap { $0 }.joined(separator: " · ")
+        }
+        if let game = games.first(where: { $0.state == "live" && $0.updatedAt >= now.addingTimeInterval(-liveFor) }) {
+            var parts = [
+                "\(badge(game.away, style, game.league)) \(game.awayScore)–\(game.homeScore) \(badge(game.home, style, game.league))"
+            ]
+            if let period = game.periodLabel {
+                parts.append(
+                    game.intermission
+                        ? "\(period) int" : [period, game.clock.map { "\($0) left" }].compactMap { $0 }.joined(separator: " "))
+            }
+            if let situation = game.situation { parts.append(situation) }
+            let series = seriesText(game.gameID)
+            if let series { parts.append(series) }
+            return Report(
+                state: "live", game: game.gameID, away: game.away, home: game.home, awayScore: game.awayScore, homeScore: game.homeScore,
+                period: game.periodLabel, clock: game.clock, intermission: game.intermission, situation: game.situation, series: series,
+                text: parts.joined(separator: " · "))
+        }
+        // A game a watcher polls before puck drop: as soon as it is in its window.
+        let upcoming = games.first { $0.state == "upcoming" && $0.updatedAt >= now.addingTimeInterval(-liveFor) }
+        let next = upcoming.flatMap { nextGame(schedules, including: $0.gameID) } ?? nextGame(schedules)
+        let nextSeries = next.flatMap { seriesText($0.id) }
+        let time = LocalTime(timeZone: config.timeZone)
+        // The next game in its pregame window (or polled by a watcher) comes before a final.
+        if let next, next.start.timeIntervalSince(now) <= config.watch.pregame.inSeconds || upcoming?.gameID == next.id {
+            let text =
+                "\(badge(next.away, style, next.league)) @ \(badge(next.home, style, next.league)) \(time.time(next.start)) · starts \(Countdown.describe(from: now, to: next.start))"
+            return Report(
+                state: "next", game: next.id, away: next.away, home: next.home, series: nextSeries, start: next.start,
+                text: nextSeries.map { "\(text) · \($0)" } ?? text)
+        }
+        let nextText = next.map { next in
+            let text =
+                "Next: \(badge(next.away, style, next.league)) @ \(badge(next.home, style, next.league)) \(time.day(next.start)) \(time.time(next.start))"
+            return nextSeries.map { "\(text) · \($0)" } ?? text
+        }
+        if let game = games.first(where: { $0.state == "final" && $0.updatedAt >= now.addingTimeInterval(-hold) }) {
+            // Past regulation the final says so: Final/OT, Final/2OT, Final/SO.
+            let endedIn = game.periodLabel.flatMap { $0.hasSuffix("OT") || $0 == "SO" ? $0 : nil }
+            let text =
+                "\(finalLabel(game, teams: teams, style, endedIn: endedIn)): \(badge(game.away, style, game.league)) \(game.awayScore)–\(game.homeScore) \(badge(game.home, style, game.league))"
+            return Report(
+                state: "final", game: game.gameID, away: game.away, home: game.home, awayScore: game.awayScore, homeScore: game.homeScore,
+                period: game.periodLabel, text: ([text] + [nextText].compactMap { $0 }).joined(separator: " · "))
+        }
+        if let next, let nextText {
+            return Report(
+                state: "next", game: next.id, away: next.away, home: next.home, series: nextSeries, start: next.start, text: nextText)
+        }
+        return Report(state: "none", text: config.teams.isEmpty ? "No team followed" : "No game scheduled")
+    }
+
+    /// The followed teams' cached club schedules (their games).
+    func cachedSchedules() -> [[ScheduleGame]] {
+        guard let store else { return [] }
+        let cache = ResponseCache(store: store)
+        return config.nhlTeams.compactMap { team in
+            guard let entry = try? cache.entry(for: config.apiBase + Endpoint<ClubSchedule>.clubSchedule(team).path),
+                let schedule = try? APIText.decode(ClubSchedule.self, from: entry.body)
+            else { return nil }
+            return schedule.games ?? []
+        }
+    }
+
+    /// The games of the followed NBA teams' cached ESPN schedules that are to come or on.
+    func cachedNBAGames() -> [GameSummary] {
+        guard let store, !config.nbaTeams.isEmpty else { return [] }
+        let cache = ResponseCache(store: store)
+        let time = LocalTime(timeZone: config.timeZone)
+        return config.nbaTeams.flatMap { team -> [GameSummary] in
+            guard let entry = try? cache.entry(for: config.espnBase + Endpoint<ESPNTeamSchedule>.nbaSchedule(team).path),
+                let schedule = try? APIText.decode(ESPNTeamSchedule.self, from: entry.body)
+            else { return [] }
+            return (schedule.events ?? []).compactMap { GameSummary(nba: $0, team: team, time: time) }
+                .filter { GameWindow.isCurrent(nba: $0, now: now) }
+        }
+    }
+
+    /// The earliest game not over in the cached schedules of the followed teams, both
+    /// leagues' (or the game `including` names, when it is there and not over).
+    func nextGame(_ schedules: [[ScheduleGame]], including: Int? = nil) -> (
+        id: Int, away: String, home: String, start: Date, league: String?
+    )? {
+        var best: (id: Int, away: String, home: String, start: Date, league: String?)?
+        for games in schedules {
+            for game in games where GameWindow.isCurrent(game, now: now) && (including == nil || game.id == including) {
+                guard let id = game.id, let start = game.startTime, let away = game.awayTeam?.abbrev, let home = game.homeTeam?.abbrev
+                else { continue }
+                if best.map({ start < $0.start }) ?? true { best = (id, away, home, start, nil) }
+            }
+        }
+        for game in cachedNBAGames() where including == nil || game.id == including {
+            guard let start = game.startDate else { continue }
+            if best.map({ start < $0.start }) ?? true { best = (game.id, game.away.abbrev, game.home.abbrev, start, League.nba.rawValue) }
+        }
+        return best
+    }
+
+    /// "Final", in green for a followed team's win and red for its loss in tmux (plain when
+    /// both teams or neither are followed, or the game was tied when it stopped).
+    func finalLabel(_ game: LiveStatus.Game, teams: Set<String>, _ style: Style, endedIn: String? = nil) -> String {
+        let label = FinalLabel.text(endedIn)
+        let awayFollowed = teams.contains(game.awayKey)
+        guard style == .tmux, awayFollowed != teams.contains(game.homeKey), game.awayScore != game.homeScore else { return label }
+        let won = (game.awayScore > game.homeScore) == awayFollowed
+        return "#[fg=\(won ? "green" : "red"),bold]\(label)#[default]"
+    }
+
+    /// A team in tmux's colours: its abbreviation on its primary colour.
+    func badge(_ team: String, _ style: Style, _ league: String? = nil) -> String {
+        guard style == .tmux, league == nil, let color = TeamFactsTable.facts(for: team)?.primary else { return team }
+        let text = color.prefersDarkText ? "#000000" : "#ffffff"
+        return "#[fg=\(text),bg=\(color.hex.lowercased()),bold] \(team) #[default]"
+    }
+}
