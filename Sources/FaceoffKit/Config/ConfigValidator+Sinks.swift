@@ -278,27 +278,28 @@ extension ConfigValidator {
     }
 }
 
-/// An MQTT sink's keys as they are read, before its broker can be made from them.
+/// An MQTT sink's keys as they are read, before its broker can be made from them. The keys
+/// not written stay nil, so the defaults are `SinkConfig.MQTT`'s alone.
 private struct MQTTKeys {
     var url: String?
     var username: String?
     var password: String?
     var caFile: String?
     var clientID: String?
-    var topicPrefix = "faceoff"
-    var discovery = true
-    var discoveryPrefix = "homeassistant"
-    var expiry: Duration = .seconds(3600)
+    var topicPrefix: String?
+    var discovery: Bool?
+    var discoveryPrefix: String?
+    var expiry: Duration?
 
     var options: SinkConfig.MQTT? {
         guard let url, var options = SinkConfig.MQTT(url: url, username: username, password: password, caFile: caFile) else {
             return nil
         }
         options.clientID = clientID
-        options.topicPrefix = topicPrefix
-        options.discovery = discovery
-        options.discoveryPrefix = discoveryPrefix
-        options.expiry = expiry
+        if let topicPrefix { options.topicPrefix = topicPrefix }
+        if let discovery { options.discovery = discovery }
+        if let discoveryPrefix { options.discoveryPrefix = discoveryPrefix }
+        if let expiry { options.expiry = expiry }
         return options
     }
 }
