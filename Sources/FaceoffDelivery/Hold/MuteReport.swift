@@ -44,9 +44,11 @@ public struct MuteReport: Encodable, Sendable, Equatable {
     }
 
     public static func holds(of config: Config) -> [(name: String, hold: SinkHold)] {
-        DelayBook.sinks(of: config).map { name, _ in
-            if let sink = config.sinks.first(where: { $0.displayName == name }) { return (name, SinkHold(sink, zone: config.timeZone)) }
-            return (name, .unconfigured(name == "notify" ? .notify : .stdout, zone: config.timeZone))
+        // Read once: with no `timezone` in the config, each read is the system's zone file.
+        let zone = config.timeZone
+        return DelayBook.sinks(of: config).map { name, _ in
+            if let sink = config.sinks.first(where: { $0.displayName == name }) { return (name, SinkHold(sink, zone: zone)) }
+            return (name, .unconfigured(name == "notify" ? .notify : .stdout, zone: zone))
         }
     }
 
