@@ -144,8 +144,13 @@ extension FanText {
 
         if let shots = report.shotsByPeriod, !shots.isEmpty {
             var table = TextTable(columns: [.init("Shots")] + shots.map { .init($0.period, .right) } + [.init("Total", .right)])
-            table.add([a] + shots.map { String($0.away) } + [String(shots.map(\.away).reduce(0, +))])
-            table.add([h] + shots.map { String($0.home) } + [String(shots.map(\.home).reduce(0, +))])
+            // A team's row: its shots in each period, then their sum.
+            func row(_ team: String, _ side: KeyPath<BoxScoreReport.PeriodShots, Int>) -> [String] {
+                let counts: [Int] = shots.map { $0[keyPath: side] }
+                return [team] + counts.map(String.init) + [String(counts.reduce(0, +))]
+            }
+            table.add(row(a, \.away))
+            table.add(row(h, \.home))
             blocks.append(table.render(width: width, style: style))
         } else if let away = report.away.shots, let home = report.home.shots {
             blocks.append("Shots: \(a) \(away), \(h) \(home)")
