@@ -4,25 +4,27 @@ import FaceoffKit
 import FaceoffNHL
 import Foundation
 
-struct API: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "api",
-        abstract: "Print a raw NHL API response (JSON), through the cache.",
-        discussion: """
-            The path is relative to the API base, e.g. standings/now,
-            club-schedule-season/TOR/now or gamecenter/2025020100/play-by-play.
-            """)
+extension Faceoff {
+    struct APICommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "api",
+            abstract: "Print a raw NHL API response (JSON), through the cache.",
+            discussion: """
+                The path is relative to the API base, e.g. standings/now,
+                club-schedule-season/TOR/now or gamecenter/2025020100/play-by-play.
+                """)
 
-    @OptionGroup var global: GlobalOptions
+        @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "A path under /v1/.")
-    var path: String
+        @Argument(help: "A path under /v1/.")
+        var path: String
 
-    func run() async throws {
-        let session = try global.session()
-        let store = try openCacheStore(session)
-        let fetched = try await session.nhlClient(store: store).fetch(.raw(path))
-        if let staleness = fetched.staleness { printError("note: \(staleness)") }
-        print(fetched.value.prettyPrinted())
+        func run() async throws {
+            let session = try global.session()
+            let store = try openCacheStore(session)
+            let fetched = try await session.nhlClient(store: store).fetch(.raw(path))
+            if let staleness = fetched.staleness { printError("note: \(staleness)") }
+            print(fetched.value.prettyPrinted())
+        }
     }
 }

@@ -9,73 +9,76 @@ import Foundation
 
 extension GameTypeName: ExpressibleByArgument {}
 
-/// The `[calendar]` options as flags; each replaces its config key for this run.
-struct CalendarFlags: ParsableArguments {
-    @Option(help: ArgumentHelp("A season such as 20252026 (default: [calendar] season, or the current one).", valueName: "season"))
-    var season: String?
+extension Faceoff {
+    /// The `[calendar]` options as flags; each replaces its config key for this run.
+    struct CalendarFlags: ParsableArguments {
+        @Option(help: ArgumentHelp("A season such as 20252026 (default: [calendar] season, or the current one).", valueName: "season"))
+        var season: String?
 
-    @Option(help: ArgumentHelp("Game types, comma-separated: preseason, regular, playoffs.", valueName: "types"))
-    var types: String?
+        @Option(help: ArgumentHelp("Game types, comma-separated: preseason, regular, playoffs.", valueName: "types"))
+        var types: String?
 
-    @Flag(help: "Only home games.")
-    var homeOnly = false
+        @Flag(help: "Only home games.")
+        var homeOnly = false
 
-    @Flag(help: "Only away games.")
-    var awayOnly = false
+        @Flag(help: "Only away games.")
+        var awayOnly = false
 
-    @Flag(help: "Leave out games that are over.")
-    var futureOnly = false
+        @Flag(help: "Leave out games that are over.")
+        var futureOnly = false
 
-    @Option(help: ArgumentHelp("An alarm this long before each game, e.g. 1h (repeatable).", valueName: "duration"))
-    var reminder: [String] = []
+        @Option(help: ArgumentHelp("An alarm this long before each game, e.g. 1h (repeatable).", valueName: "duration"))
+        var reminder: [String] = []
 
-    @Option(help: ArgumentHelp("How long each event lasts (default 3h).", valueName: "duration"))
-    var duration: String?
+        @Option(help: ArgumentHelp("How long each event lasts (default 3h).", valueName: "duration"))
+        var duration: String?
 
-    @Flag(help: "Spoiler-free: no scores or records written into the feeds.")
-    var noScores = false
+        @Flag(help: "Spoiler-free: no scores or records written into the feeds.")
+        var noScores = false
 
-    func validate() throws {
-        if homeOnly && awayOnly { throw ValidationError("--home-only and --away-only can't be used together") }
-        if let season, Season(season) == nil { throw ValidationError("--season must look like 20252026") }
-        _ = try gameTypes()
-        for text in reminder + [duration].compactMap({ $0 }) where DurationText.parse(text) == nil {
-            throw ValidationError("'\(text)' is not a duration like 1h, 15m or 3h")
-        }
-        if let duration, let value = DurationText.parse(duration), value < CalendarSettings.minimumDuration {
-            throw ValidationError("--duration must be at least \(DurationText.format(CalendarSettings.minimumDuration)), not \(duration)")
-        }
-    }
-
-    func gameTypes() throws -> [GameTypeName]? {
-        guard let types else { return nil }
-        return try types.split(separator: ",").map { name in
-            let trimmed = name.trimmingCharacters(in: .whitespaces)
-            guard let type = GameTypeName(rawValue: trimmed) else {
-                throw ValidationError("unknown game type '\(trimmed)'; use preseason, regular or playoffs")
+        func validate() throws {
+            if homeOnly && awayOnly { throw ValidationError("--home-only and --away-only can't be used together") }
+            if let season, Season(season) == nil { throw ValidationError("--season must look like 20252026") }
+            _ = try gameTypes()
+            for text in reminder + [duration].compactMap({ $0 }) where DurationText.parse(text) == nil {
+                throw ValidationError("'\(text)' is not a duration like 1h, 15m or 3h")
             }
-            return type
+            if let duration, let value = DurationText.parse(duration), value < CalendarSettings.minimumDuration {
+                throw ValidationError(
+                    "--duration must be at least \(DurationText.format(CalendarSettings.minimumDuration)), not \(duration)")
+            }
         }
-    }
 
-    /// The config's `[calendar]` settings with these flags applied.
-    func options(_ settings: CalendarSettings) throws -> CalendarSettings {
-        var options = settings
-        if let season { options.season = season }
-        if let types = try gameTypes() { options.gameTypes = types }
-        if homeOnly {
-            options.homeOnly = true
-            options.awayOnly = false
+        func gameTypes() throws -> [GameTypeName]? {
+            guard let types else { return nil }
+            return try types.split(separator: ",").map { name in
+                let trimmed = name.trimmingCharacters(in: .whitespaces)
+                guard let type = GameTypeName(rawValue: trimmed) else {
+                    throw ValidationError("unknown game type '\(trimmed)'; use preseason, regular or playoffs")
+                }
+                return type
+            }
         }
-        if awayOnly {
-            options.awayOnly = true
-            options.homeOnly = false
+
+        /// The config's `[calendar]` settings with these flags applied.
+        func options(_ settings: CalendarSettings) throws -> CalendarSettings {
+            var options = settings
+            if let season { options.season = season }
+            if let types = try gameTypes() { options.gameTypes = types }
+            if homeOnly {
+                options.homeOnly = true
+                options.awayOnly = false
+            }
+            if awayOnly {
+                options.awayOnly = true
+                options.homeOnly = false
+            }
+            if futureOnly { options.futureOnly = true }
+            if !reminder.isEmpty { options.reminders = reminder.compactMap(DurationText.parse) }
+            if let duration { options.duration = DurationText.parse(duration) ?? options.duration }
+            if noScores { options.scores = false }
+            return options
         }
-        if futureOnly { options.futureOnly = true }
-        if !reminder.isEmpty { options.reminders = reminder.compactMap(DurationText.parse) }
-        if let duration { options.duration = DurationText.parse(duration) ?? options.duration }
-        if noScores { options.scores = false }
-        return options
     }
 }
 

@@ -43,7 +43,7 @@ struct Faceoff: AsyncParsableCommand {
             RosterCommand.self, PlayerCommand.self, CalendarCommand.self, ServeCommand.self, WatchCommand.self, ReplayCommand.self,
             DemoCommand.self, RunCommand.self, StatusCommand.self, DelayCommand.self, MuteCommand.self, UnmuteCommand.self,
             DoctorCommand.self, TestAlertCommand.self,
-            Follow.self, Unfollow.self, ConfigCommand.self, API.self,
+            FollowCommand.self, UnfollowCommand.self, ConfigCommand.self, APICommand.self,
         ]
     )
 

@@ -9,7 +9,7 @@ import FaceoffNHL
 import FaceoffStore
 import Foundation
 
-extension GlobalOptions {
+extension Faceoff.GlobalOptions {
     /// What every fan command sets up, from the global options.
     func fanContext() throws -> FanContext {
         let session = try session()
