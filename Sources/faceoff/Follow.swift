@@ -61,9 +61,16 @@ extension Faceoff {
                 abbreviations.filter { before.teams.contains($0) } + playerIDs.filter { before.players.contains($0.id) }.map(\.label)
             if !added.isEmpty { print("Following \(added.joined(separator: ", ")) (\(session.displayConfigPath))") }
             if !already.isEmpty { print("Already following \(already.joined(separator: ", "))") }
-            print(
-                "Teams: \(result.teams.isEmpty ? "none" : result.teams.joined(separator: ", "))  Players: \(result.players.isEmpty ? "none" : result.players.map(String.init).joined(separator: ", "))"
-            )
+            print(result.followedLine)
         }
+    }
+}
+
+extension Config {
+    /// The line `follow` and `unfollow` end with: who is followed now.
+    var followedLine: String {
+        let teams = self.teams.isEmpty ? "none" : self.teams.joined(separator: ", ")
+        let players = self.players.isEmpty ? "none" : self.players.map(String.init).joined(separator: ", ")
+        return "Teams: \(teams)  Players: \(players)"
     }
 }

@@ -62,9 +62,7 @@ extension Faceoff {
             for player in playerIDs where !before.players.contains(player.id) {
                 printError("note: \(player.label) was not followed")
             }
-            print(
-                "Teams: \(result.teams.isEmpty ? "none" : result.teams.joined(separator: ", "))  Players: \(result.players.isEmpty ? "none" : result.players.map(String.init).joined(separator: ", "))"
-            )
+            print(result.followedLine)
         }
     }
 }
