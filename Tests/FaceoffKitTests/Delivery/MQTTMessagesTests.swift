@@ -234,6 +234,18 @@ import Testing
         #expect(found.contains { $0.message.contains("two sinks are named 'mqtt'") })
     }
 
+    /// An MQTT sink that writes only its url takes the documented defaults for the keys it
+    /// leaves out.
+    @Test func anMQTTSinkWithOnlyAURLTakesTheDefaults() throws {
+        let config = try ConfigLoader.parse("[[sink]]\ntype = \"mqtt\"\nurl = \"mqtt://broker.lan\"\n", file: "config.toml")
+        guard case .mqtt(let mqtt) = try #require(config.sinks.first).options else {
+            Issue.record("an mqtt sink loaded as another kind")
+            return
+        }
+        #expect(mqtt.topicPrefix == "faceoff" && mqtt.discovery && mqtt.discoveryPrefix == "homeassistant")
+        #expect(mqtt.expiry == .seconds(3600) && mqtt.clientID == nil && mqtt.username == nil)
+    }
+
     /// An MQTT sink's options can't be made without a broker's address: there is no default
     /// broker to dial in its place (a config's url is refused at load, with its line).
     @Test func anMQTTSinkNeedsABrokersAddress() {
