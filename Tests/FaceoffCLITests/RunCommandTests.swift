@@ -394,7 +394,10 @@ import Testing
         #expect(await Self.status(base + "calendars/TOR.ics?token=one") == 200)
         try cli.writeConfig("teams = [\"TOR\"]\n[serve]\ntoken = \"two\"\n")
         serve.signal(SIGHUP)
-        #expect(await serve.wait(timeout: 20) { _ in serve.stderr.contains("feed server started again") }, "\(serve.stderr.suffix(800))")
+        // The new base goes to stdout and the log line to stderr, read apart: wait for both.
+        #expect(
+            await serve.wait(timeout: 20) { $0.count >= 2 && serve.stderr.contains("feed server started again") },
+            "\(serve.stderr.suffix(800))")
         #expect(serve.status == nil, "SIGHUP ended serve")
         let again = try #require(serve.output.last)
         #expect(await Self.status(again + "calendars/TOR.ics?token=one") == 404)
