@@ -82,8 +82,16 @@ extension Replays {
 /// The APIs' real recorded answers beside the repository (../shared).
 enum Recordings {
     /// ESPN's, for the NBA, in ../shared/espn-api/fixtures.
-    static let espn = CLI.root.deletingLastPathComponent().appendingPathComponent("shared/espn-api/fixtures")
-    static let nhl = CLI.root.deletingLastPathComponent().appendingPathComponent("shared/nhl-api/fixtures")
+    static let espn = shared.appendingPathComponent("espn-api/fixtures")
+    static let nhl = shared.appendingPathComponent("nhl-api/fixtures")
+    /// `../shared` beside the repository, or the folder `FACEOFF_TEST_SHARED` names (CI points
+    /// it at a missing one to prove that every test reading the recordings is skipped without them).
+    static let shared: URL = {
+        if let path = ProcessInfo.processInfo.environment["FACEOFF_TEST_SHARED"], !path.isEmpty {
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }
+        return CLI.root.deletingLastPathComponent().appendingPathComponent("shared", isDirectory: true)
+    }()
     /// Present, or required (FACEOFF_TEST_ALL: a missing folder fails the tests that read it).
     static let nhlAvailable = Checkers.all || FileManager.default.fileExists(atPath: nhl.path)
 }

@@ -23,8 +23,7 @@ import Testing
             now: { now })
     }
 
-    @Test func aTeamsFeedHasItsPlayoffRoundsFinalsAndUntimedGames() async throws {
-        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+    @Test(ESPNRecordings.needed) func aTeamsFeedHasItsPlayoffRoundsFinalsAndUntimedGames() async throws {
         let schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, ESPNRecordings.lakersPostseason)
         let feed = try await service(nil).build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, schedule)])
         #expect(feed.name == "nba-LAL")
@@ -46,8 +45,7 @@ import Testing
         #expect(text.contains("DTEND;VALUE=DATE:20260514\r\n"))
     }
 
-    @Test func spoilerFreeItHasNoScores() async throws {
-        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+    @Test(ESPNRecordings.needed) func spoilerFreeItHasNoScores() async throws {
         let schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, ESPNRecordings.lakersPostseason)
         let feed = try await service(nil, scores: false).build(
             .team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, schedule)])
@@ -58,8 +56,7 @@ import Testing
 
     /// A game that gets its time leaves the all-day slot for its hour, with a SEQUENCE one
     /// higher, so calendar apps take the change.
-    @Test func aTimeGivenMovesTheGameAndRaisesItsSequence() async throws {
-        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+    @Test(ESPNRecordings.needed) func aTimeGivenMovesTheGameAndRaisesItsSequence() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Store(path: directory.appendingPathComponent("f.sqlite").path)
@@ -84,8 +81,7 @@ import Testing
 
     /// A series over early: ESPN drops the games it no longer needs. Those were only ever
     /// possible, so their going is no sign of a broken answer: they stay, cancelled.
-    @Test func gamesNoLongerNeededGoAsCancelled() async throws {
-        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+    @Test(ESPNRecordings.needed) func gamesNoLongerNeededGoAsCancelled() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Store(path: directory.appendingPathComponent("f.sqlite").path)
@@ -122,8 +118,7 @@ import Testing
 
 /// `run`'s schedule changes for a followed NBA team, from ESPN's team schedule.
 @Suite(.timeLimit(.minutes(5))) struct NBAScheduleChangeTests {
-    @Test func aGameGivenItsTimeOrMovedIsNews() throws {
-        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+    @Test(ESPNRecordings.needed) func aGameGivenItsTimeOrMovedIsNews() throws {
         let before = try ESPNRecordings.decode(ESPNTeamSchedule.self, ESPNRecordings.lakersPostseason)
         var after = before
         let events = try #require(after.events)

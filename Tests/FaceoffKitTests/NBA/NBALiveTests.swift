@@ -51,8 +51,8 @@ import Testing
         return changes
     }
 
-    @Test(arguments: finals) func aFinishedGameGivesOneFinalTheQuartersAndItsLeadChanges(_ name: String) async throws {
-        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+    @Test(ESPNRecordings.needed, arguments: finals) func aFinishedGameGivesOneFinalTheQuartersAndItsLeadChanges(_ name: String) async throws
+    {
         let summary = try ESPNRecordings.decode(ESPNSummary.self, name)
         let events = try await Self.replayed(summary)
         let finals = events.filter { $0.kind == .final }
@@ -77,8 +77,7 @@ import Testing
         #expect(NBAEventDetector.derive(NBASnapshot(summary)).map(\.id) == events.map(\.id))
     }
 
-    @Test func aGameInProgressGivesTheEventsSoFarAndNoFinal() async throws {
-        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+    @Test(ESPNRecordings.needed) func aGameInProgressGivesTheEventsSoFarAndNoFinal() async throws {
         let summary = try ESPNRecordings.decode(ESPNSummary.self, Self.inProgress)
         let events = try await Self.replayed(summary)
         #expect(!events.contains { $0.kind == .final })
@@ -100,8 +99,7 @@ import Testing
 
     /// Milestones are counted from the plays; at the end of each recording, every player's
     /// points, rebounds and assists counted that way are the box score's.
-    @Test(arguments: finals + [inProgress]) func thePlayersLinesFromThePlaysAreTheBoxScores(_ name: String) throws {
-        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+    @Test(ESPNRecordings.needed, arguments: finals + [inProgress]) func thePlayersLinesFromThePlaysAreTheBoxScores(_ name: String) throws {
         let summary = try ESPNRecordings.decode(ESPNSummary.self, name)
         let lines = NBAEventDetector.lines(NBASnapshot(summary))
         var checked = 0
@@ -120,8 +118,7 @@ import Testing
         #expect(checked >= 16)
     }
 
-    @Test func aBigNightIsSaidOncePerMilestone() async throws {
-        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+    @Test(ESPNRecordings.needed) func aBigNightIsSaidOncePerMilestone() async throws {
         let summary = try ESPNRecordings.decode(ESPNSummary.self, Self.finals[0])
         let milestones = try await Self.replayed(summary).filter { $0.kind == .milestone }
         // Luka Doncic's 50 points with 10 assists (Dec 23, 2022).
@@ -246,8 +243,7 @@ import Testing
     }
 
     /// After a gap, the summary counts what the sink would have had, not every basket.
-    @Test func aCatchUpCountsNoBasketsNobodyAskedFor() throws {
-        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+    @Test(ESPNRecordings.needed) func aCatchUpCountsNoBasketsNobodyAskedFor() throws {
         let snapshot = NBASnapshot(try ESPNRecordings.decode(ESPNSummary.self, Self.finals[1]))
         let all = NBAEventDetector.derive(snapshot).filter { $0.kind != .final }
         var detector = NBAEventDetector()
@@ -258,8 +254,7 @@ import Testing
     }
 
     /// The end of the 4th with a winner is the end of the game: no break follows.
-    @Test func theLastQuartersEndIsNoBreak() throws {
-        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+    @Test(ESPNRecordings.needed) func theLastQuartersEndIsNoBreak() throws {
         let events = NBAEventDetector.derive(NBASnapshot(try ESPNRecordings.decode(ESPNSummary.self, Self.finals[1])))
         let ends = events.filter { $0.kind == .periodEnd }
         #expect(ends.map { $0.details["intermission"] } == ["true", "true", "true", nil])
@@ -329,7 +324,7 @@ import Testing
     }
 
     /// `status` shows a followed NBA team's game, and a Bruins fan never sees the Celtics'.
-    @Test func theStatusLineKnowsWhoseGameItIs() async throws {
+    @Test(ESPNRecordings.needed) func theStatusLineKnowsWhoseGameItIs() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Store(path: directory.appendingPathComponent("f.sqlite").path)
@@ -349,7 +344,7 @@ import Testing
         #expect(StatusLine(store: store, config: config, now: now.addingTimeInterval(2)).report().text == "Final: TOR 96–111 ORL")
     }
     /// Between games, the next one of a followed NBA team comes from ESPN's cached schedule.
-    @Test func theStatusLineSaysTheNextNBAGame() async throws {
+    @Test(ESPNRecordings.needed) func theStatusLineSaysTheNextNBAGame() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Store(path: directory.appendingPathComponent("f.sqlite").path)

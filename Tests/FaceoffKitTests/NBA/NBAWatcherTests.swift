@@ -116,8 +116,7 @@ import Testing
         return NBAEventDetector.derive(NBASnapshot(summary)).filter { $0.kind != .score }.map(\.id)
     }
 
-    @Test func watchesAGameToItsFinalAndEachEventOnceAcrossARestart() async throws {
-        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+    @Test(ESPNRecordings.needed) func watchesAGameToItsFinalAndEachEventOnceAcrossARestart() async throws {
         let setup = try Setup(try Feed())
         defer { setup.close() }
         let events = try await setup.watch()
@@ -144,8 +143,7 @@ import Testing
         #expect(delivered.withLock { $0 }.isEmpty)
     }
 
-    @Test func aGameFirstSeenInProgressGivesOneSummaryThenGoesOn() async throws {
-        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+    @Test(ESPNRecordings.needed) func aGameFirstSeenInProgressGivesOneSummaryThenGoesOn() async throws {
         let setup = try Setup(try Feed(start: 300))
         defer { setup.close() }
         let events = try await setup.watch()
@@ -162,8 +160,7 @@ import Testing
     /// A laptop suspended mid-game: an hour of wall time passes between two polls while the
     /// game moves a quarter on. The recent plays are alerted as usual, the older ones folded
     /// into one `caught_up` summary, passed over in the ledger.
-    @Test func aGapInWatchingFoldsWhatItMissedIntoOneSummary() async throws {
-        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+    @Test(ESPNRecordings.needed) func aGapInWatchingFoldsWhatItMissedIntoOneSummary() async throws {
         let feed = try Feed()
         let wall = Mutex(Date(timeIntervalSince1970: 1_761_000_000))
         // The 8th answer, some 105 plays in, comes an hour later and 150 plays on.
@@ -194,8 +191,7 @@ import Testing
             time: LocalTime(timeZone: .gmt))
     }
 
-    @Test func aGameOnComesFirstThenTheEarliestNotWatchedYet() async throws {
-        try #require(ESPNRecordings.available, "../shared/espn-api/fixtures is missing")
+    @Test(ESPNRecordings.needed) func aGameOnComesFirstThenTheEarliestNotWatchedYet() async throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let teams = directory.appendingPathComponent("apis/site/v2/sports/basketball/nba/teams/13")

@@ -14,10 +14,7 @@ enum RealFixtures {
     /// The folder holding Package.swift, found by walking up from this file.
     static let repoRoot: URL = TestPaths.repositoryRoot
 
-    static let directory: URL =
-        repoRoot
-        .deletingLastPathComponent()
-        .appendingPathComponent("shared/nhl-api/fixtures", isDirectory: true)
+    static let directory: URL = TestPaths.shared.appendingPathComponent("nhl-api/fixtures", isDirectory: true)
 
     /// Present, or required: under FACEOFF_TEST_ALL (CI) the tests over the recordings run,
     /// and fail if they are missing, rather than being skipped or running no cases.

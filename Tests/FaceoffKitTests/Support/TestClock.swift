@@ -50,6 +50,16 @@ enum TestPaths {
         return url
     }()
 
+    /// The APIs' recorded answers: `../shared` beside the repository, or the folder that
+    /// `FACEOFF_TEST_SHARED` names (CI points it at a missing one to prove that every test
+    /// reading the recordings is skipped without them).
+    static let shared: URL = {
+        if let path = ProcessInfo.processInfo.environment["FACEOFF_TEST_SHARED"], !path.isEmpty {
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }
+        return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared", isDirectory: true)
+    }()
+
     static let fixtures = repositoryRoot.appendingPathComponent("Tests/Fixtures")
     static let mirror = fixtures.appendingPathComponent("mirror/v1")
     static var mirrorBase: String { "file://\(mirror.path)/" }
