@@ -16,7 +16,10 @@ extension Daemon {
     func refresh(_ parts: inout Parts, _ timeline: inout Timeline<C.Instant>) async {
         let fetched = await fetchSchedules(&parts)
         if Task.isCancelled { return }
-        if let fetched { timeline.games = fetched.games }
+        if let fetched {
+            timeline.games = fetched.games
+            listed.withLock { $0 = Set(fetched.games.keys) }
+        }
         if fetched?.current == true {
             timeline.nextRefresh = dependencies.clock.now.advanced(by: parts.session.config.calendar.refresh)
         } else if outage.start != nil {

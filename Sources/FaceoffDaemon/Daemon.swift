@@ -57,6 +57,8 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
     struct Flags: Sendable {
         var reload = false
         var refresh = false
+        /// A watched game's feed answered 404: the schedule is asked again within `scheduleRetry`.
+        var recheck = false
         var finished: [Int] = []
         var abandoned: [(id: Int, start: Date?)] = []
     }
@@ -76,6 +78,8 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
     private let reloads: AsyncStream<Session>.Continuation
     /// Teams whose schedule could not be refreshed at the last try, and whether the log said so.
     let troubled = Mutex<[String: Bool]>([:])
+    /// The games the latest schedules list (what a watcher whose feed answers 404 asks).
+    let listed = Mutex<Set<Int>>([])
     var logger: Logger { dependencies.logger }
 
     public init(_ dependencies: Dependencies) {
@@ -166,6 +170,9 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
                 }
                 for id in flagged.finished { timeline.finished(id) }
                 for (id, start) in flagged.abandoned { timeline.abandoned(id, start: start) }
+                if flagged.recheck {
+                    timeline.nextRefresh = min(timeline.nextRefresh, dependencies.clock.now.advanced(by: Self.scheduleRetry))
+                }
                 if flagged.refresh || dependencies.clock.now >= timeline.nextRefresh {
                     await refresh(&parts, &timeline)
                 }
@@ -274,7 +281,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
             let nhl = GameWatcher(
                 gameID: game.id, scheduledStart: game.start, client: parts.client, ledger: Ledger(store: dependencies.store),
                 settings: .init(parts.session.config.watch), clock: dependencies.clock, now: now, logger: logger, router: routing,
-                outage: outage, series: game.series,
+                outage: outage, series: game.series, listed: { self.stillListed(game.id) },
                 onSnapshot: { snapshot, _ in
                     do { try await status.record(snapshot, at: now()) } catch {
                         logger.warning(
@@ -292,6 +299,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
             let nba = NBAGameWatcher(
                 gameID: game.id, scheduledStart: game.start, client: parts.espn, ledger: Ledger(store: dependencies.store),
                 settings: .init(parts.session.config.watch), clock: dependencies.clock, now: now, logger: logger, router: routing,
+                listed: { self.stillListed(game.id) },
                 onSnapshot: { snapshot in
                     do { try await status.record(snapshot, at: now()) } catch {
                         logger.warning(
@@ -319,6 +327,13 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
             $0.refresh = true
         }
         wake.fire()
+    }
+
+    /// A watched game's feed answered 404 (a CDN edge does that now and then): whether the
+    /// latest schedules still list it, and the schedule is asked again within `scheduleRetry`.
+    func stillListed(_ id: Int) -> Bool {
+        flags.withLock { $0.recheck = true }
+        return listed.withLock { $0.contains(id) }
     }
 
     /// Housekeeping at start: cache entries, ledger rows and live games older than a season.

@@ -70,14 +70,18 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     /// A playoff game's series as it stood before the game (from the schedule), for the
     /// `game_start` and `final` alerts.
     let series: SeriesState?
+    /// Whether a schedule still lists the game, asked when its feed answers 404 (`run`'s
+    /// latest schedules); nil: the game was named by hand, and a 404 at the first poll ends it.
+    let listed: (@Sendable () -> Bool)?
 
     public init(
         gameID: Int, scheduledStart: Date?, client: APIClient, ledger: Ledger?, settings: Settings, clock: C,
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.watch"),
-        router: any EventRouting, outage: Outage? = nil, series: SeriesState? = nil,
+        router: any EventRouting, outage: Outage? = nil, series: SeriesState? = nil, listed: (@Sendable () -> Bool)? = nil,
         onSnapshot: @escaping @Sendable (GameSnapshot, [GameEvent]) async -> Void = { _, _ in }
     ) {
         self.outage = outage
+        self.listed = listed
         self.series = series
         self.gameID = gameID
         self.scheduledStart = scheduledStart
@@ -169,7 +173,7 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                 interval = nextPoll(snapshot, breakClockBefore: lastBreakClock)
                 lastBreakClock = snapshot.clock?.inIntermission == true ? snapshot.clock?.secondsRemaining : nil
             } catch {
-                switch loop.failed(error) {
+                switch loop.failed(error, listed: (error as? APIError)?.code == .notFound ? listed?() : nil) {
                 case .stop(let error): throw error
                 case .retry(let after):
                     interval = after

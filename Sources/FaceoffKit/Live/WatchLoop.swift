@@ -81,12 +81,22 @@ struct WatchLoop<C: Clock, Snapshot>: Sendable where C.Duration == Duration, Sna
         return event
     }
 
-    /// A poll failed with `error`: stop when watching can't go on (the game won't be played,
-    /// or the first poll found no such game), else poll again later each time, up to a minute.
-    mutating func failed(_ error: any Error) -> AfterFailure {
+    /// A poll failed with `error`: stop when watching can't go on, else poll again later each
+    /// time, up to a minute. Watching can't go on when the game won't be played, or when the
+    /// feed has no such game (404) and no schedule says otherwise: `listed` is nil for a game
+    /// named by hand (a 404 at the first poll ends it), else whether the schedule still lists
+    /// the game (a CDN edge that answers 404 for a scheduled game is retried, for as long as
+    /// the schedule lists it).
+    mutating func failed(_ error: any Error, listed: Bool? = nil) -> AfterFailure {
         if error is CancellationError { return .stop(error) }
         if let error = error as? WatchError, error.isFinal { return .stop(error) }
-        if polls == 1, let error = error as? APIError, error.code == .notFound { return .stop(WatchError("\(error)", final: true)) }
+        if let error = error as? APIError, error.code == .notFound {
+            switch listed {
+            case nil where polls == 1: return .stop(WatchError("\(error)", final: true))
+            case false?: return .stop(WatchError("\(error), and the schedule no longer lists the game", final: true))
+            default: break
+            }
+        }
         failures += 1
         return .retry(after: settings.afterFailures(failures))
     }

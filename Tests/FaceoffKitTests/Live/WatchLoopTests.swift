@@ -84,6 +84,30 @@ import Testing
         }
     }
 
+    /// A game the schedule lists: a 404 at the first poll is a CDN edge's bad moment, retried
+    /// with backoff for as long as the schedule lists it; once it no longer does, watching ends.
+    @Test func aScheduledGamesFeed404IsRetriedWhileTheScheduleListsIt() {
+        let missing = APIError(.notFound, url: "http://127.0.0.1/v1/gamecenter/1/play-by-play", detail: "no game 1")
+        var loop = Loop(settings: settings, delivered: false)
+        var waits: [Duration] = []
+        for _ in 0..<3 {
+            loop.polling()
+            guard case .retry(let after) = loop.failed(missing, listed: true) else {
+                Issue.record("a scheduled game's 404 is retried")
+                return
+            }
+            waits.append(after)
+        }
+        #expect(waits == [.seconds(10), .seconds(20), .seconds(40)])
+        loop.polling()
+        guard case .stop(let error) = loop.failed(missing, listed: false) else {
+            Issue.record("a game the schedule dropped is not watched on")
+            return
+        }
+        #expect((error as? WatchError)?.isFinal == true)
+        #expect("\(error)".contains("no longer lists"))
+    }
+
     @Test func aGameThatWontBePlayedAndACancelledTaskStop() {
         var loop = Loop(settings: settings, delivered: false)
         loop.polling()

@@ -19,12 +19,16 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     let router: any EventRouting
     let outage: Outage?
     let onSnapshot: @Sendable (NBASnapshot) async -> Void
+    /// Whether a schedule still lists the game, asked when its summary answers 404
+    /// (`GameWatcher.listed`).
+    let listed: (@Sendable () -> Bool)?
 
     public init(
         gameID: Int, scheduledStart: Date?, client: APIClient, ledger: Ledger?, settings: GameWatcher<C>.Settings, clock: C,
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.watch"), router: any EventRouting,
-        outage: Outage? = nil, onSnapshot: @escaping @Sendable (NBASnapshot) async -> Void = { _ in }
+        outage: Outage? = nil, listed: (@Sendable () -> Bool)? = nil, onSnapshot: @escaping @Sendable (NBASnapshot) async -> Void = { _ in }
     ) {
+        self.listed = listed
         self.gameID = gameID
         self.scheduledStart = scheduledStart
         self.client = client
@@ -94,7 +98,7 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                 }
                 interval = nextPoll(snapshot)
             } catch {
-                switch loop.failed(error) {
+                switch loop.failed(error, listed: (error as? APIError)?.code == .notFound ? listed?() : nil) {
                 case .stop(let error): throw error
                 case .retry(let after):
                     interval = after
