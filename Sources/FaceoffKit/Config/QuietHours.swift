@@ -35,9 +35,12 @@ public struct QuietHours: Sendable, Equatable, CustomStringConvertible {
         date < end(after: date, in: zone)
     }
 
-    /// When the quiet that holds at `date` ends: the first `end` after the latest `start`.
+    /// When the quiet that holds at `date` ends: the first `end` at or after the latest
+    /// `start`. On the day a clock change skips an hour, each end is the moment the wall clock
+    /// really reaches it (02:30 skipped: 03:00), so a span whose ends both fall in the gap is
+    /// empty and one that ends in it ends when the gap does, never a day later.
     public func end(after date: Date, in zone: TimeZone) -> Date {
-        Self.next(end, after: Self.latest(start, atOrBefore: date, in: zone), in: zone)
+        Self.next(end, after: Self.latest(start, atOrBefore: date, in: zone).addingTimeInterval(-1), in: zone)
     }
 
     /// The latest moment at or before `date` whose wall clock in `zone` reads `minutes`.

@@ -49,6 +49,26 @@ import Testing
         }
     }
 
+    /// The spring clock change skips 02:00-03:00 (New York, 2026-03-08): a span whose ends
+    /// both fall in the gap is empty that day, one that ends in it ends at 03:00, and neither
+    /// holds the rest of Sunday.
+    @Test func quietHoursInTheSpringGapFollowTheWallClock() throws {
+        let york = TimeZone(identifier: "America/New_York")!
+        // 07:00 UTC is 03:00 EDT, the first moment after the gap.
+        let gapEnd = Date(timeIntervalSince1970: 1_772_953_200)
+        let sunday = [gapEnd.addingTimeInterval(1), gapEnd.addingTimeInterval(3600), gapEnd.addingTimeInterval(12 * 3600)]
+        for span in ["02:00-03:00", "02:30-02:45"] {
+            let quiet = try #require(QuietHours(span))
+            for moment in sunday { #expect(!quiet.contains(moment, in: york), "\(span) at \(moment)") }
+            // The night before, the same span holds as written.
+            #expect(quiet.contains(gapEnd.addingTimeInterval(-86_400 + 40 * 60), in: york), "\(span) on Saturday")
+        }
+        let intoGap = try #require(QuietHours("01:30-02:30"))
+        #expect(intoGap.contains(gapEnd.addingTimeInterval(-60), in: york))  // 01:59 EST
+        #expect(intoGap.end(after: gapEnd.addingTimeInterval(-60), in: york) == gapEnd)
+        for moment in sunday { #expect(!intoGap.contains(moment, in: york)) }
+    }
+
     @Test func aDigestSaysEachGamesScoreWhereItGotAndItsScorers() {
         func goal(_ key: String, _ scorer: String, game: Int = 1, away: Int, home: Int, period: Int = 1) -> GameEvent {
             GameEvent(
