@@ -71,7 +71,14 @@ public enum Digest {
         return event
     }
 
-    /// Each game's last score and where it got to, with its scorers (a goal taken back left out).
+    /// The longest summary, in UTF-8 bytes: under the smallest limit of the receivers a
+    /// webhook preset posts to (Discord: 2,000 characters of content, 4,096 of an embed's
+    /// description; ntfy: 4,096 bytes of message; Slack: 3,000 characters of a section), with
+    /// room for a template's own words around it.
+    static var limit: Int { 1_800 }
+
+    /// Each game's last score and where it got to, with its scorers (a goal taken back left
+    /// out); past `limit`, the games that don't fit are counted ("…and 12 more games").
     static func summary(_ held: [GameEvent]) -> String {
         var order: [Int] = []
         var byGame: [Int: [GameEvent]] = [:]
@@ -79,7 +86,21 @@ public enum Digest {
             if byGame[event.gameId] == nil { order.append(event.gameId) }
             byGame[event.gameId, default: []].append(event)
         }
-        return order.map { game in line(byGame[game] ?? []) }.joined(separator: "; ")
+        let lines = order.map { game in line(byGame[game] ?? []) }
+        var text = ""
+        for (index, line) in lines.enumerated() {
+            let joined = text.isEmpty ? line : text + "; " + line
+            let rest = lines.count - index - 1
+            // What must still fit after this game: the count of those left out, if any are.
+            let tail = rest > 0 ? "; …and \(rest) more game\(rest == 1 ? "" : "s")".utf8.count : 0
+            if joined.utf8.count + tail > limit {
+                let left = lines.count - index
+                let more = "…and \(left) more game\(left == 1 ? "" : "s")"
+                return text.isEmpty ? more : text + "; " + more
+            }
+            text = joined
+        }
+        return text
     }
 
     static func line(_ events: [GameEvent]) -> String {

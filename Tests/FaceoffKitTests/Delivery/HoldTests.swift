@@ -99,6 +99,33 @@ import Testing
         #expect(Digest.event([], sink: "hook", at: Date()) == nil)
     }
 
+    /// A night of 60 games (about 98 characters each) fits every receiver: the games that
+    /// don't are counted, and a Discord embed made from it stays under its 4,096 characters.
+    @Test func aLongDigestIsCappedAndSaysHowManyGamesItLeftOut() throws {
+        let held = (1...60).flatMap { game in
+            [
+                GameEvent(
+                    kind: .goal, key: "1", gameId: game, away: "PIT", home: "MIN", team: "PIT", period: 3,
+                    score: .init(away: 1, home: 0), players: [.init(role: "scorer", id: 1, name: "Sidney Crosby-Longname")]),
+                GameEvent(kind: .final, key: nil, gameId: game, away: "PIT", home: "MIN", period: 3, score: .init(away: 1, home: 0)),
+            ]
+        }
+        let summary = Digest.summary(held)
+        #expect(summary.utf8.count <= Digest.limit)
+        let listed = summary.components(separatedBy: "PIT 1–0 MIN, final").count - 1
+        #expect(listed > 10)
+        #expect(summary.hasSuffix("; …and \(60 - listed) more games"), "\(summary.suffix(80))")
+        // Short enough: as it was.
+        #expect(Digest.summary(Array(held.prefix(6))).components(separatedBy: "; ").count == 3)
+        let event = try #require(Digest.event(held, sink: "chat", at: Self.at(27, 7, 0)))
+        let renderer = Renderer(templates: try TemplateSet(overrides: nil), followed: ["PIT"])
+        let discord = try renderer.webhookBody(event, preset: .discord)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(discord)) as? [String: Any])
+        let embed = try #require((json["embeds"] as? [[String: Any]])?.first)
+        let description = try #require(embed["description"] as? String)
+        #expect(description.utf16.count <= 4_096 && description.hasSuffix("more games"), "\(description.utf16.count)")
+    }
+
     final class Log: Sendable {
         let events = Mutex<[(sink: String, event: GameEvent)]>([])
         let states = Mutex<[String]>([])
