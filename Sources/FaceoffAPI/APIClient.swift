@@ -83,6 +83,15 @@ public struct APIClient: Sendable {
         self.logger = logger
     }
 
+    /// Whether `path` (under the base, its query aside) has a `..` segment, as written or
+    /// percent-encoded (`%2e%2e`, `..%2f`).
+    static func leavesBase(_ path: String) -> Bool {
+        let plain = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let decoded = plain.removingPercentEncoding ?? plain
+        return decoded.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." }
+            || decoded.split(separator: "\\", omittingEmptySubsequences: false).contains { $0 == ".." }
+    }
+
     /// The same client with another retry policy.
     public func retrying(_ policy: RetryPolicy?) -> APIClient {
         var copy = self
@@ -94,6 +103,9 @@ public struct APIClient: Sendable {
     /// watcher polling a game wants the feed as it is now.
     public func fetch<Response>(_ endpoint: Endpoint<Response>, revalidate: Bool = false) async throws -> Fetched<Response> {
         let url = base + endpoint.path
+        // A path typed by hand (`faceoff api ../../etc/passwd`) never climbs out of the base:
+        // with a file:// mirror that would read any file of the machine.
+        if Self.leavesBase(endpoint.path) { throw APIError(.outsideBase, url: url) }
         let cached = cachedEntry(url)
         let date = now()
 
@@ -205,6 +217,8 @@ public struct APIError: ReportedError, Sendable, Equatable, CustomStringConverti
         case notFound
         /// A 404 for a resource the API always has: the server is not that API.
         case wrongServer
+        /// The path asked for climbs out of the API's base (`..`): refused before any request.
+        case outsideBase
     }
 
     public let code: Code
@@ -226,6 +240,7 @@ public struct APIError: ReportedError, Sendable, Equatable, CustomStringConverti
         case .wrongAnswer: "\(url): the answer was empty or wrong (\(detail)); not using it"
         case .notFound: "\(detail) (\(url) answered 404 Not Found)"
         case .wrongServer: "\(url) answered 404 Not Found, \(detail)"
+        case .outsideBase: "\(url): the path leaves the API's base (a '..' in it); give a path under the base, such as standings/now"
         }
     }
 }

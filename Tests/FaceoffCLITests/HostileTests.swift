@@ -644,6 +644,21 @@ extension CLI {
         #expect(!run.stderr.contains("CancellationError") && !run.stderr.contains("trying again"), "\(run.stderr)")
     }
 
+    /// `faceoff api` with a file:// base never reads outside the mirror, however the `..` is
+    /// written.
+    @Test(arguments: [
+        "../../../../../../etc/passwd", "%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "standings/..%2f..%2f..%2f..%2fetc/passwd",
+    ])
+    func aPathThatLeavesTheBaseIsRefused(path: String) async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["api", path], environment: FanMirror.environment)
+        #expect(result.status == 1, "\(result.stdout.prefix(200))")
+        #expect(!result.stdout.contains("root:"))
+        #expect(result.stderr.contains("leaves the API's base"), "\(result.stderr)")
+        #expect(try await cli.run(["api", "standings/now"], environment: FanMirror.environment).status == 0)
+    }
+
     @Test func aHugeTimeZoneIsRefusedAtOnce() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
