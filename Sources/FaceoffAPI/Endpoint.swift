@@ -30,3 +30,23 @@ public struct Endpoint<Response: Decodable & Sendable>: Sendable {
         self.freshness = freshness
     }
 }
+
+/// Whether a season's schedule may replace the last good copy of it, one rule for every
+/// league: a season (or, where the API splits it, a part of one: ESPN's regular season and
+/// postseason) only gains games or moves them (a postponed game stays, marked). An answer for
+/// the same season (part) with no games, or missing more of the copy's games than
+/// `implausible` allows, is a broken answer, not news; the caller decides what counts as the
+/// same season.
+public enum ScheduleCheck {
+    /// Why `new` (the game ids of the answer) can't replace `old` (the copy's), or nil.
+    public static func regression<ID: Hashable>(_ new: Set<ID>, replacing old: Set<ID>) -> String? {
+        guard !old.isEmpty else { return nil }
+        if new.isEmpty { return "it has no games, where the last good copy has \(old.count)" }
+        let gone = old.subtracting(new).count
+        return implausible(gone, of: old.count) ? "\(gone) of the last good copy's \(old.count) games are missing from it" : nil
+    }
+
+    /// More games changed at once (cancelled, gone) than a league ever changes: more than two,
+    /// and more than a fifth.
+    public static func implausible(_ count: Int, of total: Int) -> Bool { count > max(2, total / 5) }
+}

@@ -246,7 +246,7 @@ public struct CalendarService: Sendable {
             // series ending early (ESPN drops those).
             let known = existing.values.filter { $0.season == season && !$0.vanished }.count
             let newlyGone = gone.values.filter { !$0.vanished && $0.event.ifNecessary != true }.count
-            if AnswerChecks.implausible(newlyGone, of: known) {
+            if ScheduleCheck.implausible(newlyGone, of: known) {
                 throw CalendarError(
                     "\(newlyGone) of \(known) games are missing from the schedule; not trusting it, the last good feed stays")
             }

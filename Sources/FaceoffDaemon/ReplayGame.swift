@@ -34,8 +34,16 @@ public enum ReplayGame {
         // ESPN's summaries have a header; the NHL's play-by-play has none.
         let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         do {
-            if object?["header"] != nil { return .nba(try APIText.decode(ESPNSummary.self, from: Array(data)), data) }
-            return .nhl(try APIText.decode(PlayByPlay.self, from: Array(data)))
+            if object?["header"] != nil {
+                let summary = try APIText.decode(ESPNSummary.self, from: Array(data))
+                if let problem = summary.implausible { throw UsageError(message: "\(source) is not a game ESPN could give: \(problem)") }
+                return .nba(summary, data)
+            }
+            let feed = try APIText.decode(PlayByPlay.self, from: Array(data))
+            if let problem = feed.implausible { throw UsageError(message: "\(source) is not a game the NHL could give: \(problem)") }
+            return .nhl(feed)
+        } catch let error as UsageError {
+            throw error
         } catch {
             throw UsageError(message: "\(source) is not a play-by-play response or an ESPN summary: \(error)")
         }

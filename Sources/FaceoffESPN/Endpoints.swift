@@ -22,7 +22,16 @@ extension Endpoint where Response == ESPNStandings {
         Self(
             "apis/v2/sports/basketball/nba/standings",
             problem: { standings in
-                (standings.children ?? []).flatMap { $0.standings?.entries ?? [] }.isEmpty ? "it has no teams" : nil
+                let entries = (standings.children ?? []).flatMap { $0.standings?.entries ?? [] }
+                if entries.isEmpty { return "it has no teams" }
+                // Every count a table shows is a season's: wins, losses, a seed.
+                for entry in entries {
+                    for name in ["wins", "losses", "playoffSeed"] {
+                        guard let value = entry.stat(name)?.value else { continue }
+                        if Plausible.int(value, in: Plausible.seasonCount) == nil { return "it gives a team's \(name) as \(value)" }
+                    }
+                }
+                return nil
             },
             freshness: { _, _ in .seconds(3600) })
     }
@@ -34,7 +43,18 @@ extension Endpoint where Response == ESPNRoster {
             teamPath(team, "roster"), missing: missingTeam(team),
             problem: { roster in
                 if let other = otherTeam(roster.team, asked: team, what: "roster") { return other }
-                return (roster.athletes ?? []).isEmpty ? "it lists no players" : nil
+                let athletes = roster.athletes ?? []
+                if athletes.isEmpty { return "it lists no players" }
+                // Inches and pounds a person can measure.
+                for athlete in athletes {
+                    if let height = athlete.height, Plausible.int(height, in: 0...120) == nil {
+                        return "it gives a player's height as \(height)"
+                    }
+                    if let weight = athlete.weight, Plausible.int(weight, in: 0...1000) == nil {
+                        return "it gives a player's weight as \(weight)"
+                    }
+                }
+                return nil
             },
             freshness: { _, _ in .seconds(24 * 3600) })
     }
@@ -54,6 +74,7 @@ extension Endpoint where Response == ESPNTeamSchedule {
             teamPath(team, "schedule") + (part.map { "?seasontype=\($0.rawValue)" } ?? ""), missing: missingTeam(team),
             problem: { schedule in
                 if let other = otherTeam(schedule.team, asked: team, what: "schedule") { return other }
+                if let year = Plausible.problem(schedule.season?.year, Plausible.year, "the season's year") { return year }
                 let events = schedule.events ?? []
                 let others = events.filter { event in
                     let ids = (event.competition?.competitors ?? []).compactMap { $0.team?.id }
@@ -62,10 +83,11 @@ extension Endpoint where Response == ESPNTeamSchedule {
                 return others.isEmpty ? nil : "\(others.count) of its \(events.count) games are not the \(team.name)'"
             },
             regression: { new, old in
-                // The same part of the same season never loses every game.
+                // Compared part by part: the plain schedule moves on to the playoffs, and
+                // shrinks, when they begin.
                 guard new.season?.year == old.season?.year, new.season?.type == old.season?.type else { return nil }
-                let before = (old.events ?? []).count
-                return before > 0 && (new.events ?? []).isEmpty ? "it has no games, where the last good copy has \(before)" : nil
+                return ScheduleCheck.regression(
+                    Set((new.events ?? []).compactMap(\.id)), replacing: Set((old.events ?? []).compactMap(\.id)))
             },
             freshness: { schedule, now in
                 let events = schedule.events ?? []
@@ -121,7 +143,7 @@ extension Endpoint where Response == ESPNSummary {
             missing: "ESPN has no NBA game with the id \(id)",
             problem: { summary in
                 guard let answered = summary.header?.id else { return "it has no game id" }
-                return answered == String(id) ? nil : "it is about game \(answered), not \(id)"
+                return answered == String(id) ? summary.implausible : "it is about game \(answered), not \(id)"
             },
             freshness: { summary, _ in
                 switch summary.header?.competitions?.first?.status?.type?.state {

@@ -1,3 +1,4 @@
+import FaceoffAPI
 import Foundation
 
 // ESPN's answers as far as Faceoff reads them, every field optional: what an answer lacks is
@@ -114,9 +115,18 @@ public struct ESPNScore: Decodable, Sendable, Equatable {
         if let text = try? container.decode(String.self) {
             points = Int(text)
         } else if let object = try? container.decode(Object.self) {
-            points = object.displayValue.flatMap { Int($0) } ?? object.value.map { Int($0) }
+            points = object.displayValue.flatMap { Int($0) }
+            if points == nil, let value = object.value {
+                points = Plausible.int(value, in: Plausible.score)
+                if points == nil {
+                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "a score of \(value) is not a game's score")
+                }
+            }
         } else {
             points = nil
+        }
+        if let points, !Plausible.score.contains(points) {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a score of \(points) is not a game's score")
         }
     }
 }
@@ -192,7 +202,8 @@ public struct ESPNEvent: Decodable, Sendable, Equatable {
             homeAway = try container.decodeIfPresent(String.self, forKey: .homeAway)
             winner = try? container.decodeIfPresent(Bool.self, forKey: .winner)
             team = try container.decodeIfPresent(ESPNTeam.self, forKey: .team)
-            score = try? container.decodeIfPresent(ESPNScore.self, forKey: .score)
+            // A score in no shape ESPN uses reads as none; one no game can have refuses the answer.
+            score = try container.decodeIfPresent(ESPNScore.self, forKey: .score)
             record = try? container.decodeIfPresent([Record].self, forKey: .record)
         }
 

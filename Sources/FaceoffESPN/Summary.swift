@@ -1,3 +1,4 @@
+import FaceoffAPI
 import Foundation
 
 /// `apis/site/v2/sports/basketball/nba/summary?event={id}`: one game, its box score and its
@@ -178,5 +179,44 @@ struct Lenient<Value: Decodable>: Decodable {
 
     init(from decoder: any Decoder) throws {
         value = try? Value(from: decoder)
+    }
+}
+
+extension ESPNSummary {
+    /// Why the answer can't be a real game's (`Plausible`): a play's quarter, clock, score or
+    /// points, or the game's period, out of what a game reaches; nil when all are.
+    public var implausible: String? {
+        let period = header?.competitions?.first?.status?.period
+        if let problem = Plausible.problem(period, 0...Plausible.period.upperBound, "the game's period") { return problem }
+        for play in plays ?? [] {
+            let problem = Plausible.first(
+                Plausible.problem(play.period?.number, Plausible.period, "a play's quarter"),
+                Plausible.problem(play.awayScore, Plausible.score, "a play's away score"),
+                Plausible.problem(play.homeScore, Plausible.score, "a play's home score"),
+                Plausible.problem(play.scoreValue, 0...4, "a play's points"),
+                play.clock?.displayValue.flatMap { clock in
+                    ESPNClock.seconds(clock) == nil ? "it gives a play's clock as \"\(clock.prefix(40))\"" : nil
+                })
+            if let problem { return problem }
+        }
+        return nil
+    }
+}
+
+/// A period's clock as ESPN writes it ("10:05", or under a minute "45.3") as seconds, nil for
+/// anything a period's clock can't read (not a number, NaN, negative, longer than a period).
+public enum ESPNClock {
+    public static func seconds(_ clock: String) -> Double? {
+        guard clock.utf8.count <= 8 else { return nil }
+        let parts = clock.split(separator: ":", omittingEmptySubsequences: false)
+        let value: Double?
+        switch parts.count {
+        case 1: value = Double(parts[0])
+        case 2:
+            guard let minutes = Double(parts[0]), let seconds = Double(parts[1]) else { return nil }
+            value = minutes * 60 + seconds
+        default: value = nil
+        }
+        return value.flatMap { Plausible.seconds($0) }
     }
 }

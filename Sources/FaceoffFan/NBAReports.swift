@@ -1,3 +1,4 @@
+import FaceoffAPI
 import FaceoffESPN
 import FaceoffKit
 import FaceoffNHL
@@ -31,8 +32,8 @@ extension RosterReport {
             .map { athlete in
                 let place = [athlete.birthPlace?.city, athlete.birthPlace?.state, athlete.birthPlace?.country]
                     .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
-                let inches = athlete.height.map { Int($0.rounded()) }
-                let pounds = athlete.weight.map { Int($0.rounded()) }
+                let inches = athlete.height.flatMap { Plausible.int($0, in: 0...120) }
+                let pounds = athlete.weight.flatMap { Plausible.int($0, in: 0...1000) }
                 return Player(
                     id: athlete.id.flatMap { Int($0) }, number: athlete.jersey.flatMap { Int($0) },
                     name: athlete.displayName ?? athlete.fullName ?? "?", position: athlete.position?.abbreviation, handedness: nil,
@@ -101,9 +102,9 @@ public struct NBAStandingsReport: Codable, Sendable, Equatable {
         }
         func entry(_ source: ESPNStandings.Entry) -> Entry? {
             guard let id = source.team?.id, let abbrev = source.team?.abbreviation else { return nil }
-            let wins = source.stat("wins")?.value.map { Int($0) } ?? 0
-            let losses = source.stat("losses")?.value.map { Int($0) } ?? 0
-            let seed = source.stat("playoffSeed")?.value.map { Int($0) }
+            let wins = source.stat("wins")?.value.flatMap { Plausible.int($0, in: Plausible.seasonCount) } ?? 0
+            let losses = source.stat("losses")?.value.flatMap { Plausible.int($0, in: Plausible.seasonCount) } ?? 0
+            let seed = source.stat("playoffSeed")?.value.flatMap { Plausible.int($0, in: Plausible.seasonCount) }
             let clinch = source.stat("clincher")?.displayValue.flatMap { $0.isEmpty || $0 == "-" ? nil : $0 }
             let row = Row(
                 rank: 0, seed: seed, abbrev: abbrev, name: source.team?.displayName ?? abbrev, wins: wins, losses: losses,

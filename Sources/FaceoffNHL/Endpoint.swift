@@ -20,28 +20,28 @@ package enum AnswerChecks {
             let teams = Set(others.flatMap { [$0.awayTeam?.abbrev, $0.homeTeam?.abbrev].compactMap { $0 } }).sorted()
             return "\(others.count) of its \(games.count) games are not \(team)'s (\(teams.prefix(4).joined(separator: ", ")))"
         }
+        for game in games {
+            let series = game.seriesStatus
+            let problem = Plausible.first(
+                Plausible.problem(game.awayTeam?.score, Plausible.score, "a game's away score"),
+                Plausible.problem(game.homeTeam?.score, Plausible.score, "a game's home score"),
+                Plausible.problem(series?.topSeedWins, Plausible.seriesCount, "a series' wins"),
+                Plausible.problem(series?.bottomSeedWins, Plausible.seriesCount, "a series' wins"),
+                Plausible.problem(series?.neededToWin, 1...Plausible.seriesCount.upperBound, "the wins a series needs"),
+                Plausible.problem(series?.gameNumberOfSeries, Plausible.seriesCount, "a game's number in its series"))
+            if let problem { return problem }
+        }
         // The NHL cancels a game or two in a bad season, never a fifth of them.
         let cancelled = games.filter { $0.gameScheduleState?.isCancelled == true }.count
-        if implausible(cancelled, of: games.count) { return "it calls \(cancelled) of its \(games.count) games cancelled" }
+        if ScheduleCheck.implausible(cancelled, of: games.count) { return "it calls \(cancelled) of its \(games.count) games cancelled" }
         return nil
     }
 
-    /// A season's schedule only grows or moves games (a postponed game stays, marked): an
-    /// answer for the same season with no games, or without more of the last copy's games than
-    /// `implausible` allows, is a broken answer, not news. A new season replaces the old one.
+    /// A new season replaces the old one; within one, `ScheduleCheck.regression` decides.
     static func clubSchedule(_ new: ClubSchedule, replacing old: ClubSchedule) -> String? {
         if let season = new.currentSeason, let before = old.currentSeason, season != before { return nil }
-        let before = Set((old.games ?? []).compactMap(\.id))
-        guard !before.isEmpty else { return nil }
-        let now = Set((new.games ?? []).compactMap(\.id))
-        if now.isEmpty { return "it has no games, where the last good copy has \(before.count)" }
-        let gone = before.subtracting(now).count
-        return implausible(gone, of: before.count) ? "\(gone) of the last good copy's \(before.count) games are missing from it" : nil
+        return ScheduleCheck.regression(Set((new.games ?? []).compactMap(\.id)), replacing: Set((old.games ?? []).compactMap(\.id)))
     }
-
-    /// More games changed at once (cancelled, gone) than the NHL ever changes: more than two,
-    /// and more than a fifth.
-    package static func implausible(_ count: Int, of total: Int) -> Bool { count > max(2, total / 5) }
 }
 
 enum FreshnessRules {
@@ -117,11 +117,13 @@ extension Endpoint where Response == DailyScore {
 /// An answer of `/v1/gamecenter/ID/...`: about one game, named by its id.
 protocol GamecenterAnswer: GameStateCarrying {
     var id: Int? { get }
+    /// Why a number in it can't be a real game's (`Plausible`), or nil.
+    var implausible: String? { get }
 }
 
 extension PlayByPlay: GamecenterAnswer {}
-extension GameLanding: GamecenterAnswer {}
-extension Boxscore: GamecenterAnswer {}
+extension GameLanding: GamecenterAnswer { var implausible: String? { nil } }
+extension Boxscore: GamecenterAnswer { var implausible: String? { nil } }
 
 extension Endpoint where Response: GamecenterAnswer {
     /// One of a game's gamecenter resources: a 404 means no such game, an answer about
@@ -129,7 +131,7 @@ extension Endpoint where Response: GamecenterAnswer {
     static func gamecenter(_ gameID: Int, _ resource: String) -> Self {
         Self(
             "gamecenter/\(gameID)/\(resource)", missing: "no NHL game has the id \(gameID)",
-            problem: { AnswerChecks.game($0.id, asked: gameID) }
+            problem: { AnswerChecks.game($0.id, asked: gameID) ?? $0.implausible }
         ) { response, _ in FreshnessRules.game(response.gameState) }
     }
 }

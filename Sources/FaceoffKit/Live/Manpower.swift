@@ -1,3 +1,4 @@
+import FaceoffAPI
 import FaceoffBase
 import FaceoffNHL
 import Foundation
@@ -299,14 +300,14 @@ struct StrengthTimeline: Sendable {
 /// on across an intermission and into overtime.
 enum GameClockTime {
     static func seconds(period: Int?, clock: String?) -> Int? {
-        guard let period, let seconds = seconds(clock) else { return nil }
+        guard let period, Plausible.period.contains(period), let seconds = seconds(clock) else { return nil }
         return (period - 1) * 1200 + seconds
     }
 
     /// "MM:SS" in seconds.
     static func seconds(_ clock: String?) -> Int? {
         guard let parts = clock?.split(separator: ":"), parts.count == 2, let minutes = Int(parts[0]), let seconds = Int(parts[1]),
-            minutes >= 0, (0..<60).contains(seconds)
+            (0...60).contains(minutes), (0..<60).contains(seconds)
         else { return nil }
         return minutes * 60 + seconds
     }

@@ -1,3 +1,4 @@
+import FaceoffAPI
 import Foundation
 
 /// `GET /v1/gamecenter/{gameId}/play-by-play`.
@@ -132,5 +133,47 @@ public struct RosterSpot: Codable, Sendable, Equatable {
 
     public var fullName: String {
         [firstName?.value, lastName?.value].compactMap { $0 }.joined(separator: " ")
+    }
+}
+
+extension PlayByPlay {
+    /// Why the answer can't be a real game's (`Plausible`): a period, a clock, a score or a
+    /// shot count out of what a game reaches; nil when all are.
+    public var implausible: String? {
+        func time(_ text: String?, _ what: String) -> String? {
+            guard let text else { return nil }
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, let minutes = Int(parts[0]), let seconds = Int(parts[1]), (0...60).contains(minutes),
+                (0..<60).contains(seconds)
+            else { return "it gives \(what) as \"\(text.prefix(40))\"" }
+            return nil
+        }
+        func team(_ team: GameTeam?, _ side: String) -> String? {
+            Plausible.first(
+                Plausible.problem(team?.score, Plausible.score, "the \(side) team's score"),
+                Plausible.problem(team?.sog, Plausible.score, "the \(side) team's shots"))
+        }
+        if let problem = Plausible.first(
+            Plausible.problem(periodDescriptor?.number, Plausible.period, "the game's period"),
+            Plausible.problem(periodDescriptor?.maxRegulationPeriods, 1...Plausible.period.upperBound, "its regulation periods"),
+            Plausible.problem(clock?.secondsRemaining, Plausible.periodSeconds, "the clock's seconds left"),
+            time(clock?.timeRemaining, "the clock"), team(awayTeam, "away"), team(homeTeam, "home"))
+        {
+            return problem
+        }
+        for play in plays ?? [] {
+            let details = play.details
+            let problem = Plausible.first(
+                Plausible.problem(play.periodDescriptor?.number, Plausible.period, "a play's period"),
+                Plausible.problem(
+                    play.periodDescriptor?.maxRegulationPeriods, 1...Plausible.period.upperBound, "a play's regulation periods"),
+                time(play.timeInPeriod, "a play's time"), time(play.timeRemaining, "a play's time left"),
+                Plausible.problem(details?.awayScore, Plausible.score, "a play's away score"),
+                Plausible.problem(details?.homeScore, Plausible.score, "a play's home score"),
+                Plausible.problem(details?.awaySOG, Plausible.score, "a play's away shots"),
+                Plausible.problem(details?.homeSOG, Plausible.score, "a play's home shots"))
+            if let problem { return problem }
+        }
+        return nil
     }
 }

@@ -219,6 +219,18 @@ struct NBARecordingTests {
         var emptied = schedule
         emptied.events = []
         #expect(Endpoint<ESPNTeamSchedule>.nbaSchedule(lakers).regression(emptied, schedule)?.contains("no games") == true)
+        // One rule for every league: a part of a season that lost most of its games is refused,
+        // as the NHL's is; another part (the playoffs after the regular season) is no loss.
+        var gutted = schedule
+        gutted.events = (schedule.events ?? []).enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
+        #expect(
+            Endpoint<ESPNTeamSchedule>.nbaSchedule(lakers).regression(gutted, schedule)?.contains("games are missing from it") == true)
+        var regular = schedule
+        regular.season?.type = 2
+        #expect(Endpoint<ESPNTeamSchedule>.nbaSchedule(lakers).regression(gutted, regular) == nil)
+        var oneGone = schedule
+        oneGone.events?.removeLast()
+        #expect(Endpoint<ESPNTeamSchedule>.nbaSchedule(lakers).regression(oneGone, schedule) == nil)
     }
 
     /// The recorded summaries as box scores: a final's periods add up to its score and its

@@ -1,3 +1,4 @@
+import FaceoffAPI
 import FaceoffESPN
 import Foundation
 
@@ -167,28 +168,22 @@ public enum NBAPeriod {
         period <= 4 ? "\(ordinal(period)) quarter" : period == 5 ? "Overtime" : "\(ordinal(period - 4)) overtime"
     }
 
-    /// "10:05" or "45.3" (under a minute) as seconds.
-    public static func seconds(_ clock: String) -> Double? {
-        let parts = clock.split(separator: ":")
-        switch parts.count {
-        case 1: return Double(parts[0])
-        case 2:
-            guard let minutes = Double(parts[0]), let seconds = Double(parts[1]) else { return nil }
-            return minutes * 60 + seconds
-        default: return nil
-        }
-    }
+    /// "10:05" or "45.3" (under a minute) as seconds; nil for what no clock reads (`ESPNClock`).
+    public static func seconds(_ clock: String) -> Double? { ESPNClock.seconds(clock) }
 
-    /// Game seconds elapsed at a play: the periods before it and what has gone of its own.
+    /// Game seconds elapsed at a play: the periods before it and what has gone of its own
+    /// (a period past any game's, `Plausible.period`, counts as the last one a game reaches).
     public static func gameSeconds(period: Int, remaining: Double?) -> Double {
-        let before = (1..<max(1, period)).reduce(0.0) { $0 + length($1) }
-        return before + length(period) - (remaining ?? length(period))
+        let period = min(max(1, period), Plausible.period.upperBound)
+        let before = Double(min(period - 1, 4)) * length(1) + Double(max(0, period - 5)) * length(5)
+        let own = length(period) - min(max(0, remaining ?? length(period)), length(period))
+        return before + own
     }
 
     /// Elapsed time in the period, "MM:SS" (what `GameEvent.clock` holds for every league).
     static func elapsed(period: Int, remaining: Double?) -> String? {
-        guard let remaining else { return nil }
-        let gone = Int((length(period) - remaining).rounded(.down))
+        guard let remaining, let left = Plausible.seconds(remaining, in: 0...Int(length(period))) else { return nil }
+        let gone = Int((length(period) - left).rounded(.down))
         return String(format: "%02d:%02d", gone / 60, gone % 60)
     }
 }
