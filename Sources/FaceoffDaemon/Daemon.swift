@@ -16,7 +16,7 @@ import Synchronization
 /// live games), sleeps in between, watches games when they come, and rewrites the calendars
 /// after each refresh and each final. Generic over the clock, so tests drive it without
 /// sleeping.
-public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
+public final class Daemon<C: Clock>: Sendable, ScheduleLink where C.Duration == Duration {
     public struct Dependencies: Sendable {
         public var store: Store
         public var http: any HTTPClient
@@ -281,7 +281,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
             let nhl = GameWatcher(
                 gameID: game.id, scheduledStart: game.start, client: parts.client, ledger: Ledger(store: dependencies.store),
                 settings: .init(parts.session.config.watch), clock: dependencies.clock, now: now, logger: logger, router: routing,
-                outage: outage, series: game.series, listed: { self.stillListed(game.id) },
+                outage: outage, series: game.series, schedule: self,
                 onSnapshot: { snapshot, _ in
                     do { try await status.record(snapshot, at: now()) } catch {
                         logger.warning(
@@ -299,7 +299,7 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
             let nba = NBAGameWatcher(
                 gameID: game.id, scheduledStart: game.start, client: parts.espn, ledger: Ledger(store: dependencies.store),
                 settings: .init(parts.session.config.watch), clock: dependencies.clock, now: now, logger: logger, router: routing,
-                listed: { self.stillListed(game.id) },
+                schedule: self,
                 onSnapshot: { snapshot in
                     do { try await status.record(snapshot, at: now()) } catch {
                         logger.warning(
@@ -331,9 +331,16 @@ public final class Daemon<C: Clock>: Sendable where C.Duration == Duration {
 
     /// A watched game's feed answered 404 (a CDN edge does that now and then): whether the
     /// latest schedules still list it, and the schedule is asked again within `scheduleRetry`.
-    func stillListed(_ id: Int) -> Bool {
+    public func lists(_ game: Int) -> Bool {
         flags.withLock { $0.recheck = true }
-        return listed.withLock { $0.contains(id) }
+        return listed.withLock { $0.contains(game) }
+    }
+
+    /// A watched game's feed shows a later start: the schedule is asked again now, and its
+    /// `schedule_change` goes out.
+    public func moved(_ game: Int) {
+        flags.withLock { $0.refresh = true }
+        wake.fire()
     }
 
     /// Housekeeping at start: cache entries, ledger rows and live games older than a season.

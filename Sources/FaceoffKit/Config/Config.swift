@@ -72,6 +72,9 @@ public enum GameTypeName: String, Sendable, CaseIterable {
 
 public struct WatchSettings: Sendable, Equatable {
     public static let minimumPoll: Duration = .seconds(2)
+    /// The most reminders a game gets (`[watch] pregame`, `[calendar] reminders`): each is an
+    /// alert, or an alarm on every game of a feed.
+    public static let maximumReminders = 10
 
     public var poll: Duration = .seconds(5)
     /// The earliest pregame reminder: when watching a game begins.

@@ -111,7 +111,7 @@ struct ConfigValidator {
                 }
             case "reminders":
                 if let texts = strings(value, path, example: #"["1h", "15m"]"#) {
-                    settings.reminders = texts.compactMap { durationText($0, path, name: "reminders") }
+                    settings.reminders = leads(texts, path, name: "reminders")
                 }
             case "duration":
                 if let value = duration(value, path, minimum: CalendarSettings.minimumDuration) { settings.duration = value }
@@ -152,10 +152,10 @@ struct ConfigValidator {
             case "pregame":
                 if case .array = value {
                     if let texts = strings(value, path, example: #"["1h", "10m"]"#) {
-                        let leads = Set(texts.compactMap { durationText($0, path, name: "pregame") }).sorted(by: >)
-                        if leads.isEmpty {
+                        let leads = Set(leads(texts, path, name: "pregame")).sorted(by: >)
+                        if texts.isEmpty {
                             fail(path, "'pregame' lists no reminder; give one or more, like [\"1h\", \"10m\"], or one value like \"30m\"")
-                        } else {
+                        } else if !leads.isEmpty {
                             settings.reminders = leads
                             settings.pregame = leads[0]
                             settings.remindersListed = true
@@ -297,6 +297,15 @@ struct ConfigValidator {
             return nil
         }
         return durationText(text, path, name: path.last ?? "", minimum: minimum)
+    }
+
+    /// Reminders' leads: each at least a minute before, at most `WatchSettings.maximumReminders`.
+    mutating func leads(_ texts: [String], _ path: [String], name: String) -> [Duration] {
+        guard texts.count <= WatchSettings.maximumReminders else {
+            fail(path, "'\(name)' lists \(texts.count) reminders; give at most \(WatchSettings.maximumReminders), like [\"1h\", \"10m\"]")
+            return []
+        }
+        return texts.compactMap { durationText($0, path, name: name, minimum: .seconds(60)) }
     }
 
     mutating func durationText(_ text: String, _ path: [String], name: String, minimum: Duration = .zero) -> Duration? {

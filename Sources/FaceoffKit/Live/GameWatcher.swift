@@ -70,18 +70,18 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     /// A playoff game's series as it stood before the game (from the schedule), for the
     /// `game_start` and `final` alerts.
     let series: SeriesState?
-    /// Whether a schedule still lists the game, asked when its feed answers 404 (`run`'s
-    /// latest schedules); nil: the game was named by hand, and a 404 at the first poll ends it.
-    let listed: (@Sendable () -> Bool)?
+    /// `run`'s schedules (`ScheduleLink`); nil: the game was named by hand, and a 404 at the
+    /// first poll ends it.
+    let schedule: (any ScheduleLink)?
 
     public init(
         gameID: Int, scheduledStart: Date?, client: APIClient, ledger: Ledger?, settings: Settings, clock: C,
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.watch"),
-        router: any EventRouting, outage: Outage? = nil, series: SeriesState? = nil, listed: (@Sendable () -> Bool)? = nil,
+        router: any EventRouting, outage: Outage? = nil, series: SeriesState? = nil, schedule: (any ScheduleLink)? = nil,
         onSnapshot: @escaping @Sendable (GameSnapshot, [GameEvent]) async -> Void = { _, _ in }
     ) {
         self.outage = outage
-        self.listed = listed
+        self.schedule = schedule
         self.series = series
         self.gameID = gameID
         self.scheduledStart = scheduledStart
@@ -138,9 +138,15 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                     events = found
                     if let gap = reading.catchUp { events = await catchUp(found, snapshot, &detector, gap: gap, metadata: metadata) }
                 }
-                if let reminder = loop.reminder(upcoming: snapshot.state?.isUpcoming == true, { reminder(snapshot, at: seenAt, sent: $0) })
+                if let reminder = loop.reminder(
+                    upcoming: snapshot.state?.isUpcoming == true, start: PregameReminder.start(scheduledStart, snapshot.startTime),
+                    { reminder(snapshot, at: seenAt, sent: $0, moved: $1) })
                 {
                     events.insert(reminder, at: 0)
+                }
+                if loop.takeMoved() {
+                    logger.notice("the game's start moved; reminders again, and the schedule asked", metadata: metadata)
+                    schedule?.moved(gameID)
                 }
                 if reading.firstSight { try? await ledger?.markSeen(gameID: gameID, at: seenAt) }
                 // Each alert's delay counts from when it was first seen, by this or any process.
@@ -173,7 +179,7 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                 interval = nextPoll(snapshot, breakClockBefore: lastBreakClock)
                 lastBreakClock = snapshot.clock?.inIntermission == true ? snapshot.clock?.secondsRemaining : nil
             } catch {
-                switch loop.failed(error, listed: (error as? APIError)?.code == .notFound ? listed?() : nil) {
+                switch loop.failed(error, listed: (error as? APIError)?.code == .notFound ? schedule?.lists(gameID) : nil) {
                 case .stop(let error): throw error
                 case .retry(let after):
                     interval = after
@@ -188,13 +194,13 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     /// The pregame reminder due at `date`, if any (`PregameReminder.due`).
-    func reminder(_ snapshot: GameSnapshot, at date: Date, sent: Set<Int>) -> (event: GameEvent, covered: [Int])? {
-        guard snapshot.state?.isUpcoming == true, let start = scheduledStart ?? snapshot.startTime else { return nil }
+    func reminder(_ snapshot: GameSnapshot, at date: Date, sent: Set<Int>, moved: Bool = false) -> (event: GameEvent, covered: [Int])? {
+        guard snapshot.state?.isUpcoming == true, let start = PregameReminder.start(scheduledStart, snapshot.startTime) else { return nil }
         return PregameReminder.due(
             start: start, at: date, leads: settings.reminders, sent: sent,
             event: GameEvent(
                 kind: .pregame, key: nil, gameId: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
-                score: GameEvent.Score(away: 0, home: 0)))
+                score: GameEvent.Score(away: 0, home: 0)), moved: moved)
     }
 
     /// A playoff game's `game_start` says the series before it; its `final`, after it.

@@ -36,6 +36,10 @@ struct WatchLoop<C: Clock, Snapshot>: Sendable where C.Duration == Duration, Sna
     private(set) var failures = 0
     /// The pregame reminders sent (their leads in seconds); all of them once the game is on.
     private(set) var remindersSent: Set<Int> = []
+    /// The start the reminders sent were for, and whether they were re-armed by a move.
+    private var remindedStart: Date?
+    private var rearmed = false
+    private var moved = false
     /// Wall time of the last poll that reached the feed.
     private(set) var lastSeen: Date?
     /// Snapshots waiting out the scoreboard's delay, each with the instant its delay counts
@@ -70,15 +74,35 @@ struct WatchLoop<C: Clock, Snapshot>: Sendable where C.Duration == Duration, Sna
     }
 
     /// The pregame reminder due now, if any: `due` is asked with the leads already sent while
-    /// the game is upcoming; once it is not, every reminder counts as sent.
-    mutating func reminder(upcoming: Bool, _ due: (_ sent: Set<Int>) -> (event: GameEvent, covered: [Int])?) -> GameEvent? {
+    /// the game is upcoming; once it is not, every reminder counts as sent. When the feed's
+    /// `start` moved `movedStart` or more later than the one the reminders went out for, they
+    /// are due again (`due` is told, for the new reminders' keys) and `moved` says so once.
+    mutating func reminder(
+        upcoming: Bool, start: Date? = nil, _ due: (_ sent: Set<Int>, _ moved: Bool) -> (event: GameEvent, covered: [Int])?
+    ) -> GameEvent? {
         guard upcoming else {
             remindersSent.formUnion(settings.reminders.map { Int($0.components.seconds) })
             return nil
         }
-        guard let (event, covered) = due(remindersSent) else { return nil }
+        if let start, let before = remindedStart, !remindersSent.isEmpty, start.timeIntervalSince(before) >= Self.movedStart {
+            remindersSent = []
+            rearmed = true
+            moved = true
+        }
+        if let start { remindedStart = start }
+        guard let (event, covered) = due(remindersSent, rearmed) else { return nil }
         remindersSent.formUnion(covered)
         return event
+    }
+
+    /// A start moved this much later (or more) after reminders went out re-arms them.
+    static var movedStart: TimeInterval { 300 }
+
+    /// Whether the game's start moved since the last look (then false again): the schedule
+    /// is worth asking for, for its `schedule_change`.
+    mutating func takeMoved() -> Bool {
+        defer { moved = false }
+        return moved
     }
 
     /// A poll failed with `error`: stop when watching can't go on, else poll again later each

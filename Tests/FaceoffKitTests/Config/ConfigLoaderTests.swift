@@ -124,6 +124,14 @@ import Testing
         #expect(Config().watch.reminders == [.seconds(1800)])
         let empty = ConfigLoader.errors(in: "[watch]\npregame = []\n")
         #expect(empty.first?.line == 2 && empty.first?.message.contains("lists no reminder") == true, "\(empty)")
+        // A reminder at the start is none; 300 are an alarm storm on every game of a feed.
+        let zero = ConfigLoader.errors(in: "[watch]\npregame = [\"1h\", \"0m\"]\n")
+        #expect(zero.count == 1 && zero.first?.description.contains("must be at least 1m") == true, "\(zero)")
+        let many = (1...300).map { "\"\($0)m\"" }.joined(separator: ", ")
+        for table in ["[watch]\npregame", "[calendar]\nreminders"] {
+            let storm = ConfigLoader.errors(in: "\(table) = [\(many)]\n")
+            #expect(storm.first?.description.contains("lists 300 reminders; give at most 10") == true, "\(storm)")
+        }
         let bad = ConfigLoader.errors(in: "[watch]\npregame = [\"1h\", \"soon\"]\n")
         #expect(bad.first?.line == 2 && bad.first?.message.contains("soon") == true, "\(bad)")
     }

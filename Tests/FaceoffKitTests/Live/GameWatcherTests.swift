@@ -416,6 +416,19 @@ import Testing
         let early = close.reminder(snapshot, at: start.addingTimeInterval(-140), sent: [])
         let late = close.reminder(snapshot, at: start.addingTimeInterval(-30), sent: [90])
         #expect(early?.event.id == "2025020100:pregame:90s" && late?.event.id == "2025020100:pregame:1")
+        // Leads a minute apart (3 and 2 minutes): each said at its own time, not the second
+        // passed over by the first's minute of slack.
+        let apart = GameWatcher(
+            gameID: 2025020100, scheduledStart: start, client: APIClient(service: .nhl, http: CurlHTTPClient(), cache: nil), ledger: nil,
+            settings: .init(poll: .seconds(5), reminders: [.seconds(180), .seconds(120)]), clock: TestClock(),
+            router: AlertRouter(routes: [], ledger: nil, clock: TestClock()))
+        let three = try #require(apart.reminder(snapshot, at: start.addingTimeInterval(-170), sent: []))
+        #expect(three.event.id == "2025020100:pregame:3" && three.covered == [180])
+        let two = try #require(apart.reminder(snapshot, at: start.addingTimeInterval(-110), sent: [180]))
+        #expect(two.event.id == "2025020100:pregame:2" && two.covered == [120])
+        // After a move, the reminder's id names the new start, so the ledger takes it as news.
+        let again = apart.reminder(snapshot, at: start.addingTimeInterval(-110), sent: [], moved: true)
+        #expect(again?.event.id == "2025020100:pregame:2-\(Int64(start.timeIntervalSince1970))")
         // The game under way: none.
         feed.gameState = .live
         #expect(watcher.reminder(GameSnapshot(feed), at: start.addingTimeInterval(-60), sent: []) == nil)

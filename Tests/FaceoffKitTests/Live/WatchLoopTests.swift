@@ -131,20 +131,47 @@ import Testing
         var loop = Loop(settings: settings, delivered: false)
         let pregame = GameEvent(kind: .pregame, key: nil, gameId: 1, away: "MTL", home: "TOR", score: .init(away: 0, home: 0))
         var asked: [Set<Int>] = []
-        let first = loop.reminder(upcoming: true) { sent in
+        let first = loop.reminder(upcoming: true) { sent, _ in
             asked.append(sent)
             return (pregame, [1800])
         }
         #expect(first == pregame)
-        let none = loop.reminder(upcoming: true) { sent in
+        let none = loop.reminder(upcoming: true) { sent, _ in
             asked.append(sent)
             return nil
         }
         #expect(none == nil)
         #expect(asked == [[], [1800]])
         // Under way: every lead counts as sent, and nothing is asked.
-        #expect(loop.reminder(upcoming: false) { _ in (pregame, [600]) } == nil)
+        #expect(loop.reminder(upcoming: false) { _, _ in (pregame, [600]) } == nil)
         #expect(loop.remindersSent == [1800, 600])
+    }
+
+    /// A game moved 5 minutes or more later after its reminder: reminded again (`due` told,
+    /// for a new key) and the move said once; a smaller move, or one before any reminder, no.
+    @Test func aGameMovedLaterIsRemindedAgainAndTheMoveSaidOnce() {
+        var loop = Loop(settings: settings, delivered: false)
+        let pregame = GameEvent(kind: .pregame, key: nil, gameId: 1, away: "MTL", home: "TOR", score: .init(away: 0, home: 0))
+        var told: [(Set<Int>, Bool)] = []
+        func poll(_ start: Date, due: Bool) -> GameEvent? {
+            loop.reminder(upcoming: true, start: start) { sent, moved in
+                told.append((sent, moved))
+                return due ? (pregame, [1800]) : nil
+            }
+        }
+        var moves: [Bool] = []
+        #expect(poll(start, due: false) == nil)
+        moves.append(loop.takeMoved())
+        #expect(poll(start + 240, due: true) == pregame)  // moved before any reminder: nothing to re-arm
+        moves.append(loop.takeMoved())
+        #expect(poll(start + 240 + 120, due: false) == nil)  // 2 minutes: not a move worth a reminder
+        moves.append(loop.takeMoved())
+        #expect(poll(start + 240 + 420, due: true) == pregame)
+        moves.append(loop.takeMoved())
+        moves.append(loop.takeMoved())
+        #expect(moves == [false, false, false, true, false])
+        #expect(told.map(\.1) == [false, false, false, true])
+        #expect(told.last?.0 == [])
     }
 
     @Test func snapshotsShowInOrderEachWhenItsDelayIsOver() {

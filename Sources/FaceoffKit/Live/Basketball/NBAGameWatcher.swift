@@ -19,16 +19,16 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     let router: any EventRouting
     let outage: Outage?
     let onSnapshot: @Sendable (NBASnapshot) async -> Void
-    /// Whether a schedule still lists the game, asked when its summary answers 404
-    /// (`GameWatcher.listed`).
-    let listed: (@Sendable () -> Bool)?
+    /// `run`'s schedules (`GameWatcher.schedule`).
+    let schedule: (any ScheduleLink)?
 
     public init(
         gameID: Int, scheduledStart: Date?, client: APIClient, ledger: Ledger?, settings: GameWatcher<C>.Settings, clock: C,
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.watch"), router: any EventRouting,
-        outage: Outage? = nil, listed: (@Sendable () -> Bool)? = nil, onSnapshot: @escaping @Sendable (NBASnapshot) async -> Void = { _ in }
+        outage: Outage? = nil, schedule: (any ScheduleLink)? = nil,
+        onSnapshot: @escaping @Sendable (NBASnapshot) async -> Void = { _ in }
     ) {
-        self.listed = listed
+        self.schedule = schedule
         self.gameID = gameID
         self.scheduledStart = scheduledStart
         self.client = client
@@ -77,8 +77,15 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                     events = detector.process(snapshot)
                     if let gap = reading.catchUp { events = await catchUp(events, snapshot, &detector, gap: gap, metadata: metadata) }
                 }
-                if let reminder = loop.reminder(upcoming: snapshot.isUpcoming, { reminder(snapshot, at: seenAt, sent: $0) }) {
+                if let reminder = loop.reminder(
+                    upcoming: snapshot.isUpcoming, start: PregameReminder.start(scheduledStart, snapshot.startTime),
+                    { reminder(snapshot, at: seenAt, sent: $0, moved: $1) })
+                {
                     events.insert(reminder, at: 0)
+                }
+                if loop.takeMoved() {
+                    logger.notice("the game's start moved; reminders again, and the schedule asked", metadata: metadata)
+                    schedule?.moved(gameID)
                 }
                 if reading.firstSight { try? await ledger?.markSeen(gameID: gameID, at: seenAt) }
                 for index in events.indices { events[index].seenAt = seenAt }
@@ -98,7 +105,7 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                 }
                 interval = nextPoll(snapshot)
             } catch {
-                switch loop.failed(error, listed: (error as? APIError)?.code == .notFound ? listed?() : nil) {
+                switch loop.failed(error, listed: (error as? APIError)?.code == .notFound ? schedule?.lists(gameID) : nil) {
                 case .stop(let error): throw error
                 case .retry(let after):
                     interval = after
@@ -113,13 +120,13 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     /// The pregame reminder due at `date`, if any (`PregameReminder.due`).
-    func reminder(_ snapshot: NBASnapshot, at date: Date, sent: Set<Int>) -> (event: GameEvent, covered: [Int])? {
-        guard let start = scheduledStart ?? snapshot.startTime else { return nil }
+    func reminder(_ snapshot: NBASnapshot, at date: Date, sent: Set<Int>, moved: Bool = false) -> (event: GameEvent, covered: [Int])? {
+        guard let start = PregameReminder.start(scheduledStart, snapshot.startTime) else { return nil }
         var pregame = GameEvent(
             kind: .pregame, key: nil, gameId: gameID, away: snapshot.away.abbrev, home: snapshot.home.abbrev,
             score: GameEvent.Score(away: 0, home: 0))
         pregame.league = .nba
-        return PregameReminder.due(start: start, at: date, leads: settings.reminders, sent: sent, event: pregame)
+        return PregameReminder.due(start: start, at: date, leads: settings.reminders, sent: sent, event: pregame, moved: moved)
     }
 
     /// After a gap (a suspend, a long outage): what happened more than
