@@ -37,6 +37,32 @@ public final class Store: Sendable {
         } catch {
             throw Self.explain(error, path: path)
         }
+        Self.keepReserve(for: path)
+    }
+
+    /// Room kept beside the store (`faceoff.sqlite.reserve`, zeros) for the few writes that
+    /// must work on a full disk (`write(usingReserve:)`: a mute or an unmute): one that fails
+    /// for want of space gives the room back and is tried once more. Made again at the next
+    /// open that finds the space. Other writes fail on a full disk as they did.
+    static var reserveBytes: Int { 128 * 1024 }
+
+    static func reservePath(_ path: String) -> String { path + ".reserve" }
+
+    static func keepReserve(for path: String) {
+        let reserve = reservePath(path)
+        guard !FileManager.default.fileExists(atPath: reserve) else { return }
+        if (try? Data(count: reserveBytes).write(to: URL(fileURLWithPath: reserve))) == nil {
+            try? FileManager.default.removeItem(atPath: reserve)
+        }
+    }
+
+    /// Gives the reserve back when `error` says the disk is full; whether there was one.
+    func releaseReserve(after error: any Error) -> Bool {
+        guard let database = error as? DatabaseError,
+            [.SQLITE_FULL, .SQLITE_IOERR].contains(database.resultCode.primaryResultCode),
+            let info = Self.fileSystem(of: path), info.f_bavail == 0
+        else { return false }
+        return (try? FileManager.default.removeItem(atPath: Self.reservePath(path))) != nil
     }
 
     /// Opens the pool and migrates it. While a new file is still in rollback-journal mode
@@ -164,8 +190,16 @@ public final class Store: Sendable {
     /// task is suspended, so a wait for another process's write lock (up to 5 s) holds no
     /// thread of Swift's cooperative pool. A write once asked for completes even if the task
     /// is cancelled: what a shutdown was delivering is still recorded as delivered.
-    package func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
-        do { return try await writeTransaction(body) } catch { throw Self.explain(error, path: path) }
+    package func write<T: Sendable>(usingReserve: Bool = false, _ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError)
+        -> T
+    {
+        do {
+            return try await writeTransaction(body)
+        } catch  where usingReserve && releaseReserve(after: error) {
+            do { return try await writeTransaction(body) } catch { throw Self.explain(error, path: path) }
+        } catch {
+            throw Self.explain(error, path: path)
+        }
     }
 
     /// `write` without the error translation, for a body that throws errors of its own.

@@ -54,10 +54,14 @@ extension Faceoff {
 
         func run() async throws {
             let session = try global.session()
+            // Listing only reads, so it works where the store can't be written (read-only,
+            // a full disk), as `status` does.
+            if list {
+                return try Self.printList(session: session, store: try session.readStore() ?? session.openStore(), json: global.json)
+            }
             let store = try session.openStore()
             let now = session.now
             let zone = session.config.timeZone
-            if list { return try Self.printList(session: session, store: store, json: global.json) }
             let names = try MuteReport.sinks(named: sinks, config: session.config)
             let end: Date? =
                 if let duration { now.addingTimeInterval(Double(DurationText.parse(duration)!.components.seconds)) } else if let until {

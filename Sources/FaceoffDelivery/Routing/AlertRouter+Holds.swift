@@ -24,8 +24,16 @@ extension AlertRouter {
         do {
             guard try await holds.hold(event, sink: sink.name, keep: keep, at: now()) else { return .duplicate }
         } catch {
-            logger.warning(
-                "cannot record a held alert in the store; it is not sent", metadata: ["sink": "\(sink.name)", "error": "\(error)"])
+            // Not in the store (a full disk): this process keeps it for the digest instead.
+            let first = unrecorded.withLock { memory -> Bool in
+                defer { if keep { memory[sink.name, default: []].append(event) } }
+                return memory[sink.name]?.isEmpty ?? true
+            }
+            let message: Logger.Message =
+                keep
+                ? "cannot record a held alert in the store; this process keeps it for the digest"
+                : "cannot record a held alert in the store"
+            if first { logger.warning(message, metadata: ["sink": "\(sink.name)", "error": "\(error)"]) }
         }
         await keeper?.keepState(event, at: now())
         return .held(reason.text(in: route.hold.zone) + (keep ? ", in the digest" : ""))
@@ -36,7 +44,7 @@ extension AlertRouter {
     func sendDigests() async {
         guard let holds else { return }
         while !Task.isCancelled {
-            let waiting = (try? holds.heldCounts()) ?? [:]
+            let waiting = ((try? holds.heldCounts()) ?? [:]).merging(unrecorded.withLock { $0.mapValues(\.count) }) { $0 + $1 }
             for lane in lanes where waiting[lane.route.sink.name, default: 0] > 0 {
                 await lane.turns.run { await sendDigest(of: lane.route, waiting: true) }
             }
@@ -51,10 +59,13 @@ extension AlertRouter {
     /// digests. `waiting`: the caller knows alerts are held (else the store is asked).
     func sendDigest(of route: SinkRoute, waiting: Bool = false) async {
         let name = route.sink.name
-        guard let holds, holdReason(route, at: now()) == nil,
-            waiting || (try? holds.heldCounts())?[name, default: 0] ?? 0 > 0,
-            let held = try? await holds.take(sink: name), !held.isEmpty
-        else { return }
+        guard let holds, holdReason(route, at: now()) == nil else { return }
+        let remembered = unrecorded.withLock { !($0[name]?.isEmpty ?? true) }
+        guard waiting || remembered || (try? holds.heldCounts())?[name, default: 0] ?? 0 > 0 else { return }
+        // What the store holds, then what it could not record, oldest first either way.
+        let stored = (try? await holds.take(sink: name)) ?? []
+        let held = stored + unrecorded.withLock { $0.removeValue(forKey: name) ?? [] }
+        guard !held.isEmpty else { return }
         // Kept for a digest the sink no longer wants (`held = "drop"` since): gone.
         guard route.hold.held == .digest, let digest = Digest.event(held, sink: name, at: now()) else { return }
         logger.notice("sending the digest of held alerts", metadata: ["sink": "\(name)", "alerts": "\(held.count)"])

@@ -70,6 +70,9 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
     /// Each routed alert's outcomes so far, and how many sinks still owe one: when the last
     /// has answered, one log line tells the alert's fate at every sink.
     private let tallies = Mutex<[String: DeliveryTally]>([:])
+    /// Held alerts the store could not record (a full disk), by sink: kept here for the
+    /// digest, so it sums them up rather than losing them.
+    let unrecorded = Mutex<[String: [GameEvent]]>([:])
 
     /// - Parameters:
     ///   - ledger: nil for replay, demo and test-alert: nothing is claimed, nothing queued.

@@ -29,8 +29,9 @@ public struct Holds: Sendable {
         }.filter { $0.until.map { $0 > date } ?? true }
     }
 
+    /// A mute and an unmute use the store's reserve: they work on a full disk.
     public func mute(_ sinks: [String], until: Date?, at date: Date) async throws(StoreError) {
-        try await store.write { db in
+        try await store.write(usingReserve: true) { db in
             for sink in sinks {
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO sink_mute (sink, until, since) VALUES (?, ?, ?)",
@@ -43,7 +44,7 @@ public struct Holds: Sendable {
     @discardableResult
     public func unmute(_ sinks: [String]?, at date: Date) async throws(StoreError) -> [String] {
         let muted = try mutes(at: date).map(\.sink).filter { sinks?.contains($0) ?? true }
-        try await store.write { db in
+        try await store.write(usingReserve: true) { db in
             if let sinks {
                 for sink in sinks { try db.execute(sql: "DELETE FROM sink_mute WHERE sink = ?", arguments: [sink]) }
             } else {

@@ -266,6 +266,30 @@ import Testing
         #expect(try holds.mutes(at: Self.at(26, 13, 0)).map(\.sink) == ["hook"])
     }
 
+    /// The disk fills while a sink is muted: the alerts it holds can't be recorded, so the
+    /// router keeps them for the digest; unmuting works all the same (the store's reserve),
+    /// and the digest sums up every one of them.
+    @Test(.enabled(if: Tmpfs.available, "needs root to mount a tmpfs"))
+    func onAFullDiskUnmutingWorksAndTheDigestMissesNothing() async throws {
+        let disk = try Tmpfs(kilobytes: 1024)
+        defer { disk.unmount() }
+        let setup = try Setup(directory: URL(fileURLWithPath: disk.path), start: Self.at(26, 12, 0))
+        let router = setup.router
+        let holds = Holds(store: setup.store)
+        try await router.serving {
+            try await holds.mute(["hook"], until: nil, at: Self.at(26, 12, 1))
+            disk.fill()
+            for key in ["1", "2", "3"] { router.route(Self.goal(key)) }
+            await router.settle()
+            #expect(setup.log.of("hook").isEmpty)
+            #expect(try await holds.unmute(["hook"], at: Self.at(26, 12, 3)) == ["hook"])
+            try await setup.until { setup.log.of("hook").count == 1 }
+        }
+        disk.makeRoom()
+        let digest = try #require(setup.log.of("hook").first)
+        #expect(digest.kind == .digest && digest.details["alerts"] == "3", "\(digest.details)")
+    }
+
     /// The first alert after a hold ends comes after the digest, not before it: "while you
     /// were away" is what happened first, and the digest loop only looks every 2 s.
     @Test func theDigestComesBeforeTheFirstAlertAfterTheHold() async throws {
