@@ -19,6 +19,10 @@ public struct CalendarService: Sendable {
     let overlay: ScheduleOverlay?
     /// ESPN's, for the NBA teams' feeds; nil where none is followed.
     let espn: APIClient?
+    /// Ask ESPN for both season parts again (conditional GETs) rather than use a fresh
+    /// cached copy: `run` sets it, so a feed written after its schedule refresh shows what
+    /// that refresh announced (the refresh asks for the plain schedule, another URL).
+    public var revalidateSeasonParts = false
 
     public init(
         client: APIClient, state: CalendarState?, templates: TemplateSet, options: CalendarSettings,
@@ -61,7 +65,7 @@ public struct CalendarService: Sendable {
             // The whole season: ESPN's plain answer is its current part only, and at the
             // playoffs' start the regular season would leave it.
             for part in [ESPNSeasonType.regular, .postseason] {
-                let fetched = try await espn.fetch(.nbaSchedule(team, part: part))
+                let fetched = try await espn.fetch(.nbaSchedule(team, part: part), revalidate: revalidateSeasonParts)
                 nba.append((team, fetched.value))
                 if let note = fetched.staleness {
                     notes.append("nba:\(team.abbrev) (\(part == .regular ? "regular season" : "playoffs")): \(note)")

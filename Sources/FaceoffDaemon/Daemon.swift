@@ -120,9 +120,10 @@ public final class Daemon<C: Clock>: Sendable, ScheduleLink where C.Duration == 
         let espn = APIClient(
             service: .espn, base: session.config.espnBase, http: dependencies.http, cache: ResponseCache(store: dependencies.store),
             now: dependencies.now)
-        let service = CalendarService(
+        var service = CalendarService(
             client: client, state: CalendarState(store: dependencies.store), templates: renderer.templates,
             options: session.config.calendar, now: dependencies.now, overlay: overlay, espn: espn)
+        service.revalidateSeasonParts = true
         let publisher = CalendarPublisher(
             service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
         let feeds = FeedPlan(teams: session.config.teams).refreshed(in: session.calendarDirectory)

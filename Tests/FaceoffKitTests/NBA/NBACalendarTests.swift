@@ -79,6 +79,46 @@ import Testing
         #expect(others(after) == others(before))
     }
 
+    /// `run` writes its feeds right after its schedule refresh, which asks for ESPN's plain
+    /// schedule: the season parts the feed is made of are asked again too (a conditional
+    /// GET), so a game the refresh saw moved is moved in the feed, not left at its old time
+    /// by a cached part still fresh.
+    @Test(ESPNRecordings.needed) func runsFeedShowsAMoveItsRefreshAnnounced() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent("espn/apis/site/v2/sports/basketball/nba/teams/13")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let recording = try String(
+            contentsOf: ESPNRecordings.directory.appendingPathComponent(ESPNRecordings.lakersPostseason), encoding: .utf8)
+        func serve(_ text: String) throws {
+            for part in [2, 3] {
+                try text.write(to: folder.appendingPathComponent("schedule?seasontype=\(part)"), atomically: true, encoding: .utf8)
+            }
+        }
+        try serve(recording)
+        let store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
+        let now = try Date("2026-05-05T12:00:00Z", strategy: .iso8601)
+        let espn = APIClient(
+            service: .espn, base: "file://\(directory.path)/espn/", http: CurlHTTPClient(clock: TestClock()),
+            cache: ResponseCache(store: store), now: { now })
+        var options = CalendarSettings()
+        options.reminders = []
+        let nhl = APIClient(service: .nhl, base: "file:///nonexistent/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
+        let plain = CalendarService(
+            client: nhl, state: nil, templates: try TemplateSet(overrides: nil), options: options, now: { now }, espn: espn)
+        var run = plain
+        run.revalidateSeasonParts = true
+        func start(_ service: CalendarService) async throws -> Date? {
+            try await service.feed(.team("nba:LAL")).feed.events.first { $0.uid == "nba-game-401871326@faceoff" }?.start
+        }
+        let before = try await start(plain)
+        #expect(before == (try Date("2026-05-06T00:30:00Z", strategy: .iso8601)))
+        // Moved two hours later.
+        try serve(recording.replacingOccurrences(of: "\"2026-05-06T00:30Z\"", with: "\"2026-05-06T02:30Z\""))
+        #expect(try await start(plain) == before, "a fresh cached part stands for a plain feed")
+        #expect(try await start(run) == (try Date("2026-05-06T02:30:00Z", strategy: .iso8601)))
+    }
+
     /// A series over early: ESPN drops the games it no longer needs. Those were only ever
     /// possible, so their going is no sign of a broken answer: they stay, cancelled.
     @Test(ESPNRecordings.needed) func gamesNoLongerNeededGoAsCancelled() async throws {
