@@ -77,13 +77,19 @@ public struct NextReport: Codable, Sendable, Equatable {
     /// then the most recent finished one.
     public static func pick(from games: [GameSummary], now: Date) -> (kind: String, game: GameSummary)? {
         if let live = games.first(where: \.isLive) { return ("live", live) }
+        // A game with no time yet ("if necessary") stands on its day: noon UTC of it, which is
+        // that day wherever the leagues play.
+        func when(_ game: GameSummary) -> Date? {
+            game.startDate ?? (game.timeTBD ? game.date.flatMap { try? Date("\($0)T12:00:00Z", strategy: .iso8601) } : nil)
+        }
         let upcoming = games.filter { game in
             guard game.status == "scheduled" || game.status == "postponed" else { return false }
-            guard let start = game.startDate else { return game.timeTBD }
-            // A game whose start has passed but isn't live yet is still the next game for a while.
-            return start.timeIntervalSince(now) > -4 * 3600
+            guard let start = when(game) else { return game.timeTBD }
+            // A game whose start has passed but isn't live yet is still the next game for a
+            // while; one with no time, until its day is over everywhere (a day after its noon).
+            return start.timeIntervalSince(now) > (game.startDate == nil ? -86_400 : -4 * 3600)
         }
-        if let next = upcoming.min(by: { ($0.startDate ?? .distantFuture) < ($1.startDate ?? .distantFuture) }) {
+        if let next = upcoming.min(by: { (when($0) ?? .distantFuture) < (when($1) ?? .distantFuture) }) {
             return ("next", next)
         }
         if let last = games.filter(\.isFinal).max(by: { ($0.startDate ?? .distantPast) < ($1.startDate ?? .distantPast) }) {

@@ -61,6 +61,11 @@ public struct CurlHTTPClient<C: Clock>: HTTPClient where C.Duration == Duration 
         var mirrored = request
         mirrored.url = Self.mirrored(request.url)
         let request = mirrored
+        if let other = Self.notAFile(request.url) {
+            // A FIFO would hold the read forever (no timeout applies to a file), a device
+            // would pour out bytes: only a regular file is read.
+            throw HTTPError(.invalidURL, url: request.url, detail: "a file:// mirror holds only files; this is \(other)")
+        }
         let cancelFlag = CancelFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
@@ -87,6 +92,20 @@ extension CurlHTTPClient {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return url }
         return (url.hasSuffix("/") ? url : url + "/") + "index.json"
+    }
+
+    /// What a `file://` URL names when it is there but is no regular file (a FIFO, a
+    /// device, a socket), in words; nil for a regular file, a missing one or another scheme.
+    static func notAFile(_ url: String) -> String? {
+        guard url.hasPrefix("file://"), let path = URL(string: url)?.resolvingSymlinksInPath().path,
+            let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+        else { return nil }
+        switch type {
+        case .typeRegular, .typeDirectory: return nil
+        case .typeCharacterSpecial, .typeBlockSpecial: return "a device"
+        case .typeSocket: return "a socket"
+        default: return "a FIFO or another special file"
+        }
     }
 
     /// Why no request can be made (libcurl could not be loaded), or nil. Loads libcurl.

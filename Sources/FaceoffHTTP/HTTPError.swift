@@ -1,4 +1,5 @@
 import FaceoffBase
+
 /// A failed HTTP exchange: what went wrong and with which URL, phrased for a person.
 public struct HTTPError: ReportedError, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
@@ -64,7 +65,8 @@ public struct HTTPError: ReportedError, Sendable, Equatable, CustomStringConvert
         case .tls: what = "the TLS handshake or certificate check failed"
         case .status(let code): what = "the server answered HTTP \(code)"
         case .truncatedBody: what = "the response body was cut short"
-        case .tooLarge(let limit): what = "the answer is larger than \(limit >> 20) MB, far more than any NHL answer; not reading it"
+        case .tooLarge(let limit):
+            what = "the answer is larger than \(limit >> 20) MB, far more than any answer of the leagues' APIs; not reading it"
         case .badEncoding: what = "the answer was sent compressed, but its compressed data is corrupt"
         case .notFound: what = "not found"
         case .tooManyRedirects: what = "too many redirects"

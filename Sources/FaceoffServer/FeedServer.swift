@@ -138,7 +138,10 @@ public struct FeedServer: Sendable {
             let http = "\(base)calendars/\(name).ics\(query)"
             let webcal = http.replacingOccurrences(of: "https://", with: "webcal://").replacingOccurrences(of: "http://", with: "webcal://")
             let label = FeedServer.escape(FeedServer.title(for: feeds[name]!))
-            let code = QRCode.svg(webcal, label: "QR code of the \(label) link").map { "<br>\($0)" } ?? ""
+            // A link too long for a QR code (a very long token) says so rather than going without.
+            let code =
+                QRCode.svg(webcal, label: "QR code of the \(label) link").map { "<br>\($0)" }
+                ?? "<br><small>(no QR code: the link is too long for one; a shorter [serve] token makes one)</small>"
             rows +=
                 "<li><a href=\"\(FeedServer.escape(webcal))\">\(label)</a> · <a href=\"\(FeedServer.escape(http))\">\(FeedServer.escape(name)).ics</a>\(code)</li>\n"
         }

@@ -57,8 +57,42 @@ public struct HTTPServer: Sendable {
             onServerRunning: { [host, port] channel in
                 onReady("\(host.contains(":") ? "[\(host)]" : host):\(channel.localAddress?.port ?? port)")
             },
-            eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: Self.serverLogger(logger))
         try await server.run()
+    }
+
+    /// The server's own log: a stop (a reload, SIGTERM) cancels the connections it waits on,
+    /// which HummingbirdCore logs at error level ("Waiting on child channel:
+    /// CancellationError()"); that is no error, so it is logged at debug. All else as it is.
+    static func serverLogger(_ logger: Logger) -> Logger {
+        var quieter = Logger(label: logger.label) { _ in StopIsNoError(wrapped: logger.handler) }
+        quieter.logLevel = logger.logLevel
+        return quieter
+    }
+
+    struct StopIsNoError: LogHandler {
+        var wrapped: any LogHandler
+        var logLevel: Logger.Level {
+            get { wrapped.logLevel }
+            set { wrapped.logLevel = newValue }
+        }
+        var metadata: Logger.Metadata {
+            get { wrapped.metadata }
+            set { wrapped.metadata = newValue }
+        }
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { wrapped[metadataKey: key] }
+            set { wrapped[metadataKey: key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            var event = event
+            if event.level >= .error, "\(event.message)".contains("CancellationError") {
+                guard wrapped.logLevel <= .debug else { return }
+                event.level = .debug
+            }
+            wrapped.log(event: event)
+        }
     }
 
     /// The path's components after `prefix` ("/v1/score/now" with prefix ["v1"]: ["score",

@@ -174,7 +174,10 @@ extension Faceoff {
                 let shown = ConfigLoader.displayPath(report.path, paths: session.paths)
                 if let error = report.error {
                     failed = true
-                    let kept = FileManager.default.fileExists(atPath: report.path) ? "; the last good feed stays" : ""
+                    // Said once: the calendar's own refusals say it already.
+                    let kept =
+                        FileManager.default.fileExists(atPath: report.path) && !"\(error)".contains("the last good feed stays")
+                        ? "; the last good feed stays" : ""
                     printError("faceoff: \(report.feed).ics not updated: \(error)\(kept)")
                     continue
                 }

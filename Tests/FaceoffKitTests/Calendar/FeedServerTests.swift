@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 
 @testable import FaceoffAPI
@@ -113,6 +114,20 @@ import Testing
         let index = String(decoding: try await get(base + "?token=\(encoded)").body, as: UTF8.self)
         // The links carry the token so that it survives the query string.
         #expect(index.contains("/calendars/TOR.ics?token=\(encoded)"))
+        #expect(index.contains("<svg"))
+    }
+
+    /// A token too long for any QR code (5,000 characters): the index says why there is no
+    /// code instead of leaving it out silently; the links still work.
+    @Test func aTokenTooLongForAQRCodeIsSaid() async throws {
+        let harness = try CalendarHarness()
+        let token = String(repeating: "k", count: 5_000)
+        let (base, task) = try await Self.start(try server(harness, token: token))
+        defer { task.cancel() }
+        let index = String(decoding: try await get(base + "?token=\(token)").body, as: UTF8.self)
+        #expect(!index.contains("<svg"))
+        #expect(index.contains("no QR code: the link is too long for one"))
+        #expect(try await get(base + "calendars/TOR.ics?token=\(token)").status == 200)
     }
 
     /// Each link on the index has its QR code, and a QR reader (zxing-cpp, an independent
@@ -271,6 +286,25 @@ import Testing
         #expect(FeedServer.sameSecret("s3cret", "s3cret"))
         for wrong in ["", "s3cre", "s3cret!", "S3cret", "x3cret", "s3crex", "s3cret\u{0}"] {
             #expect(!FeedServer.sameSecret(wrong, "s3cret"), "\(wrong)")
+        }
+    }
+}
+
+/// The HTTP server's own log: a stop's cancellation is no error; real errors stay errors.
+@Suite struct ServerLogTests {
+    @Test func aStopsCancellationIsLoggedAtDebugAndOtherErrorsAsTheyAre() {
+        for level in [Logger.Level.info, .debug] {
+            let lines = LogLines()
+            var base = lines.logger()
+            base.logLevel = level
+            let logger = HTTPServer.serverLogger(base)
+            logger.error("Waiting on child channel: CancellationError()")
+            logger.error("Failed to bind: address in use")
+            logger.info("Server started")
+            let expected: [(Logger.Level, String)] =
+                (level == .debug ? [(.debug, "Waiting on child channel: CancellationError()")] : [])
+                + [(.error, "Failed to bind: address in use"), (.info, "Server started")]
+            #expect(lines.all.map(\.0) == expected.map(\.0) && lines.all.map(\.1) == expected.map(\.1), "\(lines.all)")
         }
     }
 }

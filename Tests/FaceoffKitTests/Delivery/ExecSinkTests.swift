@@ -95,6 +95,14 @@ import Testing
 
     /// A program that hangs is killed at the timeout with what it started, and the failure is
     /// reported with the end of its stderr; a non-zero exit too.
+    /// What a program writes on stderr reaches the log without its escape sequences.
+    @Test func aProgramsStderrReachesTheLogWithoutControlCharacters() {
+        let said = ExecSink.tail("fine\n\u{1B}]0;pwned\u{07}title \u{1B}[2Jcleared \u{9B}31m red\n")
+        #expect(said.hasPrefix("; stderr: fine | "))
+        #expect(!said.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(said.debugDescription)")
+        #expect(said.contains("pwned") && said.contains("cleared"))
+    }
+
     @Test func aHangingProgramIsKilledWithItsChildren() async throws {
         let setup = try Setup()
         defer { setup.cleanUp() }

@@ -137,6 +137,19 @@ struct FanReportRealTests {
         #expect(NextReport.pick(from: [finished, cancelled, upcoming], now: now)?.game.id == 4)
         #expect(NextReport.pick(from: [finished, cancelled], now: now).map { ($0.kind, $0.game.id) } ?? ("", 0) == ("last", 1))
         #expect(NextReport.pick(from: [cancelled], now: now) == nil)
+        // An "if necessary" game with no time stands on its day: next while that day lasts,
+        // before a later timed game; once it is over, never next.
+        func untimed(_ id: Int, _ day: String) -> GameSummary {
+            var game = upcoming
+            game.id = id
+            game.timeTBD = true
+            game.start = nil
+            game.date = day
+            return game
+        }
+        #expect(NextReport.pick(from: [finished, upcoming, untimed(5, "2025-10-26")], now: now)?.game.id == 5)
+        #expect(NextReport.pick(from: [finished, upcoming, untimed(6, "2025-10-23")], now: now)?.game.id == 4)
+        #expect(NextReport.pick(from: [finished, untimed(6, "2025-10-23")], now: now)?.kind == "last")
         let report = NextReport(team: "TOR", timezone: "UTC", kind: "next", game: upcoming, now: now, records: [:], live: nil)
         #expect(report.countdown == "in 3d 3h")
         #expect(finished.result == "L")

@@ -217,6 +217,18 @@ struct CurlHTTPClientTests {
             try await client.send(HTTPRequest(url: "file://\(directory.path)/v1/standings/2020-01-01", retry: fastRetry))
         }
         #expect(error?.kind == .notFound)
+
+        // A FIFO (or a device) in the mirror is refused at once, never read: nothing would
+        // ever end the read. A link to a file is read as the file.
+        #expect(mkfifo(directory.appendingPathComponent("v1/standings/fifo").path, 0o600) == 0)
+        let fifo = await #expect(throws: HTTPError.self) {
+            try await client.send(HTTPRequest(url: "file://\(directory.path)/v1/standings/fifo", retry: fastRetry))
+        }
+        #expect(fifo?.description.contains("holds only files; this is a FIFO") == true, "\(fifo?.description ?? "")")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("v1/standings/link").path,
+            withDestinationPath: directory.appendingPathComponent("v1/standings/now").path)
+        #expect(try await client.get("file://\(directory.path)/v1/standings/link").status == 200)
     }
 
     @Test func postsABodyWithoutFollowingRedirects() async throws {

@@ -163,7 +163,13 @@ public final class ExecSink: DurableSink {
         let last = stderr.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.suffix(
             lines)
         guard !last.isEmpty else { return "" }
-        let text = last.joined(separator: " | ")
+        // A program's output is text from outside, as an API's is: its control characters
+        // (an escape sequence would retitle or clear the terminal the log is read on) become
+        // spaces.
+        let text = String(
+            last.joined(separator: " | ").unicodeScalars.map { scalar in
+                scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? " " : Character(scalar)
+            })
         return "; stderr: " + (text.count > 600 ? "…" + text.suffix(600) : text)
     }
 
