@@ -10,13 +10,57 @@ import Testing
     .enabled(if: Checkers.standardWebhooks, Checkers.noWebhookChecker))
 struct FeedRefusalTests {
     /// A proxy in front of `upstream` whose first answer for each game feed (a path holding
-    /// `pattern`) is 404; its base URL.
-    static func flaky(_ upstream: String, _ pattern: String) async throws -> Background {
+    /// `pattern`) is 404 (and, `impossible`, each later one a game no league has); its base URL.
+    static func flaky(_ upstream: String, _ pattern: String, impossible: Bool = false) async throws -> Background {
         let proxy = try Background(
-            Checkers.venvPython, [CLI.root.appendingPathComponent("Tests/tools/flaky_feed.py").path, upstream, pattern],
+            Checkers.venvPython,
+            [CLI.root.appendingPathComponent("Tests/tools/flaky_feed.py").path, upstream, pattern] + (impossible ? ["impossible"] : []),
             environment: ["PATH": "/usr/bin:/bin"])
         try #require(await proxy.wait(timeout: 30) { !$0.isEmpty })
         return proxy
+    }
+
+    /// An NBA game whose every summary holds numbers no game has (a 2^62nd quarter, a NaN
+    /// clock: they trapped the process, and with it the NHL's games) beside two NHL games in
+    /// one `run`: the NBA answers are refused in words, and the NHL games go to their finals.
+    @Test func oneLeaguesImpossibleNumbersCostAnotherLeaguesGamesNothing() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let nhl = try await Replays.serveBothGames(cli, speed: 60)
+        defer { nhl.kill() }
+        let nba = try Background(
+            CLI.binary.path,
+            ["replay", "--serve", "127.0.0.1:0", NBARunTests.game.path, "--speed", "120", "--start-in", "25"],
+            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
+        defer { nba.kill() }
+        try #require(await nba.wait(timeout: 30) { !$0.isEmpty })
+        let nbaProxy = try await Self.flaky(nba.output[0], "summary", impossible: true)
+        defer { nbaProxy.kill() }
+        let receiver = try await WebhookReceiver(directory: cli.home, secret: WebhookReceiver.secret)
+        defer { receiver.process.kill() }
+        try cli.writeConfig(
+            """
+            teams = ["TOR", "MTL", "nba:ORL"]
+            [watch]
+            poll = "2s"
+            \(receiver.homeSink)
+            """)
+        let run = try Background(
+            CLI.binary.path, ["run"],
+            environment: [
+                "HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1",
+                "FACEOFF_API_BASE": nhl.output[0], "FACEOFF_ESPN_BASE": nbaProxy.output[0],
+            ])
+        defer { run.kill() }
+        let finals = try Replays.reference().keys.map { "\($0):final" }
+        #expect(
+            await eventually(within: .seconds(300)) { finals.allSatisfy(receiver.accepted.contains) },
+            "\(run.stderr.suffix(2000))")
+        #expect(run.stderr.contains("it gives the game's period as 4611686018427387904"), "\(run.stderr.suffix(2000))")
+        #expect(!receiver.accepted.contains { $0.hasPrefix("401585607:") && !$0.contains(":pregame:") })
+        // Still running: SIGTERM ends it as usual.
+        run.signal(SIGTERM)
+        #expect(await run.exit(within: 10) == 0)
     }
 
     /// Two NHL games and an NBA game in one `run`, each feed's first answer a 404: every game
@@ -67,5 +111,79 @@ struct FeedRefusalTests {
             let got = ids.filter { $0.hasPrefix("\(game):") && !$0.contains(":pregame:") }
             #expect(got == expected, "game \(game)")
         }
+    }
+}
+
+/// Numbers no game has, in ESPN's answers, through the commands a fan runs: each answer is
+/// refused in words (never a trap: SIGILL exited 132 before), the command ends with 1 or 2.
+@Suite(
+    "impossible numbers, the binary", .timeLimit(.minutes(5)),
+    .enabled(if: NBACommandTests.enabled, "../shared/espn-api/fixtures not present"))
+struct ImpossibleNumberTests {
+    /// Rewrites the mirror's file at `path` (under the ESPN mirror) with `change`.
+    static func edit(_ cli: CLI, _ path: String, _ change: (inout [String: Any]) -> Void) throws {
+        let file = cli.home.appendingPathComponent("espn").appendingPathComponent(path)
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        change(&json)
+        try JSONSerialization.data(withJSONObject: json).write(to: file)
+    }
+
+    static func check(_ result: CLI.Result, says words: String) {
+        #expect(result.status == 1 || result.status == 2, "exit \(result.status): \(result.stderr)")
+        #expect(result.stderr.contains(words), "\(result.stderr)")
+        #expect(HostileTests.plain(result.stderr), "\(result.stderr)")
+    }
+
+    @Test func aScoreAHeightAndWinsNoGameHasAreRefusedInWords() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let environment = try NBACommandTests.mirror(cli)
+        let teams = "apis/site/v2/sports/basketball/nba/teams/13/"
+        try Self.edit(cli, teams + "schedule") { json in
+            var events = json["events"] as! [[String: Any]]
+            var competition = (events[0]["competitions"] as! [[String: Any]])[0]
+            var competitors = competition["competitors"] as! [[String: Any]]
+            competitors[0]["score"] = ["value": 1e19]
+            competition["competitors"] = competitors
+            events[0]["competitions"] = [competition]
+            json["events"] = events
+        }
+        Self.check(try await cli.run(["schedule", "nba:LAL"], environment: environment), says: "a score of 1e+19 is not a game's score")
+        try Self.edit(cli, teams + "roster") { json in
+            var athletes = json["athletes"] as! [[String: Any]]
+            athletes[0]["height"] = 1e19
+            json["athletes"] = athletes
+        }
+        Self.check(try await cli.run(["roster", "nba:LAL"], environment: environment), says: "it gives a player's height as 1e+19")
+        try Self.edit(cli, "apis/v2/sports/basketball/nba/standings") { json in
+            var children = json["children"] as! [[String: Any]]
+            var standings = children[0]["standings"] as! [String: Any]
+            var entries = standings["entries"] as! [[String: Any]]
+            entries[0]["stats"] = [["name": "wins", "value": 9.3e18]]
+            standings["entries"] = entries
+            children[0]["standings"] = standings
+            json["children"] = children
+        }
+        Self.check(
+            try await cli.run(["standings", "--league", "nba"], environment: environment), says: "it gives a team's wins as 9.3e+18")
+    }
+
+    /// A recorded game whose play clock reads NaN, inf or 19 digits, or whose quarter is 2^62:
+    /// `replay` refuses the file in words, at once (a 2^62 quarter hung it).
+    @Test(arguments: [("clock", "NaN"), ("clock", "inf"), ("clock", "9223372036854775807:00"), ("period", "4611686018427387904")])
+    func aReplayOfAnImpossibleGameIsRefused(field: String, value: String) async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let recording = NBACommandTests.recordings.appendingPathComponent("summary_nba_401585607_final_tor_at_orl_20240317.json")
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: recording)) as? [String: Any])
+        var plays = json["plays"] as! [[String: Any]]
+        plays[plays.count / 2][field] = field == "clock" ? ["displayValue": value] : ["number": Int(value)!]
+        json["plays"] = plays
+        let file = cli.home.appendingPathComponent("game.json")
+        try JSONSerialization.data(withJSONObject: json).write(to: file)
+        let started = Date()
+        let result = try await cli.run(["replay", file.path, "--speed", "0"], environment: FanMirror.environment)
+        Self.check(result, says: "is not a game ESPN could give: it gives a play's")
+        #expect(Date().timeIntervalSince(started) < 30)
     }
 }

@@ -1,13 +1,15 @@
 """An HTTP proxy for the tests, on 127.0.0.1 only, whose first answer for a game's feed is 404.
 
-    flaky_feed.py UPSTREAM_BASE PATTERN
+    flaky_feed.py UPSTREAM_BASE PATTERN [impossible]
 
 Prints its base URL (http://127.0.0.1:PORT/ plus the upstream base's path) on its first line.
 Every GET goes to the upstream and its answer comes back as it is, except the first request
 for each distinct path that contains PATTERN ("play-by-play", "summary"): that one is
 answered 404, as a CDN edge sometimes answers for a game the schedule lists. Each 404 is
-logged on stderr.
+logged on stderr. With "impossible", every later answer for such a path is an ESPN summary
+whose game is in its 2^62nd period and whose last play's clock reads NaN.
 """
+import json
 import sys
 import threading
 import urllib.error
@@ -17,6 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 upstream = sys.argv[1]
 pattern = sys.argv[2]
+impossible = len(sys.argv) > 3 and sys.argv[3] == "impossible"
 parsed = urllib.parse.urlsplit(upstream)
 origin = f"{parsed.scheme}://{parsed.netloc}"
 refused = set()
@@ -41,11 +44,24 @@ class Handler(BaseHTTPRequestHandler):
         request = urllib.request.Request(origin + self.path, headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=10) as answer:
-                self.reply(answer.status, answer.read(), dict(answer.headers))
+                body = answer.read()
+                if impossible and pattern in path:
+                    body = self.spoil(body)
+                self.reply(answer.status, body, dict(answer.headers))
         except urllib.error.HTTPError as error:
             self.reply(error.code, error.read(), dict(error.headers))
         except OSError:
             self.reply(502, b"", {})
+
+    @staticmethod
+    def spoil(body):
+        document = json.loads(body)
+        for competition in document.get("header", {}).get("competitions", []):
+            competition.setdefault("status", {})["period"] = 2**62
+        plays = document.get("plays") or []
+        if plays:
+            plays[-1]["clock"] = {"displayValue": "NaN"}
+        return json.dumps(document).encode()
 
     def reply(self, status, body, headers):
         self.send_response(status)
