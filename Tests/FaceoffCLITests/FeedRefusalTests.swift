@@ -149,6 +149,10 @@ struct ImpossibleNumberTests {
             json["events"] = events
         }
         Self.check(try await cli.run(["schedule", "nba:LAL"], environment: environment), says: "a score of 1e+19 is not a game's score")
+        // doctor no longer says ✓ alone: the schedule run would refuse is named.
+        try cli.writeConfig("teams = [\"nba:LAL\"]\n")
+        let doctor = try await cli.run(["doctor"], environment: environment)
+        #expect(doctor.stdout.contains("✗ ESPN API (NBA): nba:LAL's schedule: "), "\(doctor.stdout)")
         try Self.edit(cli, teams + "roster") { json in
             var athletes = json["athletes"] as! [[String: Any]]
             athletes[0]["height"] = 1e19

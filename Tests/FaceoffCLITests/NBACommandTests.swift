@@ -286,6 +286,7 @@ import Testing
         try cli.writeConfig("teams = [\"TOR\", \"nba:LAL\"]\n")
         let both = try await run(cli, ["doctor"], environment)
         #expect(both.stdout.contains("✓ ESPN API (NBA): file://"), "\(both.stdout)")
+        #expect(!both.stdout.contains("nba:LAL's schedule"), "\(both.stdout)")
         let gone = try await run(cli, ["doctor"], environment.merging(["FACEOFF_ESPN_BASE": "http://127.0.0.1:9/"]) { $1 })
         #expect(gone.stdout.contains("✗ ESPN API (NBA): "), "\(gone.stdout)")
     }

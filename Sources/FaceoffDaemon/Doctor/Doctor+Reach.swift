@@ -31,10 +31,28 @@ extension Doctor {
                 hint: "no network? `--offline` uses the cache; `--api-base` points elsewhere")
         ]
         if !session.config.nbaTeams.isEmpty {
-            findings.append(
-                await reach(
-                    "ESPN API (NBA)", base: session.config.espnBase, path: Endpoint<ESPNTeamList>.nbaTeams.path,
-                    hint: "no network? `--espn-base` or espn_base points elsewhere"))
+            let espn = await reach(
+                "ESPN API (NBA)", base: session.config.espnBase, path: Endpoint<ESPNTeamList>.nbaTeams.path,
+                hint: "no network? `--espn-base` or espn_base points elsewhere")
+            findings.append(espn)
+            // Reached: whether each followed team's schedule is one `run` can use (an answer
+            // with numbers no game has, or another team's, is refused there too).
+            if espn.mark == .ok { findings += await nbaSchedules() }
+        }
+        return findings
+    }
+
+    /// Each followed NBA team's schedule as `run` reads it, without the cache: a ✗ for an
+    /// answer `run` would refuse.
+    func nbaSchedules() async -> [Finding] {
+        let client = session.espnClient(store: nil, http: http).retrying(nil)
+        var findings: [Finding] = []
+        for team in session.config.nbaTeams {
+            do {
+                _ = try await client.fetch(.nbaSchedule(team))
+            } catch {
+                findings.append(Finding(.fail, "ESPN API (NBA)", "nba:\(team.abbrev)'s schedule: \(error)"))
+            }
         }
         return findings
     }
