@@ -18,7 +18,9 @@ extension Daemon {
         if Task.isCancelled { return }
         if let fetched {
             timeline.games = fetched.games
-            listed.withLock { $0 = Set(fetched.games.keys) }
+            // A team whose schedule could not be had this time keeps its games listed: a
+            // watcher's 404 is no reason to drop a game its schedule merely went unread for.
+            listed.withLock { $0 = fetched.current ? Set(fetched.games.keys) : $0.union(fetched.games.keys) }
         }
         if fetched?.current == true {
             timeline.nextRefresh = dependencies.clock.now.advanced(by: parts.session.config.calendar.refresh)

@@ -84,10 +84,14 @@ extension Endpoint where Response == ESPNTeamSchedule {
             },
             regression: { new, old in
                 // Compared part by part: the plain schedule moves on to the playoffs, and
-                // shrinks, when they begin.
+                // shrinks, when they begin. Games with no time yet are a series' "if
+                // necessary" ones, which ESPN drops when the series ends early: their going
+                // is no loss.
                 guard new.season?.year == old.season?.year, new.season?.type == old.season?.type else { return nil }
-                return ScheduleCheck.regression(
-                    Set((new.events ?? []).compactMap(\.id)), replacing: Set((old.events ?? []).compactMap(\.id)))
+                let kept = (old.events ?? []).filter { event in
+                    event.hasTime || ["live", "final"].contains(event.competition?.status?.game ?? "")
+                }
+                return ScheduleCheck.regression(Set((new.events ?? []).compactMap(\.id)), replacing: Set(kept.compactMap(\.id)))
             },
             freshness: { schedule, now in
                 let events = schedule.events ?? []

@@ -111,7 +111,7 @@ struct ConfigValidator {
                 }
             case "reminders":
                 if let texts = strings(value, path, example: #"["1h", "15m"]"#) {
-                    settings.reminders = leads(texts, path, name: "reminders")
+                    settings.reminders = leads(texts, path, name: "reminders", minimum: .zero)
                 }
             case "duration":
                 if let value = duration(value, path, minimum: CalendarSettings.minimumDuration) { settings.duration = value }
@@ -299,13 +299,14 @@ struct ConfigValidator {
         return durationText(text, path, name: path.last ?? "", minimum: minimum)
     }
 
-    /// Reminders' leads: each at least a minute before, at most `WatchSettings.maximumReminders`.
-    mutating func leads(_ texts: [String], _ path: [String], name: String) -> [Duration] {
+    /// Reminders' leads: at most `WatchSettings.maximumReminders`, each at least `minimum`
+    /// before (a pregame alert at the start is none; a calendar alarm at the start is one).
+    mutating func leads(_ texts: [String], _ path: [String], name: String, minimum: Duration = .seconds(60)) -> [Duration] {
         guard texts.count <= WatchSettings.maximumReminders else {
             fail(path, "'\(name)' lists \(texts.count) reminders; give at most \(WatchSettings.maximumReminders), like [\"1h\", \"10m\"]")
             return []
         }
-        return texts.compactMap { durationText($0, path, name: name, minimum: .seconds(60)) }
+        return texts.compactMap { durationText($0, path, name: name, minimum: minimum) }
     }
 
     mutating func durationText(_ text: String, _ path: [String], name: String, minimum: Duration = .zero) -> Duration? {

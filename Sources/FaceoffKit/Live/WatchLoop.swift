@@ -89,7 +89,8 @@ struct WatchLoop<C: Clock, Snapshot>: Sendable where C.Duration == Duration, Sna
             rearmed = true
             moved = true
         }
-        if let start { remindedStart = start }
+        // The latest start reminded for: a feed flapping between two starts re-arms once.
+        if let start { remindedStart = max(remindedStart ?? start, start) }
         guard let (event, covered) = due(remindersSent, rearmed) else { return nil }
         remindersSent.formUnion(covered)
         return event

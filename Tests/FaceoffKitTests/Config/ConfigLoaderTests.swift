@@ -127,6 +127,8 @@ import Testing
         // A reminder at the start is none; 300 are an alarm storm on every game of a feed.
         let zero = ConfigLoader.errors(in: "[watch]\npregame = [\"1h\", \"0m\"]\n")
         #expect(zero.count == 1 && zero.first?.description.contains("must be at least 1m") == true, "\(zero)")
+        // A calendar alarm at the start is one.
+        #expect(try ConfigLoader.parse("[calendar]\nreminders = [\"0m\", \"1h\"]\n", file: "c").calendar.reminders.count == 2)
         let many = (1...300).map { "\"\($0)m\"" }.joined(separator: ", ")
         for table in ["[watch]\npregame", "[calendar]\nreminders"] {
             let storm = ConfigLoader.errors(in: "\(table) = [\(many)]\n")

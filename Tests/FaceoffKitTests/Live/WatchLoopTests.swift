@@ -169,9 +169,14 @@ import Testing
         #expect(poll(start + 240 + 420, due: true) == pregame)
         moves.append(loop.takeMoved())
         moves.append(loop.takeMoved())
-        #expect(moves == [false, false, false, true, false])
-        #expect(told.map(\.1) == [false, false, false, true])
-        #expect(told.last?.0 == [])
+        // A feed flapping back to the earlier start, then to the later one again: no news.
+        #expect(poll(start + 240, due: false) == nil)
+        moves.append(loop.takeMoved())
+        #expect(poll(start + 240 + 420, due: false) == nil)
+        moves.append(loop.takeMoved())
+        #expect(moves == [false, false, false, true, false, false, false])
+        #expect(told.map(\.1) == [false, false, false, true, true, true])
+        #expect(told[3].0 == [])
     }
 
     @Test func snapshotsShowInOrderEachWhenItsDelayIsOver() {

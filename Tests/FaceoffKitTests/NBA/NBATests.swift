@@ -231,6 +231,12 @@ struct NBARecordingTests {
         var oneGone = schedule
         oneGone.events?.removeLast()
         #expect(Endpoint<ESPNTeamSchedule>.nbaSchedule(lakers).regression(oneGone, schedule) == nil)
+        // A series over early: its three "if necessary" games (no time yet) go, which is news,
+        // not a broken answer.
+        var swept = schedule
+        swept.events = (schedule.events ?? []).filter(\.hasTime)
+        #expect((schedule.events?.count ?? 0) - (swept.events?.count ?? 0) == 3)
+        #expect(Endpoint<ESPNTeamSchedule>.nbaSchedule(lakers).regression(swept, schedule) == nil)
     }
 
     /// The recorded summaries as box scores: a final's periods add up to its score and its
