@@ -83,13 +83,16 @@ public struct APIClient: Sendable {
         self.logger = logger
     }
 
-    /// Whether `path` (under the base, its query aside) has a `..` segment, as written or
-    /// percent-encoded (`%2e%2e`, `..%2f`).
+    /// Whether `path` (under the base) has a `..` segment anywhere, its query too (a file://
+    /// mirror keeps the query in the file's name), as written or percent-encoded (`%2e%2e`,
+    /// `..%2f`): each piece is decoded on its own, so one bad escape hides no other.
     static func leavesBase(_ path: String) -> Bool {
-        let plain = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        let decoded = plain.removingPercentEncoding ?? plain
-        return decoded.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." }
-            || decoded.split(separator: "\\", omittingEmptySubsequences: false).contains { $0 == ".." }
+        let separators: Set<Character> = ["/", "\\", "?", "&", "="]
+        func pieces(_ text: Substring) -> [Substring] { text.split(omittingEmptySubsequences: false) { separators.contains($0) } }
+        return pieces(path[...]).contains { piece in
+            let decoded = piece.removingPercentEncoding.map { Substring($0) } ?? piece
+            return pieces(decoded).contains { $0 == ".." } || decoded.lowercased().contains("%2e")
+        }
     }
 
     /// The same client with another retry policy.

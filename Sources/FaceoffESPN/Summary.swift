@@ -195,7 +195,7 @@ extension ESPNSummary {
                 Plausible.problem(play.homeScore, Plausible.score, "a play's home score"),
                 Plausible.problem(play.scoreValue, 0...4, "a play's points"),
                 play.clock?.displayValue.flatMap { clock in
-                    ESPNClock.seconds(clock) == nil ? "it gives a play's clock as \"\(clock.prefix(40))\"" : nil
+                    ESPNClock.isImpossible(clock) ? "it gives a play's clock as \"\(clock.prefix(40))\"" : nil
                 })
             if let problem { return problem }
         }
@@ -208,15 +208,25 @@ extension ESPNSummary {
 public enum ESPNClock {
     public static func seconds(_ clock: String) -> Double? {
         guard clock.utf8.count <= 8 else { return nil }
+        return number(clock).flatMap { Plausible.seconds($0) }
+    }
+
+    /// A number no period's clock can read (NaN, an infinity, negative, longer than any
+    /// period): the answer is refused. Text that is no number at all ("--") is only no clock.
+    public static func isImpossible(_ clock: String) -> Bool {
+        guard let value = number(clock) else { return false }
+        return Plausible.seconds(value) == nil
+    }
+
+    /// "10:05" as 605, "45.3" as 45.3; nil for what is not minutes and seconds or seconds.
+    static func number(_ clock: String) -> Double? {
         let parts = clock.split(separator: ":", omittingEmptySubsequences: false)
-        let value: Double?
         switch parts.count {
-        case 1: value = Double(parts[0])
+        case 1: return Double(parts[0])
         case 2:
             guard let minutes = Double(parts[0]), let seconds = Double(parts[1]) else { return nil }
-            value = minutes * 60 + seconds
-        default: value = nil
+            return minutes * 60 + seconds
+        default: return nil
         }
-        return value.flatMap { Plausible.seconds($0) }
     }
 }

@@ -152,14 +152,39 @@ extension Endpoint where Response == GameRightRail {
     /// The right-rail carries no id or state of its own: `state` is the game's, from its
     /// landing, so a finished game's copy is kept for good like the others.
     public static func rightRail(_ gameID: Int, state: GameState?) -> Self {
-        Self("gamecenter/\(gameID)/right-rail", missing: "no NHL game has the id \(gameID)") { _, _ in FreshnessRules.game(state) }
+        Self(
+            "gamecenter/\(gameID)/right-rail", missing: "no NHL game has the id \(gameID)",
+            problem: { rail in
+                // Goals and shots by period, and their totals: a game's.
+                let lines = (rail.shotsByPeriod ?? []) + (rail.linescore?.byPeriod ?? [])
+                let totals = [rail.linescore?.totals?.away, rail.linescore?.totals?.home]
+                let numbers = lines.flatMap { [$0.away, $0.home] } + totals
+                return numbers.lazy.compactMap { Plausible.problem($0, Plausible.score, "a period's goals or shots") }.first
+            }
+        ) { _, _ in FreshnessRules.game(state) }
     }
 }
 
 extension Endpoint where Response == Standings {
     public static func standings(_ date: DateSelector = .now) -> Self {
         // Before a season the NHL answers an empty list, so only a missing one is wrong.
-        Self("standings/\(date.segment)", problem: { $0.standings == nil ? "it has no standings list" : nil }) { _, _ in
+        Self(
+            "standings/\(date.segment)",
+            problem: { answer in
+                guard let rows = answer.standings else { return "it has no standings list" }
+                // A season's counts: games, wins, points, goals (a goal difference within them).
+                for row in rows {
+                    let counts = [row.gamesPlayed, row.wins, row.losses, row.otLosses, row.points, row.regulationWins]
+                    let goals = [row.goalFor, row.goalAgainst]
+                    let problem = Plausible.first(
+                        counts.lazy.compactMap { Plausible.problem($0, Plausible.seasonCount, "a team's record") }.first,
+                        goals.lazy.compactMap { Plausible.problem($0, 0...1000, "a team's goals") }.first,
+                        Plausible.problem(row.goalDifferential, -1000...1000, "a team's goal difference"))
+                    if let problem { return problem }
+                }
+                return nil
+            }
+        ) { _, _ in
             FreshnessRules.daily
         }
     }
@@ -169,7 +194,13 @@ extension Endpoint where Response == PlayoffBracket {
     /// `year`: the calendar year of the playoffs (2025 for 2024-25). Before a season's playoffs
     /// are set the NHL has no bracket for it (a 404, or no series).
     public static func playoffBracket(_ year: Int) -> Self {
-        Self("playoff-bracket/\(year)", missing: "the NHL has no playoff bracket for \(year) yet") { bracket, _ in
+        Self(
+            "playoff-bracket/\(year)", missing: "the NHL has no playoff bracket for \(year) yet",
+            problem: { bracket in
+                let wins = (bracket.series ?? []).flatMap { [$0.topSeedWins, $0.bottomSeedWins] }
+                return wins.lazy.compactMap { Plausible.problem($0, Plausible.seriesCount, "a series' wins") }.first
+            }
+        ) { bracket, _ in
             // A bracket with a champion never changes again; one in progress changes with every game.
             let decided = (bracket.series ?? []).contains { $0.playoffRound == 4 && $0.winningTeamId != nil }
             return decided ? .forever : FreshnessRules.liveBracket

@@ -51,17 +51,21 @@ public final class Store: Sendable {
     static func keepReserve(for path: String) {
         let reserve = reservePath(path)
         guard !FileManager.default.fileExists(atPath: reserve) else { return }
-        if (try? Data(count: reserveBytes).write(to: URL(fileURLWithPath: reserve))) == nil {
+        // Not zeros: a compressing file system (btrfs, ZFS) would keep those in no room at all.
+        let filler = Data((0..<reserveBytes).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) | 1 })
+        if (try? filler.write(to: URL(fileURLWithPath: reserve))) == nil {
             try? FileManager.default.removeItem(atPath: reserve)
         }
     }
 
     /// Gives the reserve back when `error` says the disk is full; whether there was one.
     func releaseReserve(after error: any Error) -> Bool {
-        guard let database = error as? DatabaseError,
-            [.SQLITE_FULL, .SQLITE_IOERR].contains(database.resultCode.primaryResultCode),
-            let info = Self.fileSystem(of: path), info.f_bavail == 0
-        else { return false }
+        guard let database = error as? DatabaseError else { return false }
+        let code = database.resultCode.primaryResultCode
+        // Full: SQLite says so, or an I/O error with less room left than the reserve (some
+        // file systems refuse a write with a few blocks still free).
+        let low = Self.fileSystem(of: path).map { UInt64($0.f_bavail) * UInt64($0.f_frsize) < UInt64(Self.reserveBytes) } ?? false
+        guard code == .SQLITE_FULL || (code == .SQLITE_IOERR && low) else { return false }
         return (try? FileManager.default.removeItem(atPath: Self.reservePath(path))) != nil
     }
 

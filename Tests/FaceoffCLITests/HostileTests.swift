@@ -648,6 +648,7 @@ extension CLI {
     /// written.
     @Test(arguments: [
         "../../../../../../etc/passwd", "%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "standings/..%2f..%2f..%2f..%2fetc/passwd",
+        "x?a=/../../../../../../etc/passwd", "%zz/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
     ])
     func aPathThatLeavesTheBaseIsRefused(path: String) async throws {
         let cli = try CLI()

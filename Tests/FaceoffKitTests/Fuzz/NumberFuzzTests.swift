@@ -4,6 +4,7 @@ import PropertyBased
 import Testing
 
 @testable import FaceoffAPI
+@testable import FaceoffFan
 @testable import FaceoffHTTP
 @testable import FaceoffKit
 @testable import FaceoffNHL
@@ -108,6 +109,15 @@ import Testing
         }
     }
 
+    @Test func theNHLStandings() async throws {
+        let standings = try Data(contentsOf: TestPaths.mirror.appendingPathComponent("standings/now"))
+        try await Self.hostile(standings, .standings(), base: TestPaths.mirrorBase) { standings in
+            for grouping in StandingsReport.Grouping.allCases {
+                _ = StandingsReport(standings: standings, by: grouping, followed: ["TOR"])
+            }
+        }
+    }
+
     @Test(ESPNRecordings.needed) func anNBAGame() async throws {
         let name = "summary_nba_401585607_final_tor_at_orl_20240317.json"
         let summary = try Data(contentsOf: ESPNRecordings.directory.appendingPathComponent(name))
@@ -154,5 +164,9 @@ import Testing
                 #expect(error.description.contains("it gives a play's"), "\(error.description)")
             }
         }
+        // A clock that is no number at all ("--") is only no clock: the game is still read.
+        let dashes = Self.replacing(summary, at: ["plays", playCount / 2, "clock"], with: ["displayValue": "--"])
+        let taken = Array(try JSONSerialization.data(withJSONObject: dashes))
+        #expect((try? client.decode(Endpoint<ESPNSummary>.nbaSummary(401_585_607), taken, url: "summary")) != nil)
     }
 }
