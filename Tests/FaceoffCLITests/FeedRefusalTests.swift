@@ -20,38 +20,66 @@ struct FeedRefusalTests {
         return proxy
     }
 
+    /// Two replayed NHL games (TOR, MTL) and a replayed NBA game (ORL) under one `run` that
+    /// delivers to a signed webhook, each league's feeds behind a `flaky` proxy (the NHL's
+    /// only when `nhl`; the NBA's answering impossible games when `impossible`).
+    struct MixedRun {
+        let processes: [Background]
+        let nhlProxy: Background?
+        let nbaProxy: Background
+        let receiver: WebhookReceiver
+        let run: Background
+
+        static func start(_ cli: CLI, nhl flakyNHL: Bool, impossible: Bool) async throws -> MixedRun {
+            var processes: [Background] = []
+            do {
+                let nhl = try await Replays.serveBothGames(cli, speed: 60)
+                processes.append(nhl)
+                let nba = try Background(
+                    CLI.binary.path,
+                    ["replay", "--serve", "127.0.0.1:0", NBARunTests.game.path, "--speed", "120", "--start-in", "25"],
+                    environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
+                processes.append(nba)
+                try #require(await nba.wait(timeout: 30) { !$0.isEmpty })
+                let nhlProxy = flakyNHL ? try await FeedRefusalTests.flaky(nhl.output[0], "play-by-play") : nil
+                let nbaProxy = try await FeedRefusalTests.flaky(nba.output[0], "summary", impossible: impossible)
+                processes += [nhlProxy, nbaProxy].compactMap { $0 }
+                let receiver = try await WebhookReceiver(directory: cli.home, secret: WebhookReceiver.secret)
+                processes.append(receiver.process)
+                try cli.writeConfig(
+                    """
+                    teams = ["TOR", "MTL", "nba:ORL"]
+                    [watch]
+                    poll = "2s"
+                    \(receiver.homeSink)
+                    """)
+                let run = try Background(
+                    CLI.binary.path, ["run"],
+                    environment: [
+                        "HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1",
+                        "FACEOFF_API_BASE": nhlProxy?.output[0] ?? nhl.output[0], "FACEOFF_ESPN_BASE": nbaProxy.output[0],
+                    ])
+                processes.append(run)
+                return MixedRun(processes: processes, nhlProxy: nhlProxy, nbaProxy: nbaProxy, receiver: receiver, run: run)
+            } catch {
+                // Nothing started is left running.
+                for process in processes { process.kill() }
+                throw error
+            }
+        }
+
+        func kill() { for process in processes { process.kill() } }
+    }
+
     /// An NBA game whose every summary holds numbers no game has (a 2^62nd quarter, a NaN
     /// clock: they trapped the process, and with it the NHL's games) beside two NHL games in
     /// one `run`: the NBA answers are refused in words, and the NHL games go to their finals.
     @Test func oneLeaguesImpossibleNumbersCostAnotherLeaguesGamesNothing() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let nhl = try await Replays.serveBothGames(cli, speed: 60)
-        defer { nhl.kill() }
-        let nba = try Background(
-            CLI.binary.path,
-            ["replay", "--serve", "127.0.0.1:0", NBARunTests.game.path, "--speed", "120", "--start-in", "25"],
-            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
-        defer { nba.kill() }
-        try #require(await nba.wait(timeout: 30) { !$0.isEmpty })
-        let nbaProxy = try await Self.flaky(nba.output[0], "summary", impossible: true)
-        defer { nbaProxy.kill() }
-        let receiver = try await WebhookReceiver(directory: cli.home, secret: WebhookReceiver.secret)
-        defer { receiver.process.kill() }
-        try cli.writeConfig(
-            """
-            teams = ["TOR", "MTL", "nba:ORL"]
-            [watch]
-            poll = "2s"
-            \(receiver.homeSink)
-            """)
-        let run = try Background(
-            CLI.binary.path, ["run"],
-            environment: [
-                "HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1",
-                "FACEOFF_API_BASE": nhl.output[0], "FACEOFF_ESPN_BASE": nbaProxy.output[0],
-            ])
-        defer { run.kill() }
+        let mixed = try await MixedRun.start(cli, nhl: false, impossible: true)
+        defer { mixed.kill() }
+        let (run, receiver) = (mixed.run, mixed.receiver)
         let finals = try Replays.reference().keys.map { "\($0):final" }
         #expect(
             await eventually(within: .seconds(300)) { finals.allSatisfy(receiver.accepted.contains) },
@@ -68,34 +96,10 @@ struct FeedRefusalTests {
     @Test func aFirst404FromEachLeaguesFeedCostsNoGame() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let nhl = try await Replays.serveBothGames(cli, speed: 60)
-        defer { nhl.kill() }
-        let nba = try Background(
-            CLI.binary.path,
-            ["replay", "--serve", "127.0.0.1:0", NBARunTests.game.path, "--speed", "120", "--start-in", "25"],
-            environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin"])
-        defer { nba.kill() }
-        try #require(await nba.wait(timeout: 30) { !$0.isEmpty })
-        let nhlProxy = try await Self.flaky(nhl.output[0], "play-by-play")
-        defer { nhlProxy.kill() }
-        let nbaProxy = try await Self.flaky(nba.output[0], "summary")
-        defer { nbaProxy.kill() }
-        let receiver = try await WebhookReceiver(directory: cli.home, secret: WebhookReceiver.secret)
-        defer { receiver.process.kill() }
-        try cli.writeConfig(
-            """
-            teams = ["TOR", "MTL", "nba:ORL"]
-            [watch]
-            poll = "2s"
-            \(receiver.homeSink)
-            """)
-        let run = try Background(
-            CLI.binary.path, ["run"],
-            environment: [
-                "HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1",
-                "FACEOFF_API_BASE": nhlProxy.output[0], "FACEOFF_ESPN_BASE": nbaProxy.output[0],
-            ])
-        defer { run.kill() }
+        let mixed = try await MixedRun.start(cli, nhl: true, impossible: false)
+        defer { mixed.kill() }
+        let (run, receiver, nbaProxy) = (mixed.run, mixed.receiver, mixed.nbaProxy)
+        let nhlProxy = try #require(mixed.nhlProxy)
         let finals = try Replays.reference().keys.map { "\($0):final" } + ["401585607:final"]
         #expect(
             await eventually(within: .seconds(300)) { finals.allSatisfy(receiver.accepted.contains) },
