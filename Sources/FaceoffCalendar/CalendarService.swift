@@ -160,7 +160,7 @@ public struct CalendarService: Sendable {
         }
         events.sort { ($0.1.start, $0.0) < ($1.1.start, $1.0) }
         if games.isEmpty && nba.allSatisfy({ ($0.schedule.events ?? []).isEmpty }) {
-            throw CalendarError("the schedule came back with no games; the last good feed stays (check `faceoff schedule`)")
+            throw CalendarError("the schedule came back with no games (check `faceoff schedule`)")
         }
 
         let finalEvents = try await stamp(
@@ -252,7 +252,7 @@ public struct CalendarService: Sendable {
             let newlyGone = gone.values.filter { !$0.vanished && $0.event.ifNecessary != true }.count
             if ScheduleCheck.implausible(newlyGone, of: known) {
                 throw CalendarError(
-                    "\(newlyGone) of \(known) games are missing from the schedule; not trusting it, the last good feed stays")
+                    "\(newlyGone) of \(known) games are missing from the schedule; not trusting it")
             }
             for (id, old) in gone {
                 if old.vanished {

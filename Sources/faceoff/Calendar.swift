@@ -174,10 +174,8 @@ extension Faceoff {
                 let shown = ConfigLoader.displayPath(report.path, paths: session.paths)
                 if let error = report.error {
                     failed = true
-                    // Said once: the calendar's own refusals say it already.
-                    let kept =
-                        FileManager.default.fileExists(atPath: report.path) && !"\(error)".contains("the last good feed stays")
-                        ? "; the last good feed stays" : ""
+                    // Said here alone, where it is known whether there is a last good feed.
+                    let kept = FileManager.default.fileExists(atPath: report.path) ? "; the last good feed stays" : ""
                     printError("faceoff: \(report.feed).ics not updated: \(error)\(kept)")
                     continue
                 }
