@@ -138,13 +138,11 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                     events = found
                     if let gap = reading.catchUp { events = await catchUp(found, snapshot, &detector, gap: gap, metadata: metadata) }
                 }
-                if let reminder = loop.reminder(
+                let reminding = loop.reminder(
                     upcoming: snapshot.state?.isUpcoming == true, start: PregameReminder.start(scheduledStart, snapshot.startTime),
                     { reminder(snapshot, at: seenAt, sent: $0, moved: $1) })
-                {
-                    events.insert(reminder, at: 0)
-                }
-                if loop.takeMoved() {
+                if let reminder = reminding.event { events.insert(reminder, at: 0) }
+                if reminding.moved {
                     logger.notice("the game's start moved; reminders again, and the schedule asked", metadata: metadata)
                     schedule?.moved(gameID)
                 }
@@ -179,7 +177,7 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                 interval = nextPoll(snapshot, breakClockBefore: lastBreakClock)
                 lastBreakClock = snapshot.clock?.inIntermission == true ? snapshot.clock?.secondsRemaining : nil
             } catch {
-                switch loop.failed(error, listed: (error as? APIError)?.code == .notFound ? schedule?.lists(gameID) : nil) {
+                switch loop.failed(error, listed: { schedule?.lists(gameID) }) {
                 case .stop(let error): throw error
                 case .retry(let after):
                     interval = after

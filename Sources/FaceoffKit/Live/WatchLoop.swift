@@ -39,7 +39,6 @@ struct WatchLoop<C: Clock, Snapshot>: Sendable where C.Duration == Duration, Sna
     /// The start the reminders sent were for, and whether they were re-armed by a move.
     private var remindedStart: Date?
     private var rearmed = false
-    private var moved = false
     /// Wall time of the last poll that reached the feed.
     private(set) var lastSeen: Date?
     /// Snapshots waiting out the scoreboard's delay, each with the instant its delay counts
@@ -73,50 +72,53 @@ struct WatchLoop<C: Clock, Snapshot>: Sendable where C.Duration == Duration, Sna
         return reading
     }
 
+    /// What a poll's look at the reminders gives: the reminder due now, if any, and whether
+    /// the game's start moved (the schedule is worth asking for, for its `schedule_change`).
+    struct Reminding {
+        var event: GameEvent?
+        var moved = false
+    }
+
     /// The pregame reminder due now, if any: `due` is asked with the leads already sent while
     /// the game is upcoming; once it is not, every reminder counts as sent. When the feed's
-    /// `start` moved `movedStart` or more later than the one the reminders went out for, they
-    /// are due again (`due` is told, for the new reminders' keys) and `moved` says so once.
+    /// `start` moved `movedStart` or more later than the latest one the reminders went out
+    /// for, they are due again (`due` is told, for the new reminders' keys), and the move is
+    /// said once (a feed flapping between two starts re-arms once).
     mutating func reminder(
         upcoming: Bool, start: Date? = nil, _ due: (_ sent: Set<Int>, _ moved: Bool) -> (event: GameEvent, covered: [Int])?
-    ) -> GameEvent? {
+    ) -> Reminding {
         guard upcoming else {
             remindersSent.formUnion(settings.reminders.map { Int($0.components.seconds) })
-            return nil
+            return Reminding()
         }
+        var reminding = Reminding()
         if let start, let before = remindedStart, !remindersSent.isEmpty, start.timeIntervalSince(before) >= Self.movedStart {
             remindersSent = []
             rearmed = true
-            moved = true
+            reminding.moved = true
         }
-        // The latest start reminded for: a feed flapping between two starts re-arms once.
         if let start { remindedStart = max(remindedStart ?? start, start) }
-        guard let (event, covered) = due(remindersSent, rearmed) else { return nil }
-        remindersSent.formUnion(covered)
-        return event
+        if let (event, covered) = due(remindersSent, rearmed) {
+            remindersSent.formUnion(covered)
+            reminding.event = event
+        }
+        return reminding
     }
 
     /// A start moved this much later (or more) after reminders went out re-arms them.
     static var movedStart: TimeInterval { 300 }
 
-    /// Whether the game's start moved since the last look (then false again): the schedule
-    /// is worth asking for, for its `schedule_change`.
-    mutating func takeMoved() -> Bool {
-        defer { moved = false }
-        return moved
-    }
-
     /// A poll failed with `error`: stop when watching can't go on, else poll again later each
     /// time, up to a minute. Watching can't go on when the game won't be played, or when the
-    /// feed has no such game (404) and no schedule says otherwise: `listed` is nil for a game
-    /// named by hand (a 404 at the first poll ends it), else whether the schedule still lists
-    /// the game (a CDN edge that answers 404 for a scheduled game is retried, for as long as
-    /// the schedule lists it).
-    mutating func failed(_ error: any Error, listed: Bool? = nil) -> AfterFailure {
+    /// feed has no such game (404) and no schedule says otherwise: `listed`, asked only then,
+    /// is nil for a game named by hand (a 404 at the first poll ends it), else whether the
+    /// schedule still lists the game (a CDN edge that answers 404 for a scheduled game is
+    /// retried, for as long as the schedule lists it).
+    mutating func failed(_ error: any Error, listed: () -> Bool? = { nil }) -> AfterFailure {
         if error is CancellationError { return .stop(error) }
         if let error = error as? WatchError, error.isFinal { return .stop(error) }
         if let error = error as? APIError, error.code == .notFound {
-            switch listed {
+            switch listed() {
             case nil where polls == 1: return .stop(WatchError("\(error)", final: true))
             case false?: return .stop(WatchError("\(error), and the schedule no longer lists the game", final: true))
             default: break

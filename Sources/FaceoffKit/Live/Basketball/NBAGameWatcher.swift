@@ -77,13 +77,11 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                     events = detector.process(snapshot)
                     if let gap = reading.catchUp { events = await catchUp(events, snapshot, &detector, gap: gap, metadata: metadata) }
                 }
-                if let reminder = loop.reminder(
+                let reminding = loop.reminder(
                     upcoming: snapshot.isUpcoming, start: PregameReminder.start(scheduledStart, snapshot.startTime),
                     { reminder(snapshot, at: seenAt, sent: $0, moved: $1) })
-                {
-                    events.insert(reminder, at: 0)
-                }
-                if loop.takeMoved() {
+                if let reminder = reminding.event { events.insert(reminder, at: 0) }
+                if reminding.moved {
                     logger.notice("the game's start moved; reminders again, and the schedule asked", metadata: metadata)
                     schedule?.moved(gameID)
                 }
@@ -105,7 +103,7 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
                 }
                 interval = nextPoll(snapshot)
             } catch {
-                switch loop.failed(error, listed: (error as? APIError)?.code == .notFound ? schedule?.lists(gameID) : nil) {
+                switch loop.failed(error, listed: { schedule?.lists(gameID) }) {
                 case .stop(let error): throw error
                 case .retry(let after):
                     interval = after
