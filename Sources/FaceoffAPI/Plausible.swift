@@ -20,6 +20,9 @@ public enum Plausible {
     public static let seriesCount = 0...7
     /// A season's year.
     public static let year = 1900...2200
+    /// A player's height in inches and weight in pounds.
+    public static let heightInches = 0...120
+    public static let weightPounds = 0...1000
 
     /// `value` as a whole number when it is finite and within `range` once rounded; nil for
     /// NaN, an infinity or anything outside.

@@ -99,9 +99,8 @@ extension Daemon {
                 }
                 // The part of the season counts as a season: when ESPN's answer moves on to the
                 // playoffs there is nothing to compare, rather than every playoff game "added".
-                let part = schedule.value.season.flatMap { season in
-                    season.year.flatMap { Plausible.year.contains($0) ? $0 * 10 + min(max(season.type ?? 0, 0), 9) : nil }
-                }
+                // (Its year and part are ones a season has: the endpoint refuses others.)
+                let part = schedule.value.season.flatMap { season in season.year.map { $0 * 10 + (season.type ?? 0) } }
                 announceChanges(
                     team: key, games: (schedule.value.events ?? []).compactMap { ScheduleChanges.Game(nba: $0, season: part) }, at: date,
                     config: config)

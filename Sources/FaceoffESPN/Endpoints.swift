@@ -47,10 +47,10 @@ extension Endpoint where Response == ESPNRoster {
                 if athletes.isEmpty { return "it lists no players" }
                 // Inches and pounds a person can measure.
                 for athlete in athletes {
-                    if let height = athlete.height, Plausible.int(height, in: 0...120) == nil {
+                    if let height = athlete.height, Plausible.int(height, in: Plausible.heightInches) == nil {
                         return "it gives a player's height as \(height)"
                     }
-                    if let weight = athlete.weight, Plausible.int(weight, in: 0...1000) == nil {
+                    if let weight = athlete.weight, Plausible.int(weight, in: Plausible.weightPounds) == nil {
                         return "it gives a player's weight as \(weight)"
                     }
                 }
@@ -74,7 +74,13 @@ extension Endpoint where Response == ESPNTeamSchedule {
             teamPath(team, "schedule") + (part.map { "?seasontype=\($0.rawValue)" } ?? ""), missing: missingTeam(team),
             problem: { schedule in
                 if let other = otherTeam(schedule.team, asked: team, what: "schedule") { return other }
-                if let year = Plausible.problem(schedule.season?.year, Plausible.year, "the season's year") { return year }
+                // ESPN's parts: 1 preseason, 2 regular season, 3 postseason, 4 off season.
+                if let season = Plausible.first(
+                    Plausible.problem(schedule.season?.year, Plausible.year, "the season's year"),
+                    Plausible.problem(schedule.season?.type, 1...4, "the season's part"))
+                {
+                    return season
+                }
                 let events = schedule.events ?? []
                 let others = events.filter { event in
                     let ids = (event.competition?.competitors ?? []).compactMap { $0.team?.id }

@@ -32,8 +32,8 @@ extension RosterReport {
             .map { athlete in
                 let place = [athlete.birthPlace?.city, athlete.birthPlace?.state, athlete.birthPlace?.country]
                     .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
-                let inches = athlete.height.flatMap { Plausible.int($0, in: 0...120) }
-                let pounds = athlete.weight.flatMap { Plausible.int($0, in: 0...1000) }
+                let inches = athlete.height.flatMap { Plausible.int($0, in: Plausible.heightInches) }
+                let pounds = athlete.weight.flatMap { Plausible.int($0, in: Plausible.weightPounds) }
                 return Player(
                     id: athlete.id.flatMap { Int($0) }, number: athlete.jersey.flatMap { Int($0) },
                     name: athlete.displayName ?? athlete.fullName ?? "?", position: athlete.position?.abbreviation, handedness: nil,

@@ -114,8 +114,7 @@ public struct PlayerReport: Codable, Sendable, Equatable {
         let featured = landing.featuredStats
         if String(featured?.season ?? 0) == season, let line = featured?.regularSeason?.subSeason, (line.gamesPlayed ?? 0) > 0 {
             seasonStats = Stats(
-                line, timeOnIce: rows.last?.stats.avgToi,
-                gamesStarted: rows.compactMap(\.stats.gamesStarted).reduce(nil) { ($0 ?? 0) &+ max(0, min($1, 200)) }
+                line, timeOnIce: rows.last?.stats.avgToi, gamesStarted: rows.compactMap(\.stats.gamesStarted).reduce(nil) { ($0 ?? 0) + $1 }
             )
         } else if let row = rows.last, (row.stats.gamesPlayed ?? 0) > 0 {
             seasonStats = Stats(row.stats)

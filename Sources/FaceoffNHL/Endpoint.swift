@@ -229,7 +229,10 @@ extension Endpoint where Response == PlayerLanding {
             problem: { player in
                 guard let playerId = player.playerId else { return "it has no player id" }
                 guard playerId == id else { return "it is about player \(playerId), not \(id)" }
-                return player.firstName == nil && player.lastName == nil ? "it has no name" : nil
+                if player.firstName == nil && player.lastName == nil { return "it has no name" }
+                // A season's games, as the player report adds them up (a traded player's rows).
+                let games = (player.seasonTotals ?? []).flatMap { [$0.stats.gamesPlayed, $0.stats.gamesStarted] }
+                return games.lazy.compactMap { Plausible.problem($0, Plausible.seasonCount, "a season's games") }.first
             }
         ) { _, _ in FreshnessRules.daily }
     }
