@@ -206,10 +206,7 @@ extension ESPNSummary {
 /// A period's clock as ESPN writes it ("10:05", or under a minute "45.3") as seconds, nil for
 /// anything a period's clock can't read (not a number, NaN, negative, longer than a period).
 public enum ESPNClock {
-    public static func seconds(_ clock: String) -> Double? {
-        guard clock.utf8.count <= 8 else { return nil }
-        return number(clock).flatMap { Plausible.seconds($0) }
-    }
+    public static func seconds(_ clock: String) -> Double? { number(clock).flatMap { Plausible.seconds($0) } }
 
     /// A number no period's clock can read (NaN, an infinity, negative, longer than any
     /// period): the answer is refused. Text that is no number at all ("--") is only no clock.

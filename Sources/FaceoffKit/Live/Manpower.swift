@@ -304,13 +304,8 @@ enum GameClockTime {
         return (period - 1) * 1200 + seconds
     }
 
-    /// "MM:SS" in seconds.
-    static func seconds(_ clock: String?) -> Int? {
-        guard let parts = clock?.split(separator: ":"), parts.count == 2, let minutes = Int(parts[0]), let seconds = Int(parts[1]),
-            (0...60).contains(minutes), (0..<60).contains(seconds)
-        else { return nil }
-        return minutes * 60 + seconds
-    }
+    /// "MM:SS" in seconds (`NHLClock`).
+    static func seconds(_ clock: String?) -> Int? { NHLClock.seconds(clock) }
 
     /// A length of game time as a penalty clock shows it: "2:00", "0:31".
     static func text(_ seconds: Int) -> String {

@@ -141,12 +141,8 @@ extension PlayByPlay {
     /// shot count out of what a game reaches; nil when all are.
     public var implausible: String? {
         func time(_ text: String?, _ what: String) -> String? {
-            guard let text else { return nil }
-            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 2, let minutes = Int(parts[0]), let seconds = Int(parts[1]), (0...60).contains(minutes),
-                (0..<60).contains(seconds)
-            else { return "it gives \(what) as \"\(text.prefix(40))\"" }
-            return nil
+            guard let text, NHLClock.seconds(text) == nil else { return nil }
+            return "it gives \(what) as \"\(text.prefix(40))\""
         }
         func team(_ team: GameTeam?, _ side: String) -> String? {
             Plausible.first(
@@ -175,5 +171,16 @@ extension PlayByPlay {
             if let problem { return problem }
         }
         return nil
+    }
+}
+
+/// A clock as the NHL writes it ("MM:SS": a play's time in its period, the time left) as
+/// seconds; nil for anything else, minutes past an hour included.
+public enum NHLClock {
+    public static func seconds(_ clock: String?) -> Int? {
+        guard let parts = clock?.split(separator: ":"), parts.count == 2, let minutes = Int(parts[0]), let seconds = Int(parts[1]),
+            (0...60).contains(minutes), (0..<60).contains(seconds)
+        else { return nil }
+        return minutes * 60 + seconds
     }
 }
