@@ -282,7 +282,11 @@ import Testing
             for key in ["1", "2", "3"] { router.route(Self.goal(key)) }
             await router.settle()
             #expect(setup.log.of("hook").isEmpty)
+            // The disk did refuse them: the router holds them, not the store.
+            #expect(router.unrecorded.withLock { $0["hook"]?.count } == 3)
             #expect(try await holds.unmute(["hook"], at: Self.at(26, 12, 3)) == ["hook"])
+            // ... and the unmute needed the reserve, which it gave back.
+            #expect(!FileManager.default.fileExists(atPath: Store.reservePath(setup.store.path)))
             try await setup.until { setup.log.of("hook").count == 1 }
         }
         disk.makeRoom()
