@@ -18,6 +18,10 @@ public enum Plausible {
     public static let seasonCount = 0...200
     /// A series' wins or games (best of seven).
     public static let seriesCount = 0...7
+    /// A game's plays. The longest recorded games have about 470 (an NHL playoff game in
+    /// overtime, an NBA game); a game of six overtimes might have twice that. The bound also
+    /// bounds the work of a poll and of `replay`, whose every step reads the plays so far.
+    public static let plays = 0...2_000
     /// A season's year.
     public static let year = 1900...2200
     /// A player's height in inches and weight in pounds.

@@ -187,7 +187,12 @@ extension ESPNSummary {
     /// points, or the game's period, out of what a game reaches; nil when all are.
     public var implausible: String? {
         let period = header?.competitions?.first?.status?.period
-        if let problem = Plausible.problem(period, 0...Plausible.period.upperBound, "the game's period") { return problem }
+        if let problem = Plausible.first(
+            Plausible.problem(period, 0...Plausible.period.upperBound, "the game's period"),
+            Plausible.problem(plays?.count, Plausible.plays, "the number of plays"))
+        {
+            return problem
+        }
         for play in plays ?? [] {
             let problem = Plausible.first(
                 Plausible.problem(play.period?.number, Plausible.period, "a play's quarter"),

@@ -195,3 +195,45 @@ struct ImpossibleNumberTests {
         #expect(Date().timeIntervalSince(started) < 30)
     }
 }
+
+/// A recorded game with more plays than any game has (`Plausible.plays`): `replay`, whose
+/// every step reads the plays so far, refuses the file in words at once instead of working
+/// through it for minutes.
+@Suite("a game with too many plays, the binary", .timeLimit(.minutes(2)))
+struct TooManyPlaysTests {
+    static func stretched(_ source: URL, to count: Int, into file: URL, renumber: Bool) throws {
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: source)) as? [String: Any])
+        let plays = json["plays"] as! [[String: Any]]
+        json["plays"] = (0..<count).map { index -> [String: Any] in
+            var play = plays[index % plays.count]
+            if renumber {
+                play["eventId"] = 100_000 + index
+                play["sortOrder"] = index
+            }
+            return play
+        }
+        try JSONSerialization.data(withJSONObject: json).write(to: file)
+    }
+
+    @Test func anNHLGameOfTwoThousandAndOnePlaysIsRefused() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let file = cli.home.appendingPathComponent("game.json")
+        try Self.stretched(URL(fileURLWithPath: AlertCommandTests.overtimeGame), to: 2_001, into: file, renumber: true)
+        let started = Date()
+        let result = try await cli.run(["replay", file.path, "--speed", "0"])
+        ImpossibleNumberTests.check(result, says: "is not a game the NHL could give: it gives the number of plays as 2001")
+        #expect(Date().timeIntervalSince(started) < 30)
+    }
+
+    @Test(.enabled(if: NBACommandTests.enabled, "../shared/espn-api/fixtures not present"))
+    func anNBAGameOfTwoThousandAndOnePlaysIsRefused() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let file = cli.home.appendingPathComponent("game.json")
+        let recording = NBACommandTests.recordings.appendingPathComponent("summary_nba_401585607_final_tor_at_orl_20240317.json")
+        try Self.stretched(recording, to: 2_001, into: file, renumber: false)
+        let result = try await cli.run(["replay", file.path, "--speed", "0"], environment: FanMirror.environment)
+        ImpossibleNumberTests.check(result, says: "is not a game ESPN could give: it gives the number of plays as 2001")
+    }
+}

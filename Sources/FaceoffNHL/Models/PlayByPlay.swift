@@ -153,7 +153,8 @@ extension PlayByPlay {
             Plausible.problem(periodDescriptor?.number, Plausible.period, "the game's period"),
             Plausible.problem(periodDescriptor?.maxRegulationPeriods, 1...Plausible.period.upperBound, "its regulation periods"),
             Plausible.problem(clock?.secondsRemaining, Plausible.periodSeconds, "the clock's seconds left"),
-            time(clock?.timeRemaining, "the clock"), team(awayTeam, "away"), team(homeTeam, "home"))
+            time(clock?.timeRemaining, "the clock"), team(awayTeam, "away"), team(homeTeam, "home"),
+            Plausible.problem(plays?.count, Plausible.plays, "the number of plays"))
         {
             return problem
         }
