@@ -51,6 +51,7 @@ public struct CalendarPublisher: Sendable {
 
     /// Builds and writes the feeds, several at once (one per core), reports in `kinds` order.
     public func publish(_ kinds: [FeedKind]) async -> [Report] {
+        if service.revalidateSeasonParts { await service.askForSeasonParts(of: kinds) }
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let order = Self.startOrder(kinds)
         var reports: [Int: Report] = [:]

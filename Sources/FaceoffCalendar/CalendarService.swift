@@ -19,9 +19,11 @@ public struct CalendarService: Sendable {
     let overlay: ScheduleOverlay?
     /// ESPN's, for the NBA teams' feeds; nil where none is followed.
     let espn: APIClient?
-    /// Ask ESPN for both season parts again (conditional GETs) rather than use a fresh
-    /// cached copy: `run` sets it, so a feed written after its schedule refresh shows what
-    /// that refresh announced (the refresh asks for the plain schedule, another URL).
+    /// Ask ESPN for both season parts again (conditional GETs) before each publish rather
+    /// than use a fresh cached copy: `run` sets it, so a feed written after its schedule
+    /// refresh shows what that refresh announced (the refresh asks for the plain schedule,
+    /// another URL). The publisher asks once per team and part (`askForSeasonParts`), however
+    /// many feeds hold the team.
     public var revalidateSeasonParts = false
 
     public init(
@@ -37,6 +39,20 @@ public struct CalendarService: Sendable {
         self.options = options
         self.now = now
         self.logger = logger
+    }
+
+    /// Asks ESPN once for both season parts of each NBA team in `kinds` (conditional GETs),
+    /// so the feeds built next read what the server has now from the cache. A failure is left
+    /// for the feed to meet and say.
+    public func askForSeasonParts(of kinds: [FeedKind]) async {
+        guard let espn else { return }
+        var teams: [NBATeam] = []
+        for team in kinds.flatMap(\.teams).compactMap(NBATeams.team(written:)) where !teams.contains(team) { teams.append(team) }
+        for team in teams {
+            for part in [ESPNSeasonType.regular, .postseason] {
+                _ = try? await espn.fetch(.nbaSchedule(team, part: part), revalidate: true)
+            }
+        }
     }
 
     /// The feed and notes about where its data came from (stale copies).
@@ -65,7 +81,7 @@ public struct CalendarService: Sendable {
             // The whole season: ESPN's plain answer is its current part only, and at the
             // playoffs' start the regular season would leave it.
             for part in [ESPNSeasonType.regular, .postseason] {
-                let fetched = try await espn.fetch(.nbaSchedule(team, part: part), revalidate: revalidateSeasonParts)
+                let fetched = try await espn.fetch(.nbaSchedule(team, part: part))
                 nba.append((team, fetched.value))
                 if let note = fetched.staleness {
                     notes.append("nba:\(team.abbrev) (\(part == .regular ? "regular season" : "playoffs")): \(note)")

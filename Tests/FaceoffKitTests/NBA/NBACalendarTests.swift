@@ -116,7 +116,36 @@ import Testing
         // Moved two hours later.
         try serve(recording.replacingOccurrences(of: "\"2026-05-06T00:30Z\"", with: "\"2026-05-06T02:30Z\""))
         #expect(try await start(plain) == before, "a fresh cached part stands for a plain feed")
+        await run.askForSeasonParts(of: [.team("nba:LAL")])
         #expect(try await start(run) == (try Date("2026-05-06T02:30:00Z", strategy: .iso8601)))
+    }
+
+    /// `run` publishes a team's feed and the favourites together: each season part of the
+    /// team is asked for once in a publish, not once per feed that holds the team.
+    @Test(ESPNRecordings.needed) func aPublishAsksForEachSeasonPartOnce() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let recording = try Array(Data(contentsOf: ESPNRecordings.directory.appendingPathComponent(ESPNRecordings.lakersPostseason)))
+        let server = try LoopbackHTTPServer { _ in .response(status: 200, headers: [("ETag", "\"v1\"")], body: recording) }
+        defer { server.stop() }
+        let store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
+        let now = try Date("2026-05-05T12:00:00Z", strategy: .iso8601)
+        let espn = APIClient(
+            service: .espn, base: server.baseURL + "/", http: CurlHTTPClient(clock: TestClock()), cache: ResponseCache(store: store),
+            now: { now })
+        var options = CalendarSettings()
+        options.reminders = []
+        let nhl = APIClient(service: .nhl, base: "file:///nonexistent/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
+        var service = CalendarService(
+            client: nhl, state: nil, templates: try TemplateSet(overrides: nil), options: options, now: { now }, espn: espn)
+        service.revalidateSeasonParts = true
+        let publisher = CalendarPublisher(service: service, directory: directory.path, allowEmpty: false)
+        for round in 1...2 {
+            let reports = await publisher.publish([.team("nba:LAL"), .favourites(["nba:LAL"])])
+            #expect(reports.allSatisfy { $0.error == nil && $0.events == 13 }, "\(reports)")
+            let asked = Dictionary(grouping: server.requests.map(\.path), by: { $0 }).mapValues(\.count)
+            #expect(asked.count == 2 && asked.values.allSatisfy { $0 == round }, "\(asked)")
+        }
     }
 
     /// A series over early: ESPN drops the games it no longer needs. Those were only ever
