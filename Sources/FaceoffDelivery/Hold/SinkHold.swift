@@ -59,14 +59,17 @@ public enum HoldReason: Sendable, Equatable {
 /// One message for what a sink held: "PIT 3–1 MIN, final (Crosby ×2, Rust)" per game, in
 /// the order the games came up.
 public enum Digest {
+    /// The digest of `held`: of its one game when all are (that game's teams, score, league
+    /// and link), of no game when they span several (game 0, no teams: no one game's label
+    /// on a message about many).
     public static func event(_ held: [GameEvent], sink: String, at date: Date) -> GameEvent? {
         guard let last = held.last else { return nil }
+        let oneGame = held.allSatisfy { $0.gameId == last.gameId && $0.league == last.league }
         var event = GameEvent(
-            kind: .digest, key: "\(sink)-\(Int64(date.timeIntervalSince1970))", gameId: last.gameId, away: last.away, home: last.home,
-            score: last.score,
+            kind: .digest, key: "\(sink)-\(Int64(date.timeIntervalSince1970))", gameId: oneGame ? last.gameId : 0,
+            away: oneGame ? last.away : "", home: oneGame ? last.home : "", score: oneGame ? last.score : .init(away: 0, home: 0),
             details: ["summary": summary(held), "alerts": "\(held.count)"])
-        // The last game's league: its teams are keyed, and its link made, as that league's.
-        event.league = last.league
+        if oneGame { event.league = last.league }
         event.seenAt = date
         return event
     }

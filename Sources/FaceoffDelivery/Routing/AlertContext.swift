@@ -9,18 +9,17 @@ import Foundation
 /// Templates/README.md lists every key.
 enum AlertContext {
     static func values(_ event: GameEvent, followed: Set<String>) -> [String: Any] {
-        var values: [String: Any] = [
-            "kind": event.kind.rawValue,
-            event.kind.rawValue: true,
-            "id": event.id,
-            "game_id": event.gameId,
-            "away": event.away,
-            "home": event.home,
-            "score_away": event.score.away,
-            "score_home": event.score.home,
-            "score_line": "\(event.away) \(event.score.away)–\(event.score.home) \(event.home)",
-            "game_url": "https://www.nhl.com/gamecenter/\(event.gameId)",
-        ]
+        var values: [String: Any] = ["kind": event.kind.rawValue, event.kind.rawValue: true, "id": event.id]
+        // A digest of several games is of no one game: no game, teams, score or link.
+        if !event.away.isEmpty || !event.home.isEmpty {
+            values.merge(
+                [
+                    "game_id": event.gameId, "away": event.away, "home": event.home, "score_away": event.score.away,
+                    "score_home": event.score.home, "score_line": "\(event.away) \(event.score.away)–\(event.score.home) \(event.home)",
+                    "game_url": "https://www.nhl.com/gamecenter/\(event.gameId)",
+                ]
+            ) { $1 }
+        }
         func set(_ key: String, _ value: String?) {
             if let value, !value.isEmpty { values[key] = value }
         }
@@ -28,7 +27,7 @@ enum AlertContext {
         if nba {
             values["nba"] = true
             values["league"] = "nba"
-            values["game_url"] = "https://www.espn.com/nba/game/_/gameId/\(event.gameId)"
+            if values["game_url"] != nil { values["game_url"] = "https://www.espn.com/nba/game/_/gameId/\(event.gameId)" }
         }
         if let team = event.team {
             values["team"] = team

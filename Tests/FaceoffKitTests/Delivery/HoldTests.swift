@@ -69,7 +69,7 @@ import Testing
         for moment in sunday { #expect(!intoGap.contains(moment, in: york)) }
     }
 
-    @Test func aDigestSaysEachGamesScoreWhereItGotAndItsScorers() {
+    @Test func aDigestSaysEachGamesScoreWhereItGotAndItsScorers() throws {
         func goal(_ key: String, _ scorer: String, game: Int = 1, away: Int, home: Int, period: Int = 1) -> GameEvent {
             GameEvent(
                 kind: .goal, key: key, gameId: game, away: "PIT", home: "MIN", team: "PIT", period: period,
@@ -94,9 +94,24 @@ import Testing
         recredited.kind = .scoringChange
         recredited.id = "1:scoring_change:2-1"
         #expect(Digest.summary(held + [recredited]).hasPrefix("PIT 2–0 MIN, final (Crosby, Letang, Malkin)"))
-        let digest = Digest.event(held, sink: "hook", at: Self.at(27, 7, 0))
-        #expect(digest?.kind == .digest && digest?.details["alerts"] == "8")
+        let digest = try #require(Digest.event(held, sink: "hook", at: Self.at(27, 7, 0)))
+        #expect(digest.kind == .digest && digest.details["alerts"] == "8")
         #expect(Digest.event([], sink: "hook", at: Date()) == nil)
+        // Of three games: of none of them, not labelled as the last one's.
+        #expect(digest.gameId == 0 && digest.away.isEmpty && digest.home.isEmpty && digest.league == nil)
+        let renderer = Renderer(templates: try TemplateSet(overrides: nil), followed: ["PIT"])
+        for preset in SinkConfig.Preset.allCases {
+            let body = try renderer.webhookBody(digest, preset: preset)
+            let text = String(decoding: body, as: UTF8.self)
+            #expect(try JSONSerialization.jsonObject(with: Data(body)) is [String: Any], "\(preset): \(text)")
+            #expect(!text.contains("TOR") || text.contains("TOR @ MTL, moved"), "\(preset): \(text)")
+            #expect(!text.contains("gamecenter") && !text.contains("\"url\": \"\"") && !text.contains("\"click\": \"\""), "\(preset): \(text)")
+        }
+        // Of one game: that game's, with its link.
+        let one = try #require(Digest.event(Array(held.prefix(3)), sink: "hook", at: Self.at(27, 7, 0)))
+        #expect(one.gameId == 1 && one.away == "PIT" && one.home == "MIN" && one.score == .init(away: 3, home: 0))
+        let discord = String(decoding: try renderer.webhookBody(one, preset: .discord), as: UTF8.self)
+        #expect(discord.contains("\"url\": \"https://www.nhl.com/gamecenter/1\""), "\(discord)")
     }
 
     /// A night of 60 games (about 98 characters each) fits every receiver: the games that
