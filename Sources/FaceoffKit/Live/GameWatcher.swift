@@ -107,7 +107,9 @@ public struct GameWatcher<C: Clock>: Sendable where C.Duration == Duration {
         // Once any alert of this game has gone out (this process before a restart, or another
         // one), everything is derived again and the ledger lets through only what was never
         // delivered.
-        var loop = WatchLoop<C, GameSnapshot>(settings: settings, delivered: (try? ledger?.hasEvents(gameID: gameID)) ?? false)
+        var loop = WatchLoop<C, GameSnapshot>(
+            settings: settings, delivered: (try? ledger?.hasEvents(gameID: gameID)) ?? false,
+            reminded: ledger.flatMap { try? PregameReminder.sent(Sightings(store: $0.store).reminders(gameID: gameID)) })
         /// The intermission clock at the poll before: one that stopped moving is watched closely.
         var lastBreakClock: Int?
 

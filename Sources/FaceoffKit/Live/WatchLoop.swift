@@ -52,9 +52,17 @@ struct WatchLoop<C: Clock, Snapshot>: Sendable where C.Duration == Duration, Sna
     static var catchUpGap: TimeInterval { 300 }
 
     /// - Parameter delivered: whether any alert of this game has gone out already (the ledger).
-    init(settings: GameWatcher<C>.Settings, delivered: Bool) {
+    /// - Parameter reminded: the reminders that went out before (`PregameReminder.sent`): a
+    ///   lead counts as sent when one as short or shorter was, and a game moved since is
+    ///   reminded again as if this process had seen the move.
+    init(settings: GameWatcher<C>.Settings, delivered: Bool, reminded: PregameReminder.Sent? = nil) {
         self.settings = settings
         fresh = !delivered
+        if let reminded, let shortest = reminded.leads.min() {
+            remindedStart = reminded.start
+            remindersSent = Set(settings.reminders.map { Int($0.components.seconds) }.filter { $0 >= shortest })
+            rearmed = reminded.moved
+        }
     }
 
     /// A poll begins.

@@ -42,6 +42,16 @@ public struct Sightings: Sendable {
         }
     }
 
+    /// The game's `pregame` reminders seen, for `PregameReminder.sent`.
+    public func reminders(gameID: Int) throws(StoreError) -> [(id: String, seenAt: Date)] {
+        try store.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT event_id, seen_at FROM event_seen WHERE game_id = ? AND kind = ?",
+                arguments: [gameID, GameEvent.Kind.pregame.rawValue]
+            ).map { (id: $0["event_id"], seenAt: Date(timeIntervalSince1970: $0["seen_at"])) }
+        }
+    }
+
     /// A goal in words, as a fan names it: "S. Crosby (PIT) at 12:34 of the 2nd, PIT 1–0 MIN".
     static func label(_ event: GameEvent) -> String? {
         guard event.kind == .goal else { return nil }

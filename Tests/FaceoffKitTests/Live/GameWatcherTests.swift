@@ -252,6 +252,29 @@ import Testing
     }
 
     /// Seeds unknown (game 1 of a series): the winner of a tied series leads it.
+    /// A game moved later while no process watched (reminded, then a restart): the new
+    /// process reminds again for the new start; a move of a minute is no news.
+    @Test func aGameMovedBeforeARestartIsRemindedAgain() async throws {
+        let feed = Mutex(Feed(try Self.game()))
+        let setup = try Setup { _ in
+            .response(status: 200, headers: [("Content-Type", "application/json")], body: feed.withLock { $0 }.next())
+        }
+        defer { setup.close() }
+        let first = Date(timeIntervalSince1970: 1_800_000_000)
+        let before = Delivered()
+        try await setup.watcher(before, start: first.addingTimeInterval(1740), now: { first }).run()
+        #expect(before.all.first?.id == "2025020100:pregame:30")
+        // Ten minutes later, a new process: the game moved a minute later, then eight.
+        let restarted = first.addingTimeInterval(600)
+        for (move, expected) in [(60.0, [String]()), (480, ["2025020100:pregame:30-\(1_800_000_000 + 1740 + 480)"])] {
+            feed.withLock { $0 = Feed(try! Self.game()) }
+            let after = Delivered()
+            try await setup.watcher(after, start: first.addingTimeInterval(1740 + move), now: { restarted }).run()
+            #expect(after.all.filter { $0.kind == .pregame }.map(\.id) == expected, "moved \(move) s")
+            #expect(!after.all.contains { $0.kind == .goal }, "the game's alerts went out before")
+        }
+    }
+
     @Test func aTiedSeriesWithUnknownSeedsIsLedByTheWinner() {
         let first = SeriesState(
             round: 1, abbrev: "R1", letter: "C", gameNumber: 1, top: nil, bottom: nil, topWins: 0, bottomWins: 0, neededToWin: 4,

@@ -181,6 +181,37 @@ import Testing
         #expect(told[3].0 == [])
     }
 
+    /// After a restart the reminders sent before are read back from their sightings: a lead
+    /// counts as sent when one as short was, and a move since re-arms them.
+    @Test func remindersSentBeforeARestartCountAsSent() throws {
+        let seen = Date(timeIntervalSince1970: 1_000_000)
+        let plain = try #require(PregameReminder.sent([("1:pregame:30", seen), ("1:pregame:x", seen), ("1:pregame", seen)]))
+        #expect(plain == .init(start: seen + 1860, leads: [1800], moved: false))
+        let moved = PregameReminder.sent([("1:pregame:30", seen), ("1:pregame:10-1000900", seen + 60), ("1:pregame:90s", seen)])
+        #expect(moved == .init(start: Date(timeIntervalSince1970: 1_000_900), leads: [600], moved: true))
+        #expect(PregameReminder.sent([]) == nil)
+        let pregame = GameEvent(kind: .pregame, key: nil, gameId: 1, away: "MTL", home: "TOR", score: .init(away: 0, home: 0))
+        var told: [(Set<Int>, Bool)] = []
+        func poll(_ loop: inout Loop, _ start: Date) -> Bool {
+            loop.reminder(upcoming: true, start: start) { sent, moved in
+                told.append((sent, moved))
+                return (pregame, [600])
+            }.moved
+        }
+        // The same start (within the bound): the 30-minute one counts as sent, the 10-minute one not.
+        var same = Loop(settings: settings, delivered: true, reminded: plain)
+        #expect(poll(&same, seen + 1800) == false)
+        #expect(told.last! == ([1800], false))
+        // Five minutes past the latest start it can have been for: a move, reminded again.
+        var later = Loop(settings: settings, delivered: true, reminded: plain)
+        #expect(poll(&later, seen + 1860 + 300) == true)
+        #expect(told.last! == ([], true))
+        // Before, the moved game's own keys go on.
+        var again = Loop(settings: settings, delivered: true, reminded: moved)
+        #expect(poll(&again, Date(timeIntervalSince1970: 1_000_900)) == false)
+        #expect(told.last! == ([1800, 600], true))
+    }
+
     @Test func snapshotsShowInOrderEachWhenItsDelayIsOver() {
         var loop = Loop(settings: settings, delivered: false)
         let delay = Duration.seconds(30)

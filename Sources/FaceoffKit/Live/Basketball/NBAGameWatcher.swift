@@ -51,7 +51,9 @@ public struct NBAGameWatcher<C: Clock>: Sendable where C.Duration == Duration {
             try await clock.sleep(for: .seconds(lead))
         }
         var detector = NBAEventDetector()
-        var loop = WatchLoop<C, NBASnapshot>(settings: settings, delivered: (try? ledger?.hasEvents(gameID: gameID)) ?? false)
+        var loop = WatchLoop<C, NBASnapshot>(
+            settings: settings, delivered: (try? ledger?.hasEvents(gameID: gameID)) ?? false,
+            reminded: ledger.flatMap { try? PregameReminder.sent(Sightings(store: $0.store).reminders(gameID: gameID)) })
         while true {
             try Task.checkCancellation()
             var interval = settings.poll
