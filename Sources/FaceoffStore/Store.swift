@@ -20,7 +20,10 @@ public final class Store: Sendable {
     /// False for a reader: writes fail (SQLite refuses them) instead of touching the file.
     public let writable: Bool
 
-    public init(path: String) throws(StoreError) {
+    /// - Parameter usingReserve: an open that fails for want of space gives the reserve back
+    ///   and is tried once more (`mute`, `unmute`: their write must work on a full disk, and
+    ///   opening makes the WAL's files first).
+    public init(path: String, usingReserve: Bool = false) throws(StoreError) {
         self.path = path
         writable = true
         let directory = (path as NSString).deletingLastPathComponent
@@ -31,7 +34,11 @@ public final class Store: Sendable {
         configuration.busyMode = .timeout(5)
         configuration.label = "faceoff"
         do {
-            pool = try Self.openAndMigrate(path: path, configuration: configuration)
+            do {
+                pool = try Self.openAndMigrate(path: path, configuration: configuration)
+            } catch  where usingReserve && Self.releaseReserve(at: path, after: error) {
+                pool = try Self.openAndMigrate(path: path, configuration: configuration)
+            }
         } catch let newer as StoreError.Newer {
             throw StoreError(path: path, reason: newer.description, advice: nil)
         } catch {
@@ -59,14 +66,16 @@ public final class Store: Sendable {
     }
 
     /// Gives the reserve back when `error` says the disk is full; whether there was one.
-    func releaseReserve(after error: any Error) -> Bool {
+    func releaseReserve(after error: any Error) -> Bool { Self.releaseReserve(at: path, after: error) }
+
+    static func releaseReserve(at path: String, after error: any Error) -> Bool {
         guard let database = error as? DatabaseError else { return false }
         let code = database.resultCode.primaryResultCode
-        // Full: SQLite says so, or an I/O error with less room left than the reserve (some
-        // file systems refuse a write with a few blocks still free).
-        let low = Self.fileSystem(of: path).map { UInt64($0.f_bavail) * UInt64($0.f_frsize) < UInt64(Self.reserveBytes) } ?? false
-        guard code == .SQLITE_FULL || (code == .SQLITE_IOERR && low) else { return false }
-        return (try? FileManager.default.removeItem(atPath: Self.reservePath(path))) != nil
+        // Full: SQLite says so, or an I/O error (or, opening, a file it can't make) with less
+        // room left than the reserve (some file systems refuse a write with a few blocks free).
+        let low = fileSystem(of: path).map { UInt64($0.f_bavail) * UInt64($0.f_frsize) < UInt64(reserveBytes) } ?? false
+        guard code == .SQLITE_FULL || ([.SQLITE_IOERR, .SQLITE_CANTOPEN].contains(code) && low) else { return false }
+        return (try? FileManager.default.removeItem(atPath: reservePath(path))) != nil
     }
 
     /// Opens the pool and migrates it. While a new file is still in rollback-journal mode

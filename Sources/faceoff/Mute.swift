@@ -59,7 +59,7 @@ extension Faceoff {
             if list {
                 return try Self.printList(session: session, store: try session.readStore() ?? session.openStore(), json: global.json)
             }
-            let store = try session.openStore()
+            let store = try session.openStore(usingReserve: true)
             let now = session.now
             let zone = session.config.timeZone
             let names = try MuteReport.sinks(named: sinks, config: session.config)
@@ -99,7 +99,7 @@ extension Faceoff {
 
         func run() async throws {
             let session = try global.session()
-            let store = try session.openStore()
+            let store = try session.openStore(usingReserve: true)
             let names = sinks.isEmpty ? nil : try MuteReport.sinks(named: sinks, config: session.config)
             let holds = Holds(store: store)
             let ended = try await holds.unmute(names, at: session.now)

@@ -132,3 +132,34 @@ import Testing
             "\(alike.stderr)")
     }
 }
+
+/// `mute` and `unmute` on a full disk, and `mute --list` on a read-only one, as a user meets
+/// them: the store's reserve (`faceoff.sqlite.reserve`) lets the unmute through.
+@Suite("mute on a full or read-only disk, the binary", .timeLimit(.minutes(2)), .enabled(if: geteuid() == 0, "needs root to mount a tmpfs"))
+struct MuteFullDiskTests {
+    @Test func anUnmuteWorksOnAFullDiskAndTheListOnAReadOnlyOne() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let data = cli.home.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let mounted = try await CLI.execute("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", data.path])
+        try #require(mounted.status == 0, "mount: \(mounted.stderr)")
+        defer { umount(data.path) }
+        let environment = ["XDG_STATE_HOME": data.path]
+        try cli.writeConfig("teams = [\"TOR\"]\n[[sink]]\ntype = \"stdout\"\nname = \"tty\"\n")
+        let muted = try await cli.run(["mute", "tty"], environment: environment)
+        #expect(muted.status == 0, "\(muted.stderr)")
+        _ = try await CLI.execute("/bin/dd", ["if=/dev/zero", "of=\(data.path)/filler", "bs=4096"])
+        #expect(!FileManager.default.createFile(atPath: data.path + "/probe", contents: Data(count: 8192)), "the disk is not full")
+        let unmuted = try await cli.run(["unmute", "tty"], environment: environment)
+        #expect(unmuted.status == 0, "\(unmuted.stdout)\(unmuted.stderr)")
+        try? FileManager.default.removeItem(atPath: data.path + "/filler")
+        #expect(try await cli.run(["mute", "tty"], environment: environment).status == 0)
+        let readOnly = try await CLI.execute("/bin/mount", ["-o", "remount,ro", data.path])
+        try #require(readOnly.status == 0, "remount: \(readOnly.stderr)")
+        let list = try await cli.run(["mute", "--list"], environment: environment)
+        #expect(list.status == 0 && list.stdout.hasPrefix("tty  muted"), "\(list.stdout)\(list.stderr)")
+        let refused = try await cli.run(["unmute", "tty"], environment: environment)
+        #expect(refused.status == 1 && HostileTests.plain(refused.stderr), "\(refused.status) \(refused.stdout)\(refused.stderr)")
+    }
+}

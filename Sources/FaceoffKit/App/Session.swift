@@ -110,8 +110,9 @@ public struct Session: Sendable {
 
     public var displayConfigPath: String { ConfigLoader.displayPath(configPath, paths: paths) }
 
-    public func openStore() throws(StoreError) -> Store {
-        try Store(path: paths.storeFile)
+    /// - Parameter usingReserve: for `mute` and `unmute`, which must work on a full disk.
+    public func openStore(usingReserve: Bool = false) throws(StoreError) -> Store {
+        try Store(path: paths.storeFile, usingReserve: usingReserve)
     }
 
     /// The store read-only, for `faceoff status`: nil when none exists yet (see `Store.reader`).
