@@ -163,3 +163,36 @@ struct MuteFullDiskTests {
         #expect(refused.status == 1 && HostileTests.plain(refused.stderr), "\(refused.status) \(refused.stdout)\(refused.stderr)")
     }
 }
+
+/// Quiet hours on the night the clocks spring forward in New York (2026-03-08, 02:00 EST is
+/// 03:00 EDT), as the binary sees that date under `faketime`: a span inside the skipped hour
+/// is empty that night, and holds as written the night before.
+@Suite("quiet hours on the spring-forward night, the binary", .enabled(if: Checkers.faketime, "needs faketime (apt-get install faketime)"))
+struct SpringForwardTests {
+    @Test func quietHoursInTheSkippedHourHoldNothingThatSunday() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        try cli.writeConfig(
+            """
+            teams = ["TOR"]
+            timezone = "America/New_York"
+            [[sink]]
+            type = "stdout"
+            name = "tty"
+            quiet_hours = "02:00-03:00"
+            """)
+        func list(at utc: String) async throws -> String {
+            let result = try await CLI.execute(
+                "/usr/bin/faketime", [utc, CLI.binary.path, "mute", "--list"],
+                environment: ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1"])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout
+        }
+        // Saturday 02:30 EST: quiet, as written.
+        #expect(try await list(at: "2026-03-07 07:30:00").hasPrefix("tty  quiet hours until 03:00"))
+        // Sunday 01:59 EST, then 03:01 and 04:10 EDT: no hour of that night is quiet.
+        for moment in ["2026-03-08 06:59:00", "2026-03-08 07:01:00", "2026-03-08 08:10:00"] {
+            #expect(try await list(at: moment).hasPrefix("tty  delivering"), "at \(moment) UTC")
+        }
+    }
+}

@@ -31,6 +31,10 @@ enum Checkers {
     /// MQTT sink's tests run against the real thing.
     static let mosquitto = all || Mosquitto.available
 
+    /// libfaketime's `faketime` (apt-get install faketime): a run at another date, as the
+    /// process sees it.
+    static let faketime = all || FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime")
+
     static let noMosquitto: Comment = "needs mosquitto and mosquitto-clients (apt-get install mosquitto mosquitto-clients)"
     static let noWebhookChecker: Comment = "needs .venv with the standardwebhooks package (.ci/run makes it)"
     static let noCurl: Comment = "needs curl (apt-get install curl) to run the Home Assistant light example"
