@@ -1,3 +1,4 @@
+import FaceoffHTTP
 import Foundation
 import Synchronization
 import Testing
@@ -105,7 +106,8 @@ import Testing
             let text = String(decoding: body, as: UTF8.self)
             #expect(try JSONSerialization.jsonObject(with: Data(body)) is [String: Any], "\(preset): \(text)")
             #expect(!text.contains("TOR") || text.contains("TOR @ MTL, moved"), "\(preset): \(text)")
-            #expect(!text.contains("gamecenter") && !text.contains("\"url\": \"\"") && !text.contains("\"click\": \"\""), "\(preset): \(text)")
+            #expect(
+                !text.contains("gamecenter") && !text.contains("\"url\": \"\"") && !text.contains("\"click\": \"\""), "\(preset): \(text)")
         }
         // Of one game: that game's, with its link.
         let one = try #require(Digest.event(Array(held.prefix(3)), sink: "hook", at: Self.at(27, 7, 0)))
@@ -139,6 +141,60 @@ import Testing
         let embed = try #require((json["embeds"] as? [[String: Any]])?.first)
         let description = try #require(embed["description"] as? String)
         #expect(description.utf16.count <= 4_096 && description.hasSuffix("more games"), "\(description.utf16.count)")
+    }
+
+    /// A night of 120 games (past 4,096 characters uncapped) held for a Discord webhook, through a receiver that enforces Discord's
+    /// limits as Discord does (400 for an embed's description over 4,096 characters or its
+    /// title over 256, which is not retried): the one digest is taken, and says what it left out.
+    @Test func aCappedDigestIsTakenByAReceiverThatEnforcesDiscordsLimits() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let answered = Mutex<[Int]>([])
+        let receiver = try LoopbackHTTPServer { request in
+            let json = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]
+            let embeds = json?["embeds"] as? [[String: Any]] ?? []
+            let fits =
+                !embeds.isEmpty
+                && embeds.allSatisfy { embed in
+                    (embed["description"] as? String ?? "").utf16.count <= 4_096 && (embed["title"] as? String ?? "").utf16.count <= 256
+                }
+            let status = fits ? 204 : 400
+            answered.withLock { $0.append(status) }
+            return .response(status: status)
+        }
+        defer { receiver.stop() }
+        let store = try Store(path: directory.appendingPathComponent("faceoff.sqlite").path)
+        var options = SinkConfig.Webhook(url: receiver.baseURL + "/hook")
+        options.preset = .discord
+        let webhook = WebhookSink(
+            name: "chat", options: options, renderer: Renderer.builtIn, http: CurlHTTPClient(), outbox: Outbox(store: store),
+            schedule: WebhookHarness.fast)
+        let holds = Holds(store: store)
+        try await holds.mute(["chat"], until: nil, at: Date())
+        let router = AlertRouter(
+            routes: [SinkRoute(sink: webhook, filter: SinkFilter(teams: ["PIT"]), hold: SinkHold(held: .digest, zone: Self.toronto))],
+            ledger: Ledger(store: store), clock: ContinuousClock())
+        try await router.serving {
+            for game in 1...120 {
+                router.route(
+                    GameEvent(
+                        kind: .goal, key: "1", gameId: game, away: "PIT", home: "MIN", team: "PIT", period: 3,
+                        score: .init(away: 1, home: 0), players: [.init(role: "scorer", id: 1, name: "Sidney Crosby-Longname")]))
+                router.route(
+                    GameEvent(kind: .final, key: nil, gameId: game, away: "PIT", home: "MIN", period: 3, score: .init(away: 1, home: 0)))
+            }
+            await router.settle()
+            #expect(receiver.requests.isEmpty)
+            #expect(try await holds.unmute(["chat"], at: Date()) == ["chat"])
+            for _ in 0..<1000 where receiver.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(await webhook.settle(timeout: .seconds(30)))
+        }
+        #expect(answered.withLock { $0 } == [204])
+        let body = try #require(receiver.requests.first?.body)
+        let embed = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["embeds"] as? [[String: Any]])?.first)
+        #expect((embed["description"] as? String)?.hasSuffix("more games") == true, "\(embed)")
+        #expect(embed["url"] == nil, "a digest of 120 games links none of them")
     }
 
     final class Log: Sendable {
