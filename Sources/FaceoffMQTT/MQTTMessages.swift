@@ -72,19 +72,20 @@ public enum MQTTTrigger: String, Sendable, CaseIterable {
 
     /// The triggers a team's device has: hockey's or basketball's, and what both share.
     public static func of(_ league: League) -> [MQTTTrigger] {
-        switch league {
-        case .nhl:
-            [
-                .goal, .goalAgainst, .goalReinstated, .goalOverturned, .powerPlay, .penaltyKill, .powerPlayChange, .powerPlayEnd,
-                .emptyNet, .gameStart, .periodStart, .periodEnd, .final, .win, .loss, .scheduleChange,
-            ]
-        case .nba:
-            [
-                .gameStart, .periodStart, .periodEnd, .final, .win, .loss, .leadTaken, .leadLost, .run, .runAgainst, .closeGame,
-                .milestone,
-            ]
-        }
+        let own: [MQTTTrigger] =
+            switch league {
+            case .nhl:
+                [
+                    .goal, .goalAgainst, .goalReinstated, .goalOverturned, .powerPlay, .penaltyKill, .powerPlayChange, .powerPlayEnd,
+                    .emptyNet,
+                ]
+            case .nba: [.leadTaken, .leadLost, .run, .runAgainst, .closeGame, .milestone]
+            }
+        return own + shared
     }
+
+    /// What every league's games fire: their start, periods and end, and a schedule's change.
+    static var shared: [MQTTTrigger] { [.gameStart, .periodStart, .periodEnd, .final, .win, .loss, .scheduleChange] }
 
     /// The triggers `event` fires for `team` (one of the game's two, as followed: `TOR`,
     /// `nba:LAL`).

@@ -1,3 +1,4 @@
+import FaceoffESPN
 import Foundation
 import Testing
 
@@ -117,6 +118,30 @@ import Testing
             }
         }
         #expect(all == Set(MQTTTrigger.allCases))
+    }
+
+    /// A team's device declares every trigger its league's games fire: every event of a
+    /// recorded game, from either side, and a schedule's change (published for an NBA team
+    /// and once never declared).
+    @Test(ESPNRecordings.needed) func eachLeaguesDeviceDeclaresEveryTriggerItsGamesFire() throws {
+        let summary = try ESPNRecordings.decode(ESPNSummary.self, "summary_nba_401585607_final_tor_at_orl_20240317.json")
+        var basketball = NBAEventDetector.derive(NBASnapshot(summary))
+        var hockey = try Replays.ownGames.flatMap { try EventDetector.derive(GameSnapshot(Replays.load($0))) }
+        for index in basketball.indices { basketball[index].league = .nba }
+        var moved = SampleEvent.make(.scheduleChange, team: "ORL")
+        moved.league = .nba
+        basketball.append(moved)
+        hockey.append(SampleEvent.make(.scheduleChange, team: "TOR"))
+        for (league, events) in [(League.nba, basketball), (.nhl, hockey)] {
+            #expect(events.count > 20)
+            let declared = Set(MQTTTrigger.of(league))
+            for event in events {
+                for side in [event.away, event.home] {
+                    let fired = Set(MQTTTrigger.fired(by: event, for: event.followKey(side)))
+                    #expect(fired.isSubset(of: declared), "\(league) \(event.id): \(fired.subtracting(declared))")
+                }
+            }
+        }
     }
 
     /// An NBA team's device: its own topics and object ids (`nba-BOS`, never the Bruins'
