@@ -8,6 +8,16 @@ import Foundation
 /// A key is present only when it has a value, so `{{#key}}` sections test presence.
 /// Templates/README.md lists every key.
 enum AlertContext {
+    /// "2nd period", "Overtime", "Shootout": an NHL event's period as a fan says it.
+    static func hockeyPeriodName(_ event: GameEvent) -> String? {
+        guard event.league == nil, let label = event.periodLabel else { return nil }
+        switch event.periodType {
+        case "OT": return "Overtime"
+        case "SO": return "Shootout"
+        default: return "\(label) period"
+        }
+    }
+
     static func values(_ event: GameEvent, followed: Set<String>) -> [String: Any] {
         var values: [String: Any] = ["kind": event.kind.rawValue, event.kind.rawValue: true, "id": event.id]
         // A digest of several games is of no one game: no game, teams, score or link.
@@ -24,6 +34,9 @@ enum AlertContext {
             if let value, !value.isEmpty { values[key] = value }
         }
         let nba = event.league == .nba
+        // The league in words, so a template needs no flag per league.
+        values["sport_emoji"] = (event.league ?? .nhl).sportEmoji
+        values["start_word"] = (event.league ?? .nhl).startWord
         if nba {
             values["nba"] = true
             values["league"] = "nba"
@@ -111,8 +124,9 @@ enum AlertContext {
         set("missed", details["missed"])
         set("minutes_before", details["minutes_before"])
         set("revision", details["revision"])
+        // Basketball's period name is in the event; hockey's is its label and type.
+        set("period_name", details["period_name"] ?? Self.hockeyPeriodName(event))
         // Basketball's.
-        set("period_name", details["period_name"])
         if details["halftime"] == "true" { values["halftime"] = true }
         set("points", details["points"])
         set("lead", details["lead"])

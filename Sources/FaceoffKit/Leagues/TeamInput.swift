@@ -8,6 +8,22 @@ public enum League: String, Sendable, CaseIterable, Codable {
     case nhl, nba
 
     public var name: String { rawValue.uppercased() }
+
+    /// The league's sport at a glance, for titles (`{{sport_emoji}}` in templates).
+    public var sportEmoji: String {
+        switch self {
+        case .nhl: "🏒"
+        case .nba: "🏀"
+        }
+    }
+
+    /// What its fans call a game's start (`{{start_word}}`).
+    public var startWord: String {
+        switch self {
+        case .nhl: "Puck drop"
+        case .nba: "Tip-off"
+        }
+    }
 }
 
 /// A team as a user wrote it, resolved: a league and a team.

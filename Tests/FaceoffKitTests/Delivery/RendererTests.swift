@@ -150,6 +150,28 @@ import Testing
         #expect(WebhookTarget.postURL("https://x.example/hook", preset: .discord) == "https://x.example/hook")
     }
 
+    /// A template speaks of the league through its variables; one written with the `nba`
+    /// flag before them still renders as it did.
+    @Test func aTemplateNamesTheLeagueByVariablesAndTheOldFlagStillWorks() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try """
+        {{#game_start}}{{#nba}}B{{/nba}}{{^nba}}H{{/nba}} {{sport_emoji}} {{start_word}}{{/game_start}}\
+        {{#period_start}}{{period_name}}{{/period_start}}
+        """.write(to: directory.appendingPathComponent("alert-title.mustache"), atomically: true, encoding: .utf8)
+        let renderer = Renderer(templates: try TemplateSet(overrides: directory.path), followed: [])
+        var start = SampleEvent.make(.gameStart, team: "TOR")
+        #expect(renderer.text(start).title == "H 🏒 Puck drop")
+        start.league = .nba
+        #expect(renderer.text(start).title == "B 🏀 Tip-off")
+        var period = SampleEvent.make(.periodStart, team: "TOR")
+        period.period = 3
+        #expect(renderer.text(period).title == "3rd period")
+        period.periodType = "SO"
+        period.period = 5
+        #expect(renderer.text(period).title == "Shootout")
+    }
+
     @Test func aUserTemplateReplacesTheBuiltInOneAndItsMistakesAreFound() throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
