@@ -297,11 +297,11 @@ public final class Daemon<C: Clock>: Sendable, ScheduleLink where C.Duration == 
                 })
             watcher = nhl.run
         case .nba:
-            let nba = NBAGameWatcher(
-                gameID: game.id, scheduledStart: game.start, client: parts.espn, ledger: Ledger(store: dependencies.store),
+            let nba = GameWatcher(
+                game: NBAGame(gameID: game.id, client: parts.espn), scheduledStart: game.start, ledger: Ledger(store: dependencies.store),
                 settings: .init(parts.session.config.watch), clock: dependencies.clock, now: now, logger: logger, router: routing,
-                schedule: self,
-                onSnapshot: { snapshot in
+                outage: outage, series: game.series, schedule: self,
+                onSnapshot: { snapshot, _ in
                     do { try await status.record(snapshot, at: now()) } catch {
                         logger.warning(
                             "the status line's copy of the game was not saved",

@@ -9,13 +9,23 @@ public struct ESPNSummary: Decodable, Sendable, Equatable {
         /// False: no start time yet (`date` is a placeholder on its day).
         public var timeValid: Bool?
         public var competitions: [HeaderCompetition]?
+        /// A playoff game's round and number: "East Finals - Game 6".
+        public var gameNote: String?
     }
 
     public struct HeaderCompetition: Decodable, Sendable, Equatable {
         public struct Series: Decodable, Sendable, Equatable {
             /// "playoff", or "season" (the regular season's meetings)
+            public struct Competitor: Decodable, Sendable, Equatable {
+                /// ESPN's team id.
+                public var id: String?
+                public var wins: Int?
+            }
             public var type: String?
             public var summary: String?
+            /// The most games the series can have (7).
+            public var totalCompetitions: Int?
+            public var competitors: [Competitor]?
         }
         public struct Competitor: Decodable, Sendable, Equatable {
             public struct LineScore: Decodable, Sendable, Equatable { public var displayValue: String? }
@@ -187,9 +197,12 @@ extension ESPNSummary {
     /// points, or the game's period, out of what a game reaches; nil when all are.
     public var implausible: String? {
         let period = header?.competitions?.first?.status?.period
+        let series = header?.competitions?.first?.series
         if let problem = Plausible.first(
             Plausible.problem(period, 0...Plausible.period.upperBound, "the game's period"),
-            Plausible.problem(plays?.count, Plausible.plays, "the number of plays"))
+            Plausible.problem(plays?.count, Plausible.plays, "the number of plays"),
+            Plausible.problem(series?.totalCompetitions, 1...Plausible.seriesCount.upperBound, "the series' games"),
+            series?.competitors?.lazy.compactMap { Plausible.problem($0.wins, Plausible.seriesCount, "a series' wins") }.first)
         {
             return problem
         }

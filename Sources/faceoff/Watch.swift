@@ -51,7 +51,7 @@ extension Faceoff {
             let store = try session.openStore()
             let client = session.nhlClient(store: store)
             let espn = session.espnClient(store: store)
-            let settings = GameWatcher<ContinuousClock>.Settings(session.config.watch)
+            let settings = WatcherSettings(session.config.watch)
             var gameTeams: Set<String> = []
             var single: (id: Int, league: League, start: Date?)?
             if let target, target.lowercased().hasPrefix("nba:"), let gameID = Int(target.dropFirst(4)), gameID > 1000 {
@@ -93,10 +93,10 @@ extension Faceoff {
                         })
                     try await watcher.run()
                 case .nba:
-                    let watcher = NBAGameWatcher(
-                        gameID: gameID, scheduledStart: start, client: espn, ledger: Ledger(store: store), settings: settings,
-                        clock: ContinuousClock(), router: alerts.router,
-                        onSnapshot: { snapshot in
+                    let watcher = GameWatcher(
+                        game: NBAGame(gameID: gameID, client: espn), scheduledStart: start, ledger: Ledger(store: store),
+                        settings: settings, clock: ContinuousClock(), router: alerts.router, series: series,
+                        onSnapshot: { snapshot, _ in
                             output.snapshot(snapshot)
                             try? await status.record(snapshot, at: Date())
                         })

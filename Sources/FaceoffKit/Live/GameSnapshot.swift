@@ -35,6 +35,8 @@ public struct GameSnapshot: Sendable {
     let playerTeams: [Int: Int]
     /// The live situation object when the feed has one.
     public let liveSituation: SituationCode?
+    /// `cancelled` or `postponed` when the schedule says the game won't be played.
+    public let notPlayed: String?
 
     public init(_ feed: PlayByPlay) {
         gameId = feed.id ?? 0
@@ -65,6 +67,8 @@ public struct GameSnapshot: Sendable {
         self.names = names
         playerTeams = teams
         liveSituation = SituationCode(feed.situation?.situationCode)
+        let schedule = feed.gameScheduleState
+        notPlayed = schedule?.isCancelled == true ? "cancelled" : schedule?.isPostponed == true ? "postponed" : nil
     }
 
     /// The abbreviation of the team with this id.

@@ -3,8 +3,8 @@ import Foundation
 
 /// A watcher's poll loop as decisions: what it has seen of its game so far and, for each
 /// poll's outcome, what to do next. It does no I/O and reads no clock (every time is handed
-/// in). Both leagues' watchers drive one (`GameWatcher`, `NBAGameWatcher`): they fetch, detect
-/// and route; it says how to read the poll, when to poll again, which reminders are due and
+/// in). The game watcher (`GameWatcher`, for every league) drives one: it fetches, detects
+/// and routes; it says how to read the poll, when to poll again, which reminders are due and
 /// which snapshots the scoreboard may show.
 struct WatchLoop<C: Clock, Snapshot>: Sendable where C.Duration == Duration, Snapshot: Sendable {
     /// How to read a poll that reached the feed.
@@ -27,7 +27,7 @@ struct WatchLoop<C: Clock, Snapshot>: Sendable where C.Duration == Duration, Sna
         case retry(after: Duration)
     }
 
-    let settings: GameWatcher<C>.Settings
+    let settings: WatcherSettings
     /// Nothing of this game went out yet (no alert, by this process before a restart or by
     /// another one), so a game first seen in progress or over is joined.
     private(set) var fresh: Bool
@@ -51,11 +51,15 @@ struct WatchLoop<C: Clock, Snapshot>: Sendable where C.Duration == Duration, Sna
     /// than 5 minutes can't hold more than 5 minutes of game play.
     static var catchUpGap: TimeInterval { 300 }
 
+    /// After a gap, what happened within this much game play of the newest play is alerted as
+    /// usual; anything older is folded into one summary.
+    static var recentPlay: Int { 300 }
+
     /// - Parameter delivered: whether any alert of this game has gone out already (the ledger).
     /// - Parameter reminded: the reminders that went out before (`PregameReminder.sent`): a
     ///   lead counts as sent when one as short or shorter was, and a game moved since is
     ///   reminded again as if this process had seen the move.
-    init(settings: GameWatcher<C>.Settings, delivered: Bool, reminded: PregameReminder.Sent? = nil) {
+    init(settings: WatcherSettings, delivered: Bool, reminded: PregameReminder.Sent? = nil) {
         self.settings = settings
         fresh = !delivered
         if let reminded, let shortest = reminded.leads.min() {

@@ -106,7 +106,7 @@ import Testing
 
     /// A watcher and its router: `run` returns once the game's alerts are all delivered.
     struct Watch: Sendable {
-        let watcher: GameWatcher<TestClock>
+        let watcher: GameWatcher<TestClock, NHLGame>
         let router: AlertRouter<TestClock>
         func run() async throws {
             try await router.serving { try await watcher.run() }
@@ -481,7 +481,7 @@ import Testing
 
     @Test func aLateStartIsPolledAtTheLiveRate() {
         let now = Date()
-        func watcher(start: Date?) -> GameWatcher<TestClock> {
+        func watcher(start: Date?) -> GameWatcher<TestClock, NHLGame> {
             GameWatcher(
                 gameID: 1, scheduledStart: start, client: APIClient(service: .nhl, http: CurlHTTPClient(), cache: nil), ledger: nil,
                 settings: .init(poll: .seconds(5)), clock: TestClock(), now: { now },

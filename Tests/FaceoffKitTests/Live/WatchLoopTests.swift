@@ -8,7 +8,7 @@ import Testing
 /// take them from `WatchLoop` (GameWatcherTests and NBAWatcherTests run the loops whole).
 @Suite(.timeLimit(.minutes(5))) struct WatchLoopTests {
     typealias Loop = WatchLoop<ContinuousClock, String>
-    let settings = GameWatcher<ContinuousClock>.Settings(poll: .seconds(5), reminders: [.seconds(1800), .seconds(600)])
+    let settings = WatcherSettings(poll: .seconds(5), reminders: [.seconds(1800), .seconds(600)])
     let start = Date(timeIntervalSince1970: 1_764_000_000)
     let zero = ContinuousClock.now
 
@@ -117,7 +117,7 @@ import Testing
     @Test func aGameThatWontBePlayedAndACancelledTaskStop() {
         var loop = Loop(settings: settings, delivered: false)
         loop.polling()
-        guard case .stop = loop.failed(WatchError.notPlayed(gameID: 1, state: "PPD")) else {
+        guard case .stop = loop.failed(WatchError("game 1 is postponed; nothing to watch", final: true)) else {
             Issue.record("a postponed game ends the watcher")
             return
         }

@@ -27,9 +27,27 @@ import Testing
 
         /// - Parameter step: plays per answer; 15 is about a poll's worth in a live game, and
         ///   keeps a whole game to some 30 polls.
-        init(start: Int = 0, step: Int = 15) throws {
-            raw = try Data(contentsOf: ESPNRecordings.directory.appendingPathComponent(NBAWatcherTests.recording))
-            root = try JSONSerialization.jsonObject(with: raw) as? [String: Any] ?? [:]
+        /// - Parameter playoff: the game made a playoff game: ESPN's note ("East Finals - Game
+        ///   6") and each team's series wins before it (by ESPN's team id), in the shape of
+        ///   the recorded playoff summaries (a "playoff" series beside the season's).
+        init(start: Int = 0, step: Int = 15, playoff: (note: String, wins: [(id: String, wins: Int)])? = nil) throws {
+            var raw = try Data(contentsOf: ESPNRecordings.directory.appendingPathComponent(NBAWatcherTests.recording))
+            var root = try JSONSerialization.jsonObject(with: raw) as? [String: Any] ?? [:]
+            if let playoff {
+                var header = root["header"] as? [String: Any] ?? [:]
+                var competition = (header["competitions"] as? [[String: Any]])?.first ?? [:]
+                let series: [String: Any] = [
+                    "type": "playoff", "title": "Playoff Series", "totalCompetitions": 7,
+                    "competitors": playoff.wins.map { ["id": $0.id, "wins": $0.wins, "ties": 0] },
+                ]
+                competition["series"] = (competition["series"] as? [[String: Any]] ?? []) + [series]
+                header["competitions"] = [competition]
+                header["gameNote"] = playoff.note
+                root["header"] = header
+                raw = try JSONSerialization.data(withJSONObject: root)
+            }
+            self.raw = raw
+            self.root = root
             total = (root["plays"] as? [Any])?.count ?? 0
             self.step = step
             position = Mutex(start)
@@ -98,8 +116,8 @@ import Testing
             let router = AlertRouter(
                 routes: [SinkRoute(sink: sink, filter: SinkFilter(teams: ["nba:ORL"]), delay: .zero)], ledger: Ledger(store: store),
                 clock: clock)
-            let watcher = NBAGameWatcher(
-                gameID: NBAWatcherTests.gameID, scheduledStart: nil, client: client, ledger: Ledger(store: store),
+            let watcher = GameWatcher(
+                game: NBAGame(gameID: NBAWatcherTests.gameID, client: client), scheduledStart: nil, ledger: Ledger(store: store),
                 settings: .init(poll: .seconds(5)), clock: clock, now: now, router: router)
             try await router.serving { try await watcher.run() }
             return delivered.withLock { $0 }
@@ -136,11 +154,47 @@ import Testing
                     sink: RecordingSink(name: "stdout") { event in delivered.withLock { $0.append(event) } },
                     filter: SinkFilter(teams: ["nba:ORL"]), delay: .zero)
             ], ledger: Ledger(store: setup.store), clock: again.clock)
-        let watcher = NBAGameWatcher(
-            gameID: Self.gameID, scheduledStart: nil, client: client, ledger: Ledger(store: setup.store),
+        let watcher = GameWatcher(
+            game: NBAGame(gameID: Self.gameID, client: client), scheduledStart: nil, ledger: Ledger(store: setup.store),
             settings: .init(poll: .seconds(5)), clock: again.clock, router: router)
         try await router.serving { try await watcher.run() }
         #expect(delivered.withLock { $0 }.isEmpty)
+    }
+
+    /// A playoff game's alerts carry its series, as ESPN's summary gives it (the NHL's come
+    /// from its schedule): as it stood before the game on `game_start`, after it on the final.
+    @Test(ESPNRecordings.needed) func aPlayoffGamesStartAndFinalSayTheSeries() async throws {
+        let setup = try Setup(try Feed(playoff: ("East Finals - Game 6", [("19", 3), ("28", 2)])))
+        defer { setup.close() }
+        let events = try await setup.watch()
+        let start = try #require(events.first { $0.kind == .gameStart })
+        #expect(start.series?.game == 6 && start.series?.abbrev == "East Finals", "\(String(describing: start.series))")
+        #expect(start.series?.text == "ORL leads 3–2")
+        let final = try #require(events.last)
+        #expect(final.kind == .final && final.series?.text == "ORL wins 4–2" && final.series?.winner == "ORL")
+        #expect(events.filter { $0.series != nil }.map(\.kind) == [.gameStart, .final])
+    }
+
+    /// A delay changed by another process (`faceoff delay`) reaches an NBA game's scoreboard
+    /// (and the status line's copy) by the next poll, as an NHL game's does: the watcher looks
+    /// at the delays at each poll. No alert waits at the sink, so nothing else looks.
+    @Test(ESPNRecordings.needed) func aDelayChangedElsewhereReachesTheScoreboardByThePoll() async throws {
+        let setup = try Setup(try Feed())
+        defer { setup.close() }
+        let client = APIClient(service: .espn, base: setup.server.baseURL + "/", http: CurlHTTPClient(clock: setup.clock), cache: nil)
+        let router = AlertRouter(
+            routes: [SinkRoute(sink: RecordingSink(name: "stdout") { _ in }, filter: SinkFilter(teams: ["nba:LAL"]))],
+            ledger: Ledger(store: setup.store), clock: setup.clock,
+            delays: DelayBook(configured: [("stdout", .zero)], store: setup.store), scoreboard: "stdout", poll: TestClock())
+        try await DelayBook(configured: [("stdout", .zero)], store: setup.store).set(["stdout": .seconds(30)], at: Date())
+        #expect(router.scoreboard?.current == .zero)
+        let seen = Mutex<[Duration]>([])
+        let watcher = GameWatcher(
+            game: NBAGame(gameID: Self.gameID, client: client), scheduledStart: nil, ledger: Ledger(store: setup.store),
+            settings: .init(poll: .seconds(5)), clock: setup.clock, router: router,
+            onSnapshot: { _, _ in seen.withLock { $0.append(router.scoreboard?.current ?? .zero) } })
+        try await router.serving { try await watcher.run() }
+        #expect(seen.withLock { $0.first } == .seconds(30), "the first snapshot shown waited out the new delay")
     }
 
     @Test(ESPNRecordings.needed) func aGameFirstSeenInProgressGivesOneSummaryThenGoesOn() async throws {

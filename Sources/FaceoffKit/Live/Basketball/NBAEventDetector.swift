@@ -58,7 +58,7 @@ public struct NBAEventDetector: Sendable {
     }
 
     /// When in the game an event happened, in game seconds (nil for one with no clock).
-    static func gameSeconds(_ event: GameEvent) -> Double? {
+    public static func gameSeconds(_ event: GameEvent) -> Double? {
         guard let period = event.period, let elapsed = event.clock.flatMap(NBAPeriod.seconds) else { return nil }
         return NBAPeriod.gameSeconds(period: period, remaining: NBAPeriod.length(period) - elapsed)
     }

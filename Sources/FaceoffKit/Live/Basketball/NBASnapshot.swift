@@ -40,6 +40,8 @@ public struct NBASnapshot: Sendable {
     }
 
     public let gameId: Int
+    /// A playoff game's series as the summary gives it: before the game until it is over.
+    public let series: SeriesState?
     /// scheduled | live | final | postponed | cancelled (`ESPNEvent.Status.game`).
     public let state: String
     /// ESPN's status name: STATUS_HALFTIME, STATUS_END_PERIOD…
@@ -74,6 +76,7 @@ public struct NBASnapshot: Sendable {
         var home = side("home")
         var teams: [String: String] = [:]
         for side in [away, home] { if let id = side.id { teams[id] = side.abbrev } }
+        series = competition?.series.flatMap { Self.series($0, note: summary.header?.gameNote, teams: teams) }
         var seen: Set<Int> = []
         let all: [Play] = (summary.plays ?? []).compactMap { play in
             guard let sequence = play.sequenceNumber.flatMap({ Int($0) }), seen.insert(sequence).inserted else { return nil }
@@ -119,6 +122,19 @@ public struct NBASnapshot: Sendable {
         }
         self.away = away
         self.home = home
+    }
+
+    /// The series from ESPN's: its two teams' wins (the first listed as the top seed), the
+    /// round as the game's note names it ("East Finals - Game 6": "East Finals"), the game's
+    /// number from the note, else the wins so far and one.
+    static func series(_ series: ESPNSummary.HeaderCompetition.Series, note: String?, teams: [String: String]) -> SeriesState? {
+        let sides = (series.competitors ?? []).compactMap { side in side.id.flatMap { teams[$0] }.map { ($0, side.wins ?? 0) } }
+        guard sides.count == 2, let total = series.totalCompetitions else { return nil }
+        let parts = note?.components(separatedBy: " - Game ")
+        let number = parts.flatMap { $0.count == 2 ? Int($0[1]) : nil } ?? (sides[0].1 + sides[1].1 + 1)
+        return SeriesState(
+            round: nil, abbrev: parts?.first ?? "Playoffs", letter: nil, gameNumber: number, top: sides[0].0, bottom: sides[1].0,
+            topWins: sides[0].1, bottomWins: sides[1].1, neededToWin: total / 2 + 1, ifNecessary: false, notNeeded: false)
     }
 
     public var isFinal: Bool { state == "final" }

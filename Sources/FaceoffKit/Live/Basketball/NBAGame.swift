@@ -1,0 +1,54 @@
+import FaceoffAPI
+import FaceoffESPN
+import Foundation
+
+/// An NBA game for the game watcher: ESPN's summary, polled.
+public struct NBAGame: LiveGame {
+    public typealias Detector = NBAEventDetector
+
+    public let gameID: Int
+    let client: APIClient
+
+    public init(gameID: Int, client: APIClient) {
+        self.gameID = gameID
+        self.client = client
+    }
+
+    public var league: League? { .nba }
+    public var logName: String { "nba:\(gameID)" }
+    public var name: String { "NBA game \(gameID)" }
+
+    public func poll() async throws -> NBASnapshot {
+        let fetched = try await client.fetch(.nbaSummary(gameID), revalidate: true)
+        if case .stale(_, let reason) = fetched.origin { throw WatchError("the summary could not be fetched (\(reason))") }
+        return NBASnapshot(fetched.value)
+    }
+}
+
+extension NBASnapshot: LiveSnapshot {
+    public var awayAbbrev: String { away.abbrev }
+    public var homeAbbrev: String { home.abbrev }
+    public var score: GameEvent.Score { GameEvent.Score(away: away.score, home: home.score) }
+    public var notPlayed: String? { state == "postponed" || state == "cancelled" ? state : nil }
+
+    public var inProgress: Bool {
+        guard isLive else { return false }
+        if (period ?? 1) > 1 || away.score + home.score > 0 { return true }
+        return (plays.last?.remaining).map { NBAPeriod.length(1) - $0 > 120 } ?? false
+    }
+
+    public var newestPlaySeconds: Double? { plays.last.map { NBAPeriod.gameSeconds(period: $0.period, remaining: $0.remaining) } }
+
+    public var breakClock: Int? { nil }
+
+    /// At halftime and between quarters at least every 30 s.
+    public func livePoll(_ settings: WatcherSettings, breakClockBefore: Int?) -> Duration {
+        atBreak ? max(settings.poll, .seconds(30)) : settings.poll
+    }
+}
+
+extension NBAEventDetector: LiveDetector {
+    public var handedOut: Set<String> { emitted }
+
+    public mutating func detect(_ snapshot: NBASnapshot) -> (events: [GameEvent], skipped: String?) { (process(snapshot), nil) }
+}
