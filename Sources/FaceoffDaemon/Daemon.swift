@@ -272,47 +272,18 @@ public final class Daemon<C: Clock>: Sendable, ScheduleLink where C.Duration == 
 
     /// Watches one game to its end, then has the schedule and calendars refreshed.
     private func watch(_ game: Timeline<C.Instant>.Game, parts: Parts) async {
-        let status = LiveStatus(store: dependencies.store)
-        let now = dependencies.now
-        let overlay = overlay
-        let logger = logger
-        let watcher: @Sendable () async throws -> Void
-        switch game.league {
-        case .nhl:
-            let nhl = GameWatcher(
-                gameID: game.id, scheduledStart: game.start, client: parts.client, ledger: Ledger(store: dependencies.store),
-                settings: .init(parts.session.config.watch), clock: dependencies.clock, now: now, logger: logger, router: routing,
-                outage: outage, series: game.series, schedule: self,
-                onSnapshot: { snapshot, _ in
-                    do { try await status.record(snapshot, at: now()) } catch {
-                        logger.warning(
-                            "the status line's copy of the game was not saved",
-                            metadata: ["game": "\(snapshot.gameId)", "error": "\(error)"])
-                    }
-                    if snapshot.isFinal {
-                        overlay.set(
-                            snapshot.gameId,
-                            .init(away: snapshot.away.score, home: snapshot.home.score, lastPeriodType: snapshot.outcome?.lastPeriodType))
-                    }
-                })
-            watcher = nhl.run
-        case .nba:
-            let nba = GameWatcher(
-                game: NBAGame(gameID: game.id, client: parts.espn), scheduledStart: game.start, ledger: Ledger(store: dependencies.store),
-                settings: .init(parts.session.config.watch), clock: dependencies.clock, now: now, logger: logger, router: routing,
-                outage: outage, series: game.series, schedule: self,
-                onSnapshot: { snapshot, _ in
-                    do { try await status.record(snapshot, at: now()) } catch {
-                        logger.warning(
-                            "the status line's copy of the game was not saved",
-                            metadata: ["game": "nba:\(snapshot.gameId)", "error": "\(error)"])
-                    }
-                })
-            watcher = nba.run
-        }
+        let live = LiveGames.game(game.league, id: game.id, nhl: parts.client, espn: parts.espn)
+        let watcher = watcher(of: live, game: game, parts: parts)
         var final = true
         do {
-            try await watcher()
+            // Its final lies over the schedules that may still call it live for a while.
+            if let over = try await watcher() {
+                overlay.set(
+                    game.id,
+                    .init(
+                        away: over.score.away, home: over.score.home,
+                        lastPeriodType: over.details["ended_in"].flatMap(PeriodType.init(rawValue:))))
+            }
             logger.info("game over; refreshing the schedule and calendars", metadata: ["game": "\(game.id)"])
         } catch is CancellationError {
             return
@@ -328,6 +299,27 @@ public final class Daemon<C: Clock>: Sendable, ScheduleLink where C.Duration == 
             $0.refresh = true
         }
         wake.fire()
+    }
+
+    /// The watcher of `live`, any league's, as `run` has it: the daemon's clock, routing,
+    /// outage and schedules, and the status line's copy of the game at each snapshot.
+    private func watcher<G: LiveGame>(of live: G, game: Timeline<C.Instant>.Game, parts: Parts)
+        -> @Sendable () async throws -> GameEvent?
+    {
+        let status = LiveStatus(store: dependencies.store)
+        let now = dependencies.now
+        let logger = logger
+        let watcher = GameWatcher(
+            game: live, scheduledStart: game.start, ledger: Ledger(store: dependencies.store),
+            settings: .init(parts.session.config.watch), clock: dependencies.clock, now: now, logger: logger, router: routing,
+            outage: outage, series: game.series, schedule: self,
+            onSnapshot: { snapshot, _ in
+                do { try await status.record(snapshot, at: now()) } catch {
+                    logger.warning(
+                        "the status line's copy of the game was not saved", metadata: ["game": "\(live.logName)", "error": "\(error)"])
+                }
+            })
+        return watcher.run
     }
 
     /// A watched game's feed answered 404 (a CDN edge does that now and then): whether the

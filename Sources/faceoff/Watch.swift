@@ -82,26 +82,19 @@ extension Faceoff {
             let status = LiveStatus(store: store)
             @Sendable func watch(_ gameID: Int, league: League, start: Date?, series: SeriesState? = nil) async throws {
                 controls.watching.withLock { $0 = gameID }
-                switch league {
-                case .nhl:
-                    let watcher = GameWatcher(
-                        gameID: gameID, scheduledStart: start, client: client, ledger: Ledger(store: store), settings: settings,
-                        clock: ContinuousClock(), router: alerts.router, series: series,
-                        onSnapshot: { snapshot, _ in
-                            output.snapshot(snapshot)
-                            try? await status.record(snapshot, at: Date())
-                        })
-                    try await watcher.run()
-                case .nba:
-                    let watcher = GameWatcher(
-                        game: NBAGame(gameID: gameID, client: espn), scheduledStart: start, ledger: Ledger(store: store),
-                        settings: settings, clock: ContinuousClock(), router: alerts.router, series: series,
-                        onSnapshot: { snapshot, _ in
-                            output.snapshot(snapshot)
-                            try? await status.record(snapshot, at: Date())
-                        })
-                    try await watcher.run()
-                }
+                try await watch(LiveGames.game(league, id: gameID, nhl: client, espn: espn), start: start, series: series)
+            }
+            /// Any league's game through the one watcher: its scoreboard on the terminal, its
+            /// copy for the status line.
+            @Sendable func watch<G: LiveGame>(_ game: G, start: Date?, series: SeriesState?) async throws {
+                let watcher = GameWatcher(
+                    game: game, scheduledStart: start, ledger: Ledger(store: store), settings: settings, clock: ContinuousClock(),
+                    router: alerts.router, series: series,
+                    onSnapshot: { snapshot, _ in
+                        output.snapshot(snapshot)
+                        try? await status.record(snapshot, at: Date())
+                    })
+                try await watcher.run()
             }
 
             if let single {

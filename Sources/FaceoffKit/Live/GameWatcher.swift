@@ -101,9 +101,10 @@ public struct GameWatcher<C: Clock, Game: LiveGame>: Sendable where C.Duration =
         self.onSnapshot = onSnapshot
     }
 
-    /// Runs until the game's final has been routed (or the task is cancelled). The decisions
-    /// are `WatchLoop`'s; this fetches, detects, routes and sleeps.
-    public func run() async throws {
+    /// Runs until the game's final has been routed (or the task is cancelled), and returns
+    /// that final. The decisions are `WatchLoop`'s; this fetches, detects, routes and sleeps.
+    @discardableResult
+    public func run() async throws -> GameEvent? {
         var metadata: Logger.Metadata = ["game": "\(game.logName)"]
         if let lead = settings.untilPregame(start: scheduledStart, now: now()) {
             logger.info("waiting for the pregame window", metadata: metadata.merging(["seconds": "\(Int(lead))"]) { $1 })
@@ -121,6 +122,7 @@ public struct GameWatcher<C: Clock, Game: LiveGame>: Sendable where C.Duration =
         /// The series before the game: the schedule's, else the feed's own (read before the
         /// game is over, when its wins are still the ones before it).
         var series = self.series
+        var final: GameEvent?
 
         while true {
             try Task.checkCancellation()
@@ -167,6 +169,7 @@ public struct GameWatcher<C: Clock, Game: LiveGame>: Sendable where C.Duration =
                     for index in events.indices { events[index].seenAt = first[events[index].id] ?? seenAt }
                 }
                 for event in events { router.route(event) }
+                if let over = events.first(where: { $0.kind == .final }) { final = over }
                 // The scoreboard waits out the delay too, or it would give the score away, counted
                 // like its alerts: from the first sighting of the newest thing it shows (another
                 // process, or this one before a restart, may have seen it earlier), so it is
@@ -199,6 +202,7 @@ public struct GameWatcher<C: Clock, Game: LiveGame>: Sendable where C.Duration =
             }
         }
         try await loop.showRest(clock: clock, scoreboard: router.scoreboard) { await onSnapshot($0, []) }
+        return final
     }
 
     /// The pregame reminder due at `date`, if any (`PregameReminder.due`).

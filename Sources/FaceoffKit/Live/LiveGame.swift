@@ -44,6 +44,10 @@ public protocol LiveSnapshot: Sendable {
     /// How long until the next poll of a game under way (its breaks are the league's).
     /// - Parameter breakClockBefore: `breakClock` at the poll before.
     func livePoll(_ settings: WatcherSettings, breakClockBefore: Int?) -> Duration
+    /// The game as `faceoff status` shows it, from the store.
+    func status(at date: Date) -> LiveStatus.Game
+    /// The game as `watch`'s scoreboard draws it.
+    func scoreboardLine(_ board: LiveScoreboard) -> LiveScoreboard.Line
 }
 
 /// A league's events from its snapshots: each once, in the order they happened.

@@ -46,6 +46,9 @@ extension GameSnapshot: LiveSnapshot {
 
     public var breakClock: Int? { clock?.inIntermission == true ? clock?.secondsRemaining : nil }
 
+    public func status(at date: Date) -> LiveStatus.Game { LiveStatus.game(self, at: date) }
+    public func scoreboardLine(_ board: LiveScoreboard) -> LiveScoreboard.Line { board.line(self) }
+
     /// Through an intermission at least once a minute, so the scoreboard's intermission
     /// clock keeps moving; at the usual rate for its last minute and a half, or once the
     /// clock stands still (the break is over early, or the feed has stopped counting it).

@@ -31,21 +31,20 @@ public struct LiveStatus: Sendable {
 
     public init(store: Store) { self.store = store }
 
-    public func record(_ snapshot: GameSnapshot, at date: Date) async throws(StoreError) {
-        try await record(Self.game(snapshot, at: date))
+    /// A snapshot of any league's game, as `status` shows it (`LiveSnapshot.status`).
+    public func record(_ snapshot: some LiveSnapshot, at date: Date) async throws(StoreError) {
+        try await record(snapshot.status(at: date))
     }
 
     /// An NBA game: its quarter (`Q3`), the time left, halftime or a break as an intermission.
-    public func record(_ snapshot: NBASnapshot, at date: Date) async throws(StoreError) {
+    static func game(_ snapshot: NBASnapshot, at date: Date) -> Game {
         let state = snapshot.isFinal ? "final" : snapshot.isLive ? "live" : "upcoming"
-        try await record(
-            Game(
-                gameID: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev, awayScore: snapshot.away.score,
-                homeScore: snapshot.home.score,
-                periodLabel: snapshot.isFinal
-                    ? (snapshot.endedIn == "REG" ? "Q4" : snapshot.endedIn) : snapshot.period.map(NBAPeriod.label),
-                clock: snapshot.atBreak || !snapshot.isLive ? nil : snapshot.clock, intermission: snapshot.atBreak, situation: nil,
-                state: state, updatedAt: date, league: League.nba.rawValue))
+        return Game(
+            gameID: snapshot.gameId, away: snapshot.away.abbrev, home: snapshot.home.abbrev, awayScore: snapshot.away.score,
+            homeScore: snapshot.home.score,
+            periodLabel: snapshot.isFinal ? (snapshot.endedIn == "REG" ? "Q4" : snapshot.endedIn) : snapshot.period.map(NBAPeriod.label),
+            clock: snapshot.atBreak || !snapshot.isLive ? nil : snapshot.clock, intermission: snapshot.atBreak, situation: nil,
+            state: state, updatedAt: date, league: League.nba.rawValue)
     }
 
     private func record(_ game: Game) async throws(StoreError) {

@@ -46,7 +46,8 @@ import Testing
 
         init(
             gameAt gameStart: Date, config text: String, clock: TestClock = TestClock(), logger: Logger = Logger(label: "test"),
-            onRequest: @escaping @Sendable (String) -> Void = { _ in }, schedule: (@Sendable (Int) -> String?)? = nil
+            onRequest: @escaping @Sendable (String) -> Void = { _ in }, schedule: (@Sendable (Int) -> String?)? = nil,
+            feed: (game: Int, body: [UInt8])? = nil
         ) throws {
             let body = Array(DaemonTests.schedule(gameAt: gameStart).utf8)
             let asked = Mutex(0)
@@ -66,6 +67,9 @@ import Testing
                     return .response(status: 200, headers: [("Content-Type", "application/json"), ("ETag", "\"s1\"")], body: body)
                 }
                 if request.path.hasPrefix("/v1/standings/") { return .json("{\"standings\": []}") }
+                if let feed, request.path.hasPrefix("/v1/gamecenter/\(feed.game)/play-by-play") {
+                    return .response(status: 200, headers: [("Content-Type", "application/json")], body: feed.body)
+                }
                 if request.path.hasPrefix("/v1/player/8479318/landing") {
                     return .json(
                         "{\"playerId\": 8479318, \"firstName\": {\"default\": \"Auston\"}, \"lastName\": {\"default\": \"Matthews\"}, \"currentTeamAbbrev\": \"TOR\"}"
@@ -280,6 +284,34 @@ import Testing
     /// next refresh, an hour before the game: the game is still watched, from the good copy, which stays in the
     /// cache; the answer is asked for again within minutes, not at the 6 h refresh, and the
     /// log says so once until it is good again.
+    /// A watched game's final goes into the calendar at once, while the schedule still calls
+    /// the game to come: the daemon lays it over the schedule (`ScheduleOverlay`) before the
+    /// refresh that follows the game.
+    @Test func aWatchedFinalIsInTheCalendarBeforeTheScheduleSaysSo() async throws {
+        let clock = TestClock()
+        let log = LogLines(clock: clock)
+        var feed =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: TestPaths.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play"))) as? [String: Any]
+            ?? [:]
+        feed["id"] = 2_025_020_600
+        let body = try JSONSerialization.data(withJSONObject: feed)
+        let setup = try Setup(
+            gameAt: Self.launch.addingTimeInterval(2 * 3600),
+            config: "teams = [\"TOR\"]\n[watch]\npregame = \"30m\"\n[[sink]]\ntype = \"stdout\"\nformat = \"jsonl\"\n", clock: clock,
+            logger: log.logger(), feed: (2_025_020_600, Array(body)))
+        defer { setup.close() }
+        let task = Task { try await setup.daemon.run() }
+        try #require(await eventually(within: hangGuard) { log.first("game over; refreshing the schedule and calendars") != nil })
+        let calendar = setup.directory.appendingPathComponent(".local/share/faceoff/calendars/TOR.ics")
+        let written = await eventually(within: hangGuard) {
+            ((try? String(contentsOf: calendar, encoding: .utf8)) ?? "").contains("SUMMARY:TOR 1–3 MTL · L")
+        }
+        task.cancel()
+        _ = await task.result
+        #expect(written, "\((try? String(contentsOf: calendar, encoding: .utf8)) ?? "no TOR.ics")")
+    }
+
     @Test(arguments: ["empty", "gutted"])
     func anEmptyOrGuttedScheduleCostsNoGame(answer: String) async throws {
         let clock = TestClock()

@@ -54,14 +54,9 @@ public final class StdoutSink: Sink {
         }
     }
 
-    /// The game as it stands, for the scoreboard.
-    public func snapshot(_ snapshot: GameSnapshot) {
-        if let scoreboard { show(scoreboard.line(snapshot)) }
-    }
-
-    /// An NBA game as it stands, for the scoreboard.
-    public func snapshot(_ snapshot: NBASnapshot) {
-        if let scoreboard { show(scoreboard.line(snapshot)) }
+    /// The game as it stands, any league's, for the scoreboard.
+    public func snapshot(_ snapshot: some LiveSnapshot) {
+        if let scoreboard { show(snapshot.scoreboardLine(scoreboard)) }
     }
 
     private func show(_ line: LiveScoreboard.Line) {

@@ -41,6 +41,9 @@ extension NBASnapshot: LiveSnapshot {
 
     public var breakClock: Int? { nil }
 
+    public func status(at date: Date) -> LiveStatus.Game { LiveStatus.game(self, at: date) }
+    public func scoreboardLine(_ board: LiveScoreboard) -> LiveScoreboard.Line { board.line(self) }
+
     /// At halftime and between quarters at least every 30 s.
     public func livePoll(_ settings: WatcherSettings, breakClockBefore: Int?) -> Duration {
         atBreak ? max(settings.poll, .seconds(30)) : settings.poll
