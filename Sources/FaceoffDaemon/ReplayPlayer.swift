@@ -1,78 +1,43 @@
 import FaceoffDelivery
-import FaceoffESPN
 import FaceoffKit
 import Foundation
 
 /// Plays a finished game as the polls of a live one would have seen it, one play more at each
 /// step, at `speed` times real time (0: no pauses), through a router, with the terminal's
-/// scoreboard drawn before each step's alerts: `replay` and `demo`, for either league.
+/// scoreboard drawn before each step's alerts: `replay` and `demo`, for any league's
+/// recording (`RecordedGame`).
 public struct ReplayPlayer: Sendable {
-    public enum Game: Sendable {
-        /// The NHL's play-by-play.
-        case nhl(ReplayFeed)
-        /// An NBA game's ESPN summary.
-        case nba(ESPNSummary)
-    }
-
-    let game: Game
+    let game: any RecordedGame
     let speed: Double
     let fromPeriod: Int?
 
     /// - Parameter fromPeriod: start there; what came before is one "joined" summary.
-    public init(_ game: Game, speed: Double, fromPeriod: Int? = nil) {
+    public init(_ game: any RecordedGame, speed: Double, fromPeriod: Int? = nil) {
         self.game = game
         self.speed = speed == 0 ? .infinity : speed
         self.fromPeriod = fromPeriod
     }
 
     public func play<C: Clock>(terminal: StdoutSink, router: AlertRouter<C>) async throws where C.Duration == Duration {
-        switch game {
-        case .nhl(let replay): try await play(replay, terminal: terminal, router: router)
-        case .nba(let summary): try await play(summary, terminal: terminal, router: router)
-        }
+        try await play(game, terminal: terminal, router: router)
     }
 
-    private func play<C: Clock>(_ replay: ReplayFeed, terminal: StdoutSink, router: AlertRouter<C>) async throws
+    private func play<G: RecordedGame, C: Clock>(_ game: G, terminal: StdoutSink, router: AlertRouter<C>) async throws
     where C.Duration == Duration {
-        var detector = EventDetector()
+        var detector = G.Detector()
         var index = 1
-        if let fromPeriod, fromPeriod > 1 {
-            index = max(1, replay.firstIndex(ofPeriod: fromPeriod))
-            let snapshot = GameSnapshot(replay.prefix(index))
-            terminal.snapshot(snapshot)
-            router.route(detector.join(snapshot))
-            index += 1
-        }
-        var pace = Pace(speed: speed, at: index > 1 ? Double(replay.gameSeconds(index - 2)) : 0)
-        while index <= replay.count {
-            try await pace.wait(until: Double(replay.gameSeconds(index - 1)))
-            let snapshot = GameSnapshot(replay.prefix(index))
-            let events = detector.process(snapshot).events
-            // In order: the scoreboard first, then its alerts, each through the router.
-            await router.settle()
-            terminal.snapshot(snapshot)
-            for event in events { router.route(event) }
-            index += 1
-        }
-    }
-
-    private func play<C: Clock>(_ summary: ESPNSummary, terminal: StdoutSink, router: AlertRouter<C>) async throws
-    where C.Duration == Duration {
-        let plays = NBASnapshot(summary).plays
-        func seconds(_ index: Int) -> Double { NBAPeriod.gameSeconds(period: plays[index].period, remaining: plays[index].remaining) }
-        var detector = NBAEventDetector()
-        var index = 1
-        if let fromPeriod, fromPeriod > 1, let first = plays.firstIndex(where: { $0.period >= fromPeriod }), first > 0 {
-            let snapshot = NBASnapshot(summary, playCount: first)
+        if let fromPeriod, fromPeriod > 1, let first = game.start(ofPeriod: fromPeriod), first > 0 {
+            let snapshot = game.snapshot(plays: first)
             terminal.snapshot(snapshot)
             router.route(detector.join(snapshot))
             index = first + 1
         }
-        var pace = Pace(speed: speed, at: index > 1 ? seconds(index - 2) : 0)
-        while index <= plays.count {
-            try await pace.wait(until: seconds(index - 1))
-            let snapshot = NBASnapshot(summary, playCount: index)
-            let events = detector.process(snapshot)
+        var pace = Pace(speed: speed, at: index > 1 ? game.secondsAt(index - 2) : 0)
+        while index <= game.playCount {
+            try await pace.wait(until: game.secondsAt(index - 1))
+            let snapshot = game.snapshot(plays: index)
+            let events = detector.detect(snapshot).events
+            // In order: the scoreboard first, then its alerts, each through the router.
             await router.settle()
             terminal.snapshot(snapshot)
             for event in events { router.route(event) }

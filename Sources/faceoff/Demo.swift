@@ -44,7 +44,7 @@ extension Faceoff {
                 teams: [snapshot.away.abbrev, snapshot.home.abbrev], say: printError)
             let output = alerts.terminal
             try await alerts.deliver {
-                try await ReplayPlayer(.nhl(ReplayFeed(game)), speed: speed).play(terminal: alerts.terminal, router: alerts.router)
+                try await ReplayPlayer(ReplayFeed(game), speed: speed).play(terminal: alerts.terminal, router: alerts.router)
             }
 
             // A demo calendar from the bundled schedule, written where feeds go.

@@ -120,7 +120,7 @@ extension Faceoff {
                     session: session, format: format, configured: sinks, store: nil,
                     teams: ["nba:\(game.away.abbrev)", "nba:\(game.home.abbrev)"], say: printError)
                 try await alerts.deliver {
-                    try await ReplayPlayer(.nba(summary), speed: speed, fromPeriod: fromPeriod).play(
+                    try await ReplayPlayer(NBARecording(summary), speed: speed, fromPeriod: fromPeriod).play(
                         terminal: alerts.terminal, router: alerts.router)
                 }
                 return
@@ -130,7 +130,7 @@ extension Faceoff {
                 session: session, format: format, configured: sinks, store: nil, teams: [game.away.abbrev, game.home.abbrev],
                 say: printError)
             try await alerts.deliver {
-                try await ReplayPlayer(.nhl(ReplayFeed(feeds[0])), speed: speed, fromPeriod: fromPeriod).play(
+                try await ReplayPlayer(ReplayFeed(feeds[0]), speed: speed, fromPeriod: fromPeriod).play(
                     terminal: alerts.terminal, router: alerts.router)
             }
         }

@@ -70,3 +70,19 @@ public protocol LiveDetector: Sendable {
     /// When in the game an event happened, in game seconds (nil for one with no clock).
     static func gameSeconds(_ event: GameEvent) -> Double?
 }
+
+/// A finished game's recording, as the polls of a live game would have seen it, one play more
+/// at each step: `replay`, `demo` and the tests play any league's through it.
+public protocol RecordedGame: Sendable {
+    associatedtype Snapshot: LiveSnapshot
+    associatedtype Detector: LiveDetector where Detector.Snapshot == Snapshot
+
+    /// How many plays it has.
+    var playCount: Int { get }
+    /// The game after its first `plays` plays: live until the last one, then as recorded.
+    func snapshot(plays: Int) -> Snapshot
+    /// Game seconds at play `index` (from 0), for pacing a replay like the real thing.
+    func secondsAt(_ index: Int) -> Double
+    /// The index of the first play of `period` or later; nil when there is none.
+    func start(ofPeriod period: Int) -> Int?
+}

@@ -74,3 +74,12 @@ extension EventDetector: LiveDetector {
         GameClockTime.seconds(period: event.period, clock: event.clock).map(Double.init)
     }
 }
+
+extension ReplayFeed: RecordedGame {
+    public typealias Detector = EventDetector
+
+    public var playCount: Int { count }
+    public func snapshot(plays: Int) -> GameSnapshot { GameSnapshot(prefix(plays)) }
+    public func secondsAt(_ index: Int) -> Double { Double(gameSeconds(index)) }
+    public func start(ofPeriod period: Int) -> Int? { plays.firstIndex { ($0.periodDescriptor?.number ?? 1) >= period } }
+}

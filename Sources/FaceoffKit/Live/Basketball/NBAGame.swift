@@ -55,3 +55,21 @@ extension NBAEventDetector: LiveDetector {
 
     public mutating func detect(_ snapshot: NBASnapshot) -> (events: [GameEvent], skipped: String?) { (process(snapshot), nil) }
 }
+
+/// A finished NBA game's summary, played back one play at a time.
+public struct NBARecording: RecordedGame {
+    public typealias Detector = NBAEventDetector
+
+    public let summary: ESPNSummary
+    let plays: [NBASnapshot.Play]
+
+    public init(_ summary: ESPNSummary) {
+        self.summary = summary
+        plays = NBASnapshot(summary).plays
+    }
+
+    public var playCount: Int { plays.count }
+    public func snapshot(plays count: Int) -> NBASnapshot { NBASnapshot(summary, playCount: count) }
+    public func secondsAt(_ index: Int) -> Double { NBAPeriod.gameSeconds(period: plays[index].period, remaining: plays[index].remaining) }
+    public func start(ofPeriod period: Int) -> Int? { plays.firstIndex { $0.period >= period } }
+}
