@@ -53,43 +53,13 @@ extension Daemon {
         var fetched = 0
         var current = true
         let date = dependencies.now()
-        for team in teams {
+        let followed = teams.map(TeamReference.nhl) + config.nbaTeams.map(TeamReference.nba)
+        for team in followed {
+            let key = team.written
             do {
-                let schedule = try await parts.client.fetch(.clubSchedule(team), revalidate: true)
+                let read = try await readSchedule(team, parts: parts, at: date, config: config)
                 fetched += 1
-                if case .stale(let age, let reason) = schedule.origin {
-                    current = false
-                    scheduleTrouble(
-                        team, "the schedule answer was not usable; planning from the last good copy and asking again every 5 min",
-                        [
-                            "copy_age": "\(AgeText.describe(age))", "error": "\(reason)",
-                        ])
-                } else {
-                    scheduleTrouble(team, nil)
-                }
-                announceChanges(
-                    team: team, games: (schedule.value.games ?? []).compactMap(ScheduleChanges.Game.init), at: date, config: config)
-                // Past games are done; the season's far future waits for later refreshes.
-                let series = SeriesState.states(schedule.value.games ?? [])
-                for game in schedule.value.games ?? [] where GameWindow.isPlanned(game, now: date) {
-                    guard let id = game.id, let away = game.awayTeam?.abbrev, let home = game.homeTeam?.abbrev else { continue }
-                    games[id] = .init(
-                        id: id, start: game.startTime, away: away, home: home, live: game.gameState?.isLive ?? false, series: series[id])
-                }
-            } catch is CancellationError {
-                // Stopping (SIGTERM): nothing failed, and there is no "again".
-                return nil
-            } catch {
-                current = false
-                scheduleTrouble(team, "schedule fetch failed; asking again every 5 min", ["error": "\(error)"])
-            }
-        }
-        for team in config.nbaTeams {
-            let key = "nba:\(team.abbrev)"
-            do {
-                let schedule = try await parts.espn.fetch(.nbaSchedule(team), revalidate: true)
-                fetched += 1
-                if case .stale(let age, let reason) = schedule.origin {
+                if let (age, reason) = read.stale {
                     current = false
                     scheduleTrouble(
                         key, "the schedule answer was not usable; planning from the last good copy and asking again every 5 min",
@@ -97,30 +67,17 @@ extension Daemon {
                 } else {
                     scheduleTrouble(key, nil)
                 }
-                // The part of the season counts as a season: when ESPN's answer moves on to the
-                // playoffs there is nothing to compare, rather than every playoff game "added".
-                // (Its year and part are ones a season has: the endpoint refuses others.)
-                let part = schedule.value.season.flatMap { season in season.year.map { $0 * 10 + (season.type ?? 0) } }
-                announceChanges(
-                    team: key, games: (schedule.value.events ?? []).compactMap { ScheduleChanges.Game(nba: $0, season: part) }, at: date,
-                    config: config)
-                for event in schedule.value.events ?? [] {
-                    guard let game = GameSummary(nba: event, team: team, time: LocalTime(timeZone: config.timeZone)),
-                        GameWindow.isPlanned(nba: game, now: date)
-                    else {
-                        continue
-                    }
-                    games[game.id] = .init(
-                        id: game.id, start: game.startDate, away: game.away.abbrev, home: game.home.abbrev, live: game.isLive, league: .nba)
-                }
+                announceChanges(team: key, games: read.changes, at: date, config: config)
+                for game in read.planned { games[game.id] = game }
             } catch is CancellationError {
+                // Stopping (SIGTERM): nothing failed, and there is no "again".
                 return nil
             } catch {
                 current = false
                 scheduleTrouble(key, "schedule fetch failed; asking again every 5 min", ["error": "\(error)"])
             }
         }
-        guard fetched > 0 || (teams.isEmpty && config.nbaTeams.isEmpty) else { return nil }
+        guard fetched > 0 || followed.isEmpty else { return nil }
         let reports = await parts.publisher.publish(parts.feeds)
         for report in reports {
             if let error = report.error {
@@ -134,6 +91,55 @@ extension Daemon {
             }
         }
         return (games, current)
+    }
+
+    /// What one followed team's schedule answer gives the daemon: whether it is a stale copy
+    /// standing in for a refused or failed answer (how old, and why), its games to compare
+    /// with the last answer, and the games to plan for. Each league reads its own answer in
+    /// `readSchedule`; what the daemon does with it is the same for every league.
+    struct ScheduleRead {
+        var stale: (age: TimeInterval, reason: String)?
+        var changes: [ScheduleChanges.Game]
+        var planned: [Timeline<C.Instant>.Game]
+    }
+
+    /// `team`'s schedule, asked again (a conditional GET), as the daemon reads it.
+    func readSchedule(_ team: TeamReference, parts: Parts, at date: Date, config: Config) async throws -> ScheduleRead {
+        func stale<T>(_ fetched: Fetched<T>) -> (TimeInterval, String)? {
+            if case .stale(let age, let reason) = fetched.origin { return (age, reason) }
+            return nil
+        }
+        switch team {
+        case .nhl(let abbrev):
+            let schedule = try await parts.client.fetch(.clubSchedule(abbrev), revalidate: true)
+            let all = schedule.value.games ?? []
+            // Past games are done; the season's far future waits for later refreshes.
+            let series = SeriesState.states(all)
+            let planned = all.compactMap { game -> Timeline<C.Instant>.Game? in
+                guard GameWindow.isPlanned(game, now: date), let id = game.id, let away = game.awayTeam?.abbrev,
+                    let home = game.homeTeam?.abbrev
+                else { return nil }
+                return .init(
+                    id: id, start: game.startTime, away: away, home: home, live: game.gameState?.isLive ?? false, series: series[id])
+            }
+            return ScheduleRead(stale: stale(schedule), changes: all.compactMap(ScheduleChanges.Game.init), planned: planned)
+        case .nba(let team):
+            let schedule = try await parts.espn.fetch(.nbaSchedule(team), revalidate: true)
+            let events = schedule.value.events ?? []
+            // The part of the season counts as a season: when ESPN's answer moves on to the
+            // playoffs there is nothing to compare, rather than every playoff game "added".
+            // (Its year and part are ones a season has: the endpoint refuses others.)
+            let part = schedule.value.season.flatMap { season in season.year.map { $0 * 10 + (season.type ?? 0) } }
+            let planned = events.compactMap { event -> Timeline<C.Instant>.Game? in
+                guard let game = GameSummary(nba: event, team: team, time: LocalTime(timeZone: config.timeZone)),
+                    GameWindow.isPlanned(nba: game, now: date)
+                else { return nil }
+                return .init(
+                    id: game.id, start: game.startDate, away: game.away.abbrev, home: game.home.abbrev, live: game.isLive, league: .nba)
+            }
+            return ScheduleRead(
+                stale: stale(schedule), changes: events.compactMap { ScheduleChanges.Game(nba: $0, season: part) }, planned: planned)
+        }
     }
 
     /// Routes a `schedule_change` for each change since the team's last accepted schedule
