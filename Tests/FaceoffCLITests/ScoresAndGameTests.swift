@@ -65,6 +65,33 @@ import Testing
         #expect(!live.networks.isEmpty)
     }
 
+    /// A team whose name the API left empty (`{}`, `{"default": ""}`) reads as its
+    /// abbreviation in `scores`, as it does in `next`, `watch` and `run`, rather than failing
+    /// the whole answer.
+    @Test func aTeamWithAnEmptyNameIsShownByItsAbbreviation() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let mirror = cli.home.appendingPathComponent("mirror/v1")
+        try FileManager.default.createDirectory(at: mirror.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.mirror, to: mirror)
+        let environment = FanMirror.environment.merging(["FACEOFF_API_BASE": "file://\(mirror.path)/"]) { $1 }
+        let file = mirror.appendingPathComponent("score/now")
+        for empty in [[String: Any](), ["default": ""]] {
+            var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+            var games = json["games"] as! [[String: Any]]
+            var away = games[0]["awayTeam"] as! [String: Any]
+            away["name"] = empty
+            games[0]["awayTeam"] = away
+            json["games"] = games
+            try JSONSerialization.data(withJSONObject: json).write(to: file)
+            let scores = try await run(cli, ["scores"], environment)
+            #expect(scores.status == 0, "\(empty): \(scores.stderr)")
+            #expect(scores.stdout.contains("MTL @ BOS"), "\(scores.stdout)")
+            let json2 = try await run(cli, ["scores", "--json"], environment)
+            #expect(json2.status == 0 && json2.stdout.contains("\"MTL\""), "\(json2.stderr)")
+        }
+    }
+
     /// A recorded day of finals by --date, with OT; --yesterday is the day before today in
     /// the user's zone (here the mirror's day has no such file: said, exit 1).
     @Test(.enabled(if: enabled, "../shared/nhl-api/fixtures not present"))

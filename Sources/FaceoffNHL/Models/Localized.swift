@@ -42,26 +42,51 @@ public struct LocalizedString: Codable, Sendable, Hashable, CustomStringConverti
             return
         }
         var texts: [String: String] = [:]
+        var blank = true
         for key in container.allKeys {
             if let text = try? container.decode(String.self, forKey: key) {
                 texts[key.stringValue] = text
+            } else if (try? container.decodeNil(forKey: key)) != true {
+                blank = false
             }
         }
+        // Blank texts are no text: an object of none (`{}`, nulls, "") is a name left empty,
+        // which a property reads as absent (`decodeIfPresent` below).
+        texts = texts.filter { !$0.value.trimmingCharacters(in: .whitespaces).isEmpty }
         let fallback = texts.keys.sorted().first.flatMap { texts[$0] }
         guard let main = texts["default"] ?? texts["fr"] ?? fallback else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: decoder.codingPath,
-                    debugDescription: "Localized string object has no string value"))
+            guard blank else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "Localized string object has no string value"))
+            }
+            self.default = ""
+            self.fr = nil
+            return
         }
         self.default = main
         self.fr = texts["fr"]
     }
 
+    /// No text at all: a name the API left empty.
+    public var isBlank: Bool { `default`.trimmingCharacters(in: .whitespaces).isEmpty }
+
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyKey.self)
         try container.encode(self.default, forKey: AnyKey(stringValue: "default"))
         try container.encodeIfPresent(fr, forKey: AnyKey(stringValue: "fr"))
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A name the API left empty (`{}`, `{"default": ""}`, `""`) is read as no name, so every
+    /// reader's fallback applies (a team's abbreviation, the team table): one rule for a
+    /// missing name, wherever a model has one.
+    public func decodeIfPresent(_ type: LocalizedString.Type, forKey key: Key) throws -> LocalizedString? {
+        guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        let text = try decode(LocalizedString.self, forKey: key)
+        return text.isBlank ? nil : text
     }
 }
 

@@ -841,6 +841,18 @@ struct LenientDecodingTests {
         #expect(scoreGoal.normalizedStrength == "ev")
     }
 
+    /// A name the API left empty is no name, in every shape it can take: the team reads as
+    /// its abbreviation, as it would with no name at all; a name of the wrong type still fails.
+    @Test("an empty name is no name, and the team reads as its abbreviation")
+    func emptyNames() throws {
+        for empty in [#"{}"#, #"{"default": ""}"#, #"{"default": null}"#, #""  ""#] {
+            let team = try decodeJSON(GameTeam.self, #"{"abbrev": "TOR", "name": "# + empty + #", "commonName": "# + empty + "}")
+            #expect(team.name == nil && team.commonName == nil, "\(empty)")
+            #expect(team.displayName == "TOR" && team.fullName == "TOR", "\(empty)")
+        }
+        #expect(throws: DecodingError.self) { try decodeJSON(GameTeam.self, #"{"abbrev": "TOR", "name": {"default": 42}}"#) }
+    }
+
     @Test("penalty names accept a string, a localized object, or first/last names")
     func personNames() throws {
         #expect(try decodeJSON(PersonName.self, #""A. Greer""#).displayName == "A. Greer")
