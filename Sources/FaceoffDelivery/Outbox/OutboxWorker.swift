@@ -69,6 +69,9 @@ package struct OutboxWorker: Sendable {
         var plan = OutboxPlan(schedule: schedule)
         // The store refused a lease or a removal last time (logged once until it works again).
         var storeFailing = false
+        // The receiver failed the last attempt: a failing spell is said once when it begins
+        // (a warning) and once when the sink delivers again; the tries between are debug.
+        var receiverFailing = false
         // A full or read-only disk refused a change to the row: it stays, and is looked at
         // again when the store may take it, said once until the store works again.
         func storeRefused(_ what: String, _ item: Outbox.Item, _ error: any Error) async {
@@ -160,13 +163,16 @@ package struct OutboxWorker: Sendable {
             let metadata: Logger.Metadata = ["sink": "\(name)", "event": "\(item.eventID)", "attempt": "\(item.attempts + 1)"]
             switch outcome {
             case .delivered(let detail):
-                // The router's line already said it was queued: only a delivery after failed
-                // attempts is news at info.
-                let retried = item.attempts > 0
+                // The router's line already said it was queued: only the first delivery after
+                // a failing spell is news at info.
                 plan.delivered()
-                logger.log(
-                    level: retried ? .info : .debug, retried ? "alert delivered after retrying" : "alert delivered",
-                    metadata: metadata.merging(["status": "\(detail)"]) { $1 })
+                let message: Logger.Message = item.attempts > 0 ? "alert delivered after retrying" : "alert delivered"
+                if receiverFailing {
+                    logger.info("delivering again", metadata: metadata.merging(["status": "\(detail)"]) { $1 })
+                } else {
+                    logger.debug(message, metadata: metadata.merging(["status": "\(detail)"]) { $1 })
+                }
+                receiverFailing = false
                 do { try await outbox.delivered(item) } catch {
                     plan.deliveredUnrecorded(item)
                     logger.error(
@@ -184,9 +190,11 @@ package struct OutboxWorker: Sendable {
                     // Not removed (a full disk): no attempt before the wait is out.
                     if (try? await outbox.drop(item)) == nil { await pause(wait, wakeable: false) }
                 case .retry(let at, let wait):
-                    logger.warning(
-                        "delivery failed; will retry",
+                    logger.log(
+                        level: receiverFailing ? .debug : .warning,
+                        receiverFailing ? "delivery failed; will retry" : "delivery failing; alerts wait in the outbox and are retried",
                         metadata: metadata.merging(["error": "\(why)", "retry_in": "\(DurationText.log(wait))"]) { $1 })
+                    receiverFailing = true
                     // Even if the store can't take the new time, never hammer the receiver.
                     if (try? await outbox.retry(item, at: at, error: why)) == nil { await pause(wait, wakeable: false) }
                 }

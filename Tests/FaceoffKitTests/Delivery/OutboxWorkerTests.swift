@@ -105,6 +105,41 @@ struct QueuedOnATestClock {
         #expect(lines.all.filter { $0.1 == "alert expired undelivered" }.count == 1)
     }
 
+    /// A receiver down for a while with three alerts owed: the failing spell is said once (a
+    /// warning) and its end once (`delivering again`); the tries between are debug lines.
+    @Test func anOutageIsSaidOnceAndItsEndOnce() async throws {
+        let world = try await QueuedOnATestClock()
+        defer { world.cleanUp() }
+        let (outbox, clock, now) = (world.outbox, world.clock, world.now)
+        for key in ["2", "3"] {
+            _ = try await outbox.enqueue(
+                SampleEvent.make(.goal, team: "TOR", key: key), sink: "hook", body: [1], at: world.start,
+                expiresAt: world.start.addingTimeInterval(3600))
+        }
+        let attempts = Mutex(0)
+        let lines = LogLines()
+        let schedule = RetrySchedule(early: .seconds(5), earlyFor: .seconds(60), delays: [.seconds(30)], jitter: 0, idleCheck: .seconds(30))
+        let worker = OutboxWorker(
+            name: "hook", outbox: outbox, schedule: schedule, lease: .seconds(30), wake: WakeSignal(), now: now, logger: lines.logger(),
+            disabledReason: { nil },
+            attempt: { _, _ in
+                let count = attempts.withLock {
+                    $0 += 1
+                    return $0
+                }
+                return count <= 8 ? .retry("connection refused", after: nil) : .delivered("204")
+            }, gone: { _ in }, clock: clock)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await worker.run() }
+            #expect(await eventually(within: hangGuard) { (try? outbox.pending(sink: "hook"))?.isEmpty == true })
+            group.cancelAll()
+        }
+        let said = lines.all.filter { $0.0 > .debug }
+        #expect(
+            said.map(\.1) == ["delivery failing; alerts wait in the outbox and are retried", "delivering again"], "\(said)")
+        #expect(lines.all.filter { $0.1 == "delivery failed; will retry" }.count == 7)
+    }
+
     /// A mute reaches what was queued before it: a `drop` sink drops the row, never sending
     /// it; a `digest` sink keeps it, sends nothing while muted, and sends it within a second of
     /// the mute's end (on a test clock: at 600 s, the end itself).
