@@ -177,7 +177,7 @@ struct ImpossibleNumberTests {
     }
 
     /// A recorded game whose play clock reads NaN, inf or 19 digits, or whose quarter is 2^62:
-    /// `replay` refuses the file in words, at once (a 2^62 quarter hung it).
+    /// `replay` refuses the file in words (a 2^62 quarter hung it; a hang meets the time limit).
     @Test(arguments: [("clock", "NaN"), ("clock", "inf"), ("clock", "9223372036854775807:00"), ("period", "4611686018427387904")])
     func aReplayOfAnImpossibleGameIsRefused(field: String, value: String) async throws {
         let cli = try CLI()
@@ -189,10 +189,9 @@ struct ImpossibleNumberTests {
         json["plays"] = plays
         let file = cli.home.appendingPathComponent("game.json")
         try JSONSerialization.data(withJSONObject: json).write(to: file)
-        let started = Date()
+        // A hang (the 2^62 quarter's) would meet the suite's time limit; the refusal is the point.
         let result = try await cli.run(["replay", file.path, "--speed", "0"], environment: FanMirror.environment)
         Self.check(result, says: "is not a game ESPN could give: it gives a play's")
-        #expect(Date().timeIntervalSince(started) < 30)
     }
 }
 
@@ -220,10 +219,8 @@ struct TooManyPlaysTests {
         defer { cli.cleanUp() }
         let file = cli.home.appendingPathComponent("game.json")
         try Self.stretched(URL(fileURLWithPath: AlertCommandTests.overtimeGame), to: 2_001, into: file, renumber: true)
-        let started = Date()
         let result = try await cli.run(["replay", file.path, "--speed", "0"])
         ImpossibleNumberTests.check(result, says: "is not a game the NHL could give: it gives the number of plays as 2001")
-        #expect(Date().timeIntervalSince(started) < 30)
     }
 
     @Test(.enabled(if: NBACommandTests.enabled, "../shared/espn-api/fixtures not present"))
