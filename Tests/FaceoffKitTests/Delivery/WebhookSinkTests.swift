@@ -196,8 +196,9 @@ import Testing
                 started = clock.now
                 _ = try await sink.enqueue(events[1], at: Date())
             })
-        // Not 30 s later: at once.
-        #expect(clock.now - started < .seconds(10))
+        // Not 30 s later (the early retry's wait): at once, give or take a loaded machine's
+        // seconds (CI on two cores under the whole suite has taken 11).
+        #expect(clock.now - started < .seconds(25))
         #expect(setup.server.requests.map { $0.headers["webhook-id"] } == [events[0].id, events[0].id, events[1].id])
     }
 
