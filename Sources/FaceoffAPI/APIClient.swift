@@ -26,11 +26,14 @@ public struct Fetched<Value: Sendable>: Sendable {
     public var origin: Origin
     public var url: String
 
-    /// A sentence for stderr when the data is not current, e.g. "using data from 3 h ago (offline)".
-    public var staleness: String? {
+    /// An old copy's age and why it stands in for a fresh answer; nil when the value is current.
+    public var stale: (age: TimeInterval, reason: String)? {
         guard case .stale(let age, let reason) = origin else { return nil }
-        return "using data from \(AgeText.describe(age)) ago (\(reason))"
+        return (age, reason)
     }
+
+    /// A sentence for stderr when the data is not current, e.g. "using data from 3 h ago (offline)".
+    public var staleness: String? { stale.map { "using data from \(AgeText.describe($0.age)) ago (\($0.reason))" } }
 }
 
 /// Which API a client speaks to: its name and the setting that points at it, for the errors

@@ -105,10 +105,6 @@ extension Daemon {
 
     /// `team`'s schedule, asked again (a conditional GET), as the daemon reads it.
     func readSchedule(_ team: TeamReference, parts: Parts, at date: Date, config: Config) async throws -> ScheduleRead {
-        func stale<T>(_ fetched: Fetched<T>) -> (TimeInterval, String)? {
-            if case .stale(let age, let reason) = fetched.origin { return (age, reason) }
-            return nil
-        }
         switch team {
         case .nhl(let abbrev):
             let schedule = try await parts.client.fetch(.clubSchedule(abbrev), revalidate: true)
@@ -122,7 +118,7 @@ extension Daemon {
                 return .init(
                     id: id, start: game.startTime, away: away, home: home, live: game.gameState?.isLive ?? false, series: series[id])
             }
-            return ScheduleRead(stale: stale(schedule), changes: all.compactMap(ScheduleChanges.Game.init), planned: planned)
+            return ScheduleRead(stale: schedule.stale, changes: all.compactMap(ScheduleChanges.Game.init), planned: planned)
         case .nba(let team):
             let schedule = try await parts.espn.fetch(.nbaSchedule(team), revalidate: true)
             let events = schedule.value.events ?? []
@@ -138,7 +134,7 @@ extension Daemon {
                     id: game.id, start: game.startDate, away: game.away.abbrev, home: game.home.abbrev, live: game.isLive, league: .nba)
             }
             return ScheduleRead(
-                stale: stale(schedule), changes: events.compactMap { ScheduleChanges.Game(nba: $0, season: part) }, planned: planned)
+                stale: schedule.stale, changes: events.compactMap { ScheduleChanges.Game(nba: $0, season: part) }, planned: planned)
         }
     }
 

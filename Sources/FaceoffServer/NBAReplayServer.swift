@@ -39,7 +39,7 @@ public struct NBAReplayServer: Sendable {
     /// Game-plus-break seconds at which each play happens.
     func timeline(_ summary: ESPNSummary) -> [Double] {
         NBASnapshot(summary).plays.map { play in
-            NBAPeriod.gameSeconds(period: play.period, remaining: play.remaining) + Double((play.period - 1) * intermission)
+            play.gameSeconds + Double((play.period - 1) * intermission)
         }
     }
 

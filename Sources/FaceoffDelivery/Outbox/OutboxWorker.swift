@@ -166,12 +166,10 @@ package struct OutboxWorker: Sendable {
                 // The router's line already said it was queued: only the first delivery after
                 // a failing spell is news at info.
                 plan.delivered()
-                let message: Logger.Message = item.attempts > 0 ? "alert delivered after retrying" : "alert delivered"
-                if receiverFailing {
-                    logger.info("delivering again", metadata: metadata.merging(["status": "\(detail)"]) { $1 })
-                } else {
-                    logger.debug(message, metadata: metadata.merging(["status": "\(detail)"]) { $1 })
-                }
+                logger.log(
+                    level: receiverFailing ? .info : .debug,
+                    receiverFailing ? "delivering again" : item.attempts > 0 ? "alert delivered after retrying" : "alert delivered",
+                    metadata: metadata.merging(["status": "\(detail)"]) { $1 })
                 receiverFailing = false
                 do { try await outbox.delivered(item) } catch {
                     plan.deliveredUnrecorded(item)

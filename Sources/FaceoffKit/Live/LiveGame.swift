@@ -1,3 +1,4 @@
+import FaceoffAPI
 import Foundation
 
 /// A league's live game, as the one game watcher (`GameWatcher`) needs it: how to ask for its
@@ -18,6 +19,16 @@ public protocol LiveGame: Sendable {
     /// The feed as it is now (asked again, never a fresh cached copy); a stale copy, one
     /// that could not be fetched, is an error.
     func poll() async throws -> Snapshot
+}
+
+extension APIClient {
+    /// A live feed as it is now, for a `LiveGame`'s poll: asked again (never a fresh cached
+    /// copy), and an old copy standing in for it is an error (`what` could not be fetched).
+    func live<Response>(_ endpoint: Endpoint<Response>, what: String) async throws -> Response {
+        let fetched = try await fetch(endpoint, revalidate: true)
+        if let (_, reason) = fetched.stale { throw WatchError("\(what) could not be fetched (\(reason))") }
+        return fetched.value
+    }
 }
 
 /// One poll's look at a live game, in the words the watcher needs.

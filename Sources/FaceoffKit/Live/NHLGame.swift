@@ -19,9 +19,7 @@ public struct NHLGame: LiveGame {
     public var name: String { "game \(gameID)" }
 
     public func poll() async throws -> GameSnapshot {
-        let fetched = try await client.fetch(.playByPlay(gameID), revalidate: true)
-        if case .stale(_, let reason) = fetched.origin { throw WatchError("the feed could not be fetched (\(reason))") }
-        return GameSnapshot(fetched.value)
+        GameSnapshot(try await client.live(.playByPlay(gameID), what: "the feed"))
     }
 }
 

@@ -34,7 +34,7 @@ public enum PregameReminder {
             return nil
         }
         var key = lead % 60 == 0 ? String(lead / 60) : "\(lead)s"
-        if moved { key += movedMark + String(Int64(start.timeIntervalSince1970)) }
+        if moved { key += String(movedMark) + String(Int64(start.timeIntervalSince1970)) }
         var reminder = GameEvent(
             kind: .pregame, key: key, gameId: event.gameId, away: event.away, home: event.home, score: event.score,
             details: ["minutes_before": String(Int((left / 60).rounded()))])
@@ -43,7 +43,7 @@ public enum PregameReminder {
     }
 
     /// Between a reminder's lead and the start it was for, in a moved game's reminder key.
-    static var movedMark: String { "-" }
+    static let movedMark: Character = "-"
 
     /// What reminders of a game went out before, by this process before a restart or by
     /// another one: the latest start they were for, and their leads. `sightings` are the
@@ -61,7 +61,7 @@ public enum PregameReminder {
     public static func sent(_ sightings: [(id: String, seenAt: Date)]) -> Sent? {
         let reminders = sightings.compactMap { sighting -> (lead: Int, start: Date, moved: Bool)? in
             guard let key = sighting.id.split(separator: ":", maxSplits: 2).dropFirst(2).first else { return nil }
-            let parts = key.split(separator: Character(movedMark), maxSplits: 1)
+            let parts = key.split(separator: movedMark, maxSplits: 1)
             let written = parts[0]
             guard let number = Int(written.hasSuffix("s") ? written.dropLast() : written) else { return nil }
             let lead = written.hasSuffix("s") ? number : number * 60

@@ -61,9 +61,4 @@ public struct ReplayFeed: Sendable {
         let period = plays[index].periodDescriptor?.number ?? 1
         return GameClockTime.seconds(period: period, clock: plays[index].timeInPeriod) ?? (period - 1) * 1200
     }
-
-    /// The index of the first play of `period`, for starting a replay there.
-    public func firstIndex(ofPeriod period: Int) -> Int {
-        plays.firstIndex { ($0.periodDescriptor?.number ?? 1) >= period } ?? 0
-    }
 }

@@ -19,9 +19,7 @@ public struct NBAGame: LiveGame {
     public var name: String { "NBA game \(gameID)" }
 
     public func poll() async throws -> NBASnapshot {
-        let fetched = try await client.fetch(.nbaSummary(gameID), revalidate: true)
-        if case .stale(_, let reason) = fetched.origin { throw WatchError("the summary could not be fetched (\(reason))") }
-        return NBASnapshot(fetched.value)
+        NBASnapshot(try await client.live(.nbaSummary(gameID), what: "the summary"))
     }
 }
 
@@ -37,7 +35,7 @@ extension NBASnapshot: LiveSnapshot {
         return (plays.last?.remaining).map { NBAPeriod.length(1) - $0 > 120 } ?? false
     }
 
-    public var newestPlaySeconds: Double? { plays.last.map { NBAPeriod.gameSeconds(period: $0.period, remaining: $0.remaining) } }
+    public var newestPlaySeconds: Double? { plays.last?.gameSeconds }
 
     public var breakClock: Int? { nil }
 
@@ -70,6 +68,6 @@ public struct NBARecording: RecordedGame {
 
     public var playCount: Int { plays.count }
     public func snapshot(plays count: Int) -> NBASnapshot { NBASnapshot(summary, playCount: count) }
-    public func secondsAt(_ index: Int) -> Double { NBAPeriod.gameSeconds(period: plays[index].period, remaining: plays[index].remaining) }
+    public func secondsAt(_ index: Int) -> Double { plays[index].gameSeconds }
     public func start(ofPeriod period: Int) -> Int? { plays.firstIndex { $0.period >= period } }
 }

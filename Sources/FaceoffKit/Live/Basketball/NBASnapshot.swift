@@ -35,6 +35,9 @@ public struct NBASnapshot: Sendable {
         /// Athlete ids: the scorer, shooter or rebounder first; on a basket, the assist second.
         public var athletes: [String]
 
+        /// Game seconds gone at this play (`NBAPeriod.gameSeconds`).
+        public var gameSeconds: Double { NBAPeriod.gameSeconds(period: period, remaining: remaining) }
+
         var isFreeThrow: Bool { kind.hasPrefix("Free Throw") }
         var isRebound: Bool { kind.hasSuffix("Rebound") }
     }
