@@ -14,6 +14,8 @@ public struct CalendarPublisher: Sendable {
         public var changed: Int
         public var outcome: FeedWriter.Outcome?
         public var notes: [String]
+        /// Teams whose schedule could not be had: the feed was written with their last games.
+        public var warnings: [String] = []
         /// Why the feed could not be built; its last good file (if any) was left as it was.
         public var error: String?
     }
@@ -30,10 +32,11 @@ public struct CalendarPublisher: Sendable {
 
     public func path(for kind: FeedKind) -> String { directory + "/\(kind.name).ics" }
 
-    /// The feed as .ics text, with notes about stale data.
-    public func render(_ kind: FeedKind) async throws -> (text: String, feed: CalendarFeed, notes: [String]) {
-        let (feed, notes) = try await service.feed(kind)
-        return (try CalendarBuilder.serialize(feed), feed, notes)
+    /// The feed as .ics text, with notes about stale data and warnings about teams left as
+    /// they were.
+    public func render(_ kind: FeedKind) async throws -> (text: String, feed: CalendarFeed, notes: [String], warnings: [String]) {
+        let (feed, notes, warnings) = try await service.feed(kind)
+        return (try CalendarBuilder.serialize(feed), feed, notes, warnings)
     }
 
     /// The order to start building feeds in: the league's and the favourites' (the biggest)
@@ -76,10 +79,12 @@ public struct CalendarPublisher: Sendable {
         let path = path(for: kind)
         do {
             let started = service.now()
-            let (text, feed, notes) = try await render(kind)
+            let (text, feed, notes, warnings) = try await render(kind)
             let outcome = try FeedWriter.write(text, to: path, allowEmpty: allowEmpty)
             let changed = feed.events.filter { $0.lastModified >= started.addingTimeInterval(-1) }.count
-            return Report(feed: kind.name, path: path, events: feed.events.count, changed: changed, outcome: outcome, notes: notes)
+            return Report(
+                feed: kind.name, path: path, events: feed.events.count, changed: changed, outcome: outcome, notes: notes, warnings: warnings
+            )
         } catch {
             return Report(feed: kind.name, path: path, events: 0, changed: 0, outcome: nil, notes: [], error: "\(error)")
         }

@@ -55,39 +55,60 @@ public struct CalendarService: Sendable {
         }
     }
 
-    /// The feed and notes about where its data came from (stale copies).
-    public func feed(_ kind: FeedKind) async throws -> (feed: CalendarFeed, notes: [String]) {
+    /// The feed, notes about where its data came from (stale copies), and warnings about the
+    /// teams whose schedule could not be had: a feed of several teams is built from those that
+    /// answered, and each one that did not keeps the games it had (`build`'s `unavailable`).
+    /// Only when no team answered does it fail.
+    public func feed(_ kind: FeedKind) async throws -> (feed: CalendarFeed, notes: [String], warnings: [String]) {
         let seasonSegment = options.season == "current" ? "now" : options.season
         var schedules: [(team: String, schedule: ClubSchedule)] = []
         var notes: [String] = []
+        var failed: [(team: String, error: any Error)] = []
         let basketball = kind.teams.compactMap(NBATeams.team(written:))
         let hockey = kind.teams.filter { NBATeams.team(written: $0) == nil }
-        try await withThrowingTaskGroup(of: (String, Fetched<ClubSchedule>).self) { group in
+        await withTaskGroup(of: (String, Result<Fetched<ClubSchedule>, any Error>).self) { group in
             var pending = hockey[...]
             func startNext() {
                 guard let team = pending.popFirst() else { return }
-                group.addTask { (team, try await client.fetch(.clubSchedule(team, season: seasonSegment))) }
+                group.addTask {
+                    do { return (team, .success(try await client.fetch(.clubSchedule(team, season: seasonSegment)))) } catch {
+                        return (team, .failure(error))
+                    }
+                }
             }
             for _ in 0..<6 { startNext() }
-            while let (team, fetched) = try await group.next() {
-                schedules.append((team, overlay?.apply(fetched.value) ?? fetched.value))
-                if let note = fetched.staleness { notes.append("\(team): \(note)") }
+            while let (team, result) = await group.next() {
+                switch result {
+                case .success(let fetched):
+                    schedules.append((team, overlay?.apply(fetched.value) ?? fetched.value))
+                    if let note = fetched.staleness { notes.append("\(team): \(note)") }
+                case .failure(let error):
+                    failed.append((team, error))
+                }
                 startNext()
             }
         }
         var nba: [(team: NBATeam, schedule: ESPNTeamSchedule)] = []
         for team in basketball {
-            guard let espn else { throw CalendarError("the \(team.name)' feed needs ESPN's API, and none was given") }
-            // The whole season: ESPN's plain answer is its current part only, and at the
-            // playoffs' start the regular season would leave it.
-            for part in [ESPNSeasonType.regular, .postseason] {
-                let fetched = try await espn.fetch(.nbaSchedule(team, part: part))
-                nba.append((team, fetched.value))
-                if let note = fetched.staleness {
-                    notes.append("nba:\(team.abbrev) (\(part == .regular ? "regular season" : "playoffs")): \(note)")
+            do {
+                guard let espn else { throw CalendarError("the \(team.name)' feed needs ESPN's API, and none was given") }
+                // The whole season: ESPN's plain answer is its current part only, and at the
+                // playoffs' start the regular season would leave it.
+                var parts: [(team: NBATeam, schedule: ESPNTeamSchedule)] = []
+                for part in [ESPNSeasonType.regular, .postseason] {
+                    let fetched = try await espn.fetch(.nbaSchedule(team, part: part))
+                    parts.append((team, fetched.value))
+                    if let note = fetched.staleness {
+                        notes.append("nba:\(team.abbrev) (\(part == .regular ? "regular season" : "playoffs")): \(note)")
+                    }
                 }
+                nba += parts
+            } catch {
+                failed.append(("nba:\(team.abbrev)", error))
             }
         }
+        // Nothing answered: there is nothing to build from.
+        if let first = failed.first, failed.count == kind.teams.count { throw first.error }
         var records: [String: String] = [:]
         if options.scores, !hockey.isEmpty, let standings = try? await client.fetch(.standings()) {
             for row in standings.value.standings ?? [] {
@@ -95,14 +116,21 @@ public struct CalendarService: Sendable {
                 records[abbrev] = "\(row.wins ?? 0)-\(row.losses ?? 0)-\(row.otLosses ?? 0)"
             }
         }
-        return (try await build(kind, schedules: schedules, records: records, nba: nba), notes)
+        let unavailable = Set(failed.map(\.team))
+        let warnings = kind.teams.filter(unavailable.contains).map { team in
+            let error = failed.first { $0.team == team }.map { "\($0.error)" } ?? ""
+            return "\(team)'s schedule could not be had (\(error)); its games stay as last published"
+        }
+        return (try await build(kind, schedules: schedules, records: records, nba: nba, unavailable: unavailable), notes, warnings)
     }
 
     /// The feed from schedules already in hand (each team's, any order) and "W-L-OT" records
     /// by abbreviation: no network, so benchmarks and tests can time and drive it alone.
+    /// - Parameter unavailable: followed teams whose schedule could not be had this time:
+    ///   their games stay as the state last had them, neither dropped nor cancelled.
     public func build(
         _ kind: FeedKind, schedules: [(team: String, schedule: ClubSchedule)], records: [String: String],
-        nba: [(team: NBATeam, schedule: ESPNTeamSchedule)] = []
+        nba: [(team: NBATeam, schedule: ESPNTeamSchedule)] = [], unavailable: Set<String> = []
     ) async throws -> CalendarFeed {
         let order = kind.teams
         let position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
@@ -175,12 +203,13 @@ public struct CalendarService: Sendable {
             }
         }
         events.sort { ($0.1.start, $0.0) < ($1.1.start, $1.0) }
-        if games.isEmpty && nba.allSatisfy({ ($0.schedule.events ?? []).isEmpty }) {
+        if games.isEmpty && nba.allSatisfy({ ($0.schedule.events ?? []).isEmpty }) && unavailable.isEmpty {
             throw CalendarError("the schedule came back with no games (check `faceoff schedule`)")
         }
 
         let finalEvents = try await stamp(
-            events, feed: stateKey(kind), season: season, scheduled: allIDs, unplaced: unplaced, teams: Set(order), at: date)
+            events, feed: stateKey(kind), season: season, scheduled: allIDs, unplaced: unplaced, teams: Set(order),
+            unavailable: unavailable, at: date)
         return describe(kind, season: season, events: finalEvents)
     }
 
@@ -201,7 +230,7 @@ public struct CalendarService: Sendable {
     /// games that left the schedule as cancelled.
     private func stamp(
         _ events: [(Int, CalendarEvent)], feed: String, season: String, scheduled: Set<Int>, unplaced: Set<Int>,
-        teams: Set<String>, at date: Date
+        teams: Set<String>, unavailable: Set<String> = [], at date: Date
     ) async throws -> [CalendarEvent] {
         guard let state else {
             return events.map { _, event in
@@ -255,6 +284,12 @@ public struct CalendarService: Sendable {
                 event.sequence = old.sequence + 1
                 event.lastModified = date
                 rows.append(row(id, event, vanished: false))
+            }
+            // A team whose schedule could not be had keeps the games it had, as they were.
+            let built = Set(rows.map(\.gameID))
+            for (id, old) in existing
+            where !scheduled.contains(id) && !built.contains(id) && !Set(old.event.teams ?? []).isDisjoint(with: unavailable) {
+                rows.append(old)
             }
             let handled = Set(rows.map(\.gameID))
             let gone = existing.filter { id, old in

@@ -80,6 +80,9 @@ extension Daemon {
         guard fetched > 0 || followed.isEmpty else { return nil }
         let reports = await parts.publisher.publish(parts.feeds)
         for report in reports {
+            for warning in report.warnings {
+                logger.warning("calendar written without a team", metadata: ["feed": "\(report.feed)", "why": "\(warning)"])
+            }
             if let error = report.error {
                 logger.error("calendar not written; the last good file stays", metadata: ["feed": "\(report.feed)", "error": "\(error)"])
             } else {

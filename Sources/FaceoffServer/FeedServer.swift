@@ -303,6 +303,9 @@ actor FeedRefresher {
 
     private func regenerate(_ kind: FeedKind) async {
         for report in await publisher.publish([kind]) {
+            for warning in report.warnings {
+                logger.warning("feed regenerated without a team", metadata: ["feed": "\(kind.name)", "why": "\(warning)"])
+            }
             if let error = report.error {
                 logger.warning("feed not regenerated; serving the last good one", metadata: ["feed": "\(kind.name)", "error": "\(error)"])
             } else {

@@ -149,8 +149,9 @@ extension Faceoff {
 
             if let output {
                 let kind = kinds[0]
-                let (text, feed, notes) = try await publisher.render(kind)
+                let (text, feed, notes, warnings) = try await publisher.render(kind)
                 for note in notes { printError("note: \(note)") }
+                for warning in warnings { printError("warning: \(warning)") }
                 if output == "-" {
                     FileHandle.standardOutput.write(Data(text.utf8))
                     return
@@ -171,6 +172,9 @@ extension Faceoff {
             var noted: Set<String> = []
             for report in await publisher.publish(kinds) {
                 for note in report.notes where noted.insert(note).inserted { printError("note: \(note)") }
+                for warning in report.warnings where noted.insert(warning).inserted { printError("warning: \(warning)") }
+                // Written, but not all of it is new: say so in the exit status too.
+                if !report.warnings.isEmpty { failed = true }
                 let shown = ConfigLoader.displayPath(report.path, paths: session.paths)
                 if let error = report.error {
                     failed = true

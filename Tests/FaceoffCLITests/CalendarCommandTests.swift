@@ -83,6 +83,36 @@ extension Checkers {
         #expect(try await run(cli, ["calendar", "TRO"]).stderr.contains("did you mean TOR?"))
     }
 
+    /// One team's schedule failing (another league's, or one file gone from the mirror) never
+    /// keeps the favourites feed from the teams that answered: it is written, the failing
+    /// team keeps the games it had, a warning names it, and the exit status says not all is new.
+    @Test func oneFailingTeamDoesNotHoldBackTheFavourites() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let mirror = cli.home.appendingPathComponent("mirror/v1")
+        try FileManager.default.createDirectory(at: mirror.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.mirror, to: mirror)
+        let extra = ["FACEOFF_API_BASE": "file://\(mirror.path)/", "FACEOFF_ESPN_BASE": "file:///nonexistent/espn/"]
+        #expect(try await run(cli, ["follow", "TOR", "MTL", "nba:LAL"], extra: extra).status == 0)
+        let first = try await run(cli, ["calendar"], extra: extra)
+        #expect(first.status == 1)
+        #expect(first.stdout.contains("favourites.ics: 14 games"), "\(first.stdout)\n\(first.stderr)")
+        #expect(first.stderr.contains("warning: nba:LAL's schedule could not be had"), "\(first.stderr)")
+        #expect(first.stderr.contains("LAL.ics not updated"))
+        let favourites = calendars(cli).appendingPathComponent("favourites.ics")
+        let good = try String(contentsOf: favourites, encoding: .utf8)
+        // Next time Montreal's schedule is gone too, and nothing is cached: its games stay.
+        try FileManager.default.removeItem(at: mirror.appendingPathComponent("club-schedule-season/MTL"))
+        let store = cli.home.appendingPathComponent(".local/state/faceoff/faceoff.sqlite").path
+        #expect(try await CLI.sqlite(store, "db.execute('DELETE FROM response_cache')").status == 0)
+        let second = try await run(cli, ["calendar"], extra: extra)
+        #expect(second.status == 1)
+        #expect(second.stdout.contains("favourites.ics: 14 games"), "\(second.stdout)\n\(second.stderr)")
+        #expect(second.stderr.contains("warning: MTL's schedule could not be had"), "\(second.stderr)")
+        // Montreal's games as they were: none dropped, none cancelled.
+        #expect(try String(contentsOf: favourites, encoding: .utf8) == good)
+    }
+
     @Test func anUnreachableScheduleKeepsTheLastGoodFeed() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }

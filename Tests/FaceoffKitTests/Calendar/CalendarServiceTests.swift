@@ -425,7 +425,7 @@ struct RecordedScheduleFeedTests {
         options.gameTypes = [.preseason, .regular, .playoffs]
         let client = APIClient(service: .nhl, base: "file://\(directory.path)/v1/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
         let service = CalendarService(client: client, state: nil, templates: try TemplateSet(overrides: nil), options: options)
-        let (feed, _) = try await service.feed(.team(team))
+        let (feed, _, _) = try await service.feed(.team(team))
         let expected = (schedule.games ?? []).filter { [1, 2, 3].contains($0.gameType?.rawValue ?? 0) && $0.startTime != nil }
         #expect(feed.events.count == expected.count)
         #expect(Set(feed.events.map(\.uid)).count == feed.events.count)
