@@ -149,7 +149,7 @@ public struct BoxScoreReport: Codable, Sendable, Equatable {
                     Penalty(
                         period: period.periodDescriptor?.label ?? "?", time: penalty.timeInPeriod, team: penalty.teamAbbrev?.value,
                         player: penalty.committedByPlayer.map(\.description) ?? penalty.servedBy.map { "bench (\($0.description) served)" },
-                        infraction: penalty.descKey?.replacingOccurrences(of: "-", with: " "), minutes: penalty.duration)
+                        infraction: penalty.descKey.map(Infraction.words), minutes: penalty.duration)
                 }
             }
         }

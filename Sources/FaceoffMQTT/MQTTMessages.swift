@@ -108,7 +108,7 @@ public enum MQTTTrigger: String, Sendable, CaseIterable {
             let other = away ? event.score.home : event.score.away
             return mine == other ? [.final] : [.final, mine > other ? .win : .loss]
         case .scheduleChange: return [.scheduleChange]
-        case .pregame, .gameJoined, .scoringChange, .goalHighlight, .penalty, .goalieReturned, .digest: return []
+        case .pregame, .gameJoined, .scoringChange, .goalHighlight, .penalty, .penaltyShotMissed, .goalieReturned, .digest: return []
         case .leadChange: return [theirs ? .leadTaken : .leadLost]
         case .run: return [theirs ? .run : .runAgainst]
         case .closeGame: return [.closeGame]

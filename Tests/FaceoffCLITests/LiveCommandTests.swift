@@ -74,4 +74,23 @@ import Testing
         #expect(second.status == 0)
         #expect(second.stdout.isEmpty)
     }
+
+    /// `demo` on a terminal 80 columns wide (a pty from `script`, its width from COLUMNS):
+    /// the scoreboard's alert lines give up assists and "drawn by", never the strength, the
+    /// infraction, the score or the clock.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script(1) not installed"))
+    func aNarrowPaneKeepsTheWordsThatMatter() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let result = try await cli.run(
+            ["-qec", "\(CLI.binary.path) demo --speed 0", "/dev/null"], executable: "/usr/bin/script",
+            environment: ["COLUMNS": "80", "LINES": "60", "TERM": "xterm"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let plain = result.stdout.replacing(/\x1B\[[0-9;]*[A-Za-z]/, with: "")
+        let lines = Set(plain.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) })
+        #expect(lines.contains { $0.contains("Mathis Tremblay") && $0.contains(" · SH · TOR 2–3 MTL · 2nd 13:02") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("⚠️ Canadiens penalty  hooking (2 min)") && $0.hasSuffix(" · 1st 09:14") })
+        #expect(lines.contains { $0.hasPrefix("⚠️ Canadiens penalty  slashing (2 min)") && $0.hasSuffix(" · 3rd 06:48") })
+        for line in lines where !line.hasPrefix("Demo calendar") { #expect(DisplayWidth.of(line) <= 80, "\(line)") }
+    }
 }

@@ -96,9 +96,13 @@ enum AlertContext {
         set("penalized", people("penalty").first?.name)
         set("drawn_by", people("drawn_by").first?.name)
         set("served_by", people("served_by").first?.name)
+        set("shooter", people("shooter").first?.name)
+        set("goalie", people("goalie").first?.name)
 
         let details = event.details
         set("infraction", details["infraction"])
+        set("result", details["result"])
+        if details["result"] == "stopped" { values["stopped"] = true }
         if let minutes = details["minutes"], minutes != "0" { values["minutes"] = minutes }
         set("time_left", details["time_left"])
         set("reason", details["reason"])

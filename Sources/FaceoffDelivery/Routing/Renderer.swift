@@ -31,6 +31,17 @@ public struct Renderer: Sendable {
 
     public func line(_ event: GameEvent) -> String { text(event).line }
 
+    /// The event's terminal line in its forms for a narrow pane, fullest first: the whole
+    /// line, then the line the templates give with `narrow` set (no assists, no "drawn by").
+    /// `DisplayWidth.fit` picks the first that fits and shortens the last.
+    public func terminalForms(_ event: GameEvent) -> [String] {
+        var values = AlertContext.values(event, followed: followed)
+        let full = text(values).line
+        values["narrow"] = true
+        let narrow = text(values).line
+        return narrow == full ? [full] : [full, narrow]
+    }
+
     public func isImportant(_ event: GameEvent) -> Bool { AlertContext.isImportant(event, followed: followed) }
 
     /// A webhook body from a preset (or the user's copy of it), checked to be JSON: a template

@@ -299,6 +299,10 @@ public struct EventDetector: Sendable {
                 }
             case .penalty?:
                 events.append(penalty(play, in: snapshot, score: scores[index]))
+            case .shotOnGoal?, .missedShot?, .failedShotAttempt?:
+                if play.periodDescriptor?.periodType != .so, SituationCode(play.situationCode)?.isPenaltyShot == true {
+                    events.append(penaltyShot(play, in: snapshot, score: scores[index]))
+                }
             case .gameEnd?:
                 events.append(final(snapshot))
             default:
@@ -346,40 +350,5 @@ public struct EventDetector: Sendable {
             periodType: play.periodDescriptor?.periodType?.rawValue, clock: play.timeInPeriod,
             score: GameEvent.Score(away: details?.awayScore ?? 0, home: details?.homeScore ?? 0), strength: strength,
             emptyNet: emptyNet, penaltyShot: penaltyShot, players: players)
-    }
-
-    static func penalty(_ play: Play, in snapshot: GameSnapshot, score: GameEvent.Score) -> GameEvent {
-        let details = play.details
-        let team = snapshot.team(of: play)
-        let opponent = team == snapshot.home.abbrev ? snapshot.away.abbrev : snapshot.home.abbrev
-        var info: [String: String] = [:]
-        if let key = details?.descKey { info["infraction"] = key.replacingOccurrences(of: "-", with: " ") }
-        if let minutes = details?.duration { info["minutes"] = String(minutes) }
-        if let type = details?.typeCode { info["type"] = type }
-        let players = [
-            player(details?.committedByPlayerId, role: "penalty", team: team, in: snapshot),
-            player(details?.servedByPlayerId, role: "served_by", team: team, in: snapshot),
-            player(details?.drawnByPlayerId, role: "drawn_by", team: opponent, in: snapshot),
-        ].compactMap { $0 }
-        return GameEvent(
-            kind: .penalty, key: play.eventId.map(String.init), gameId: snapshot.gameId, away: snapshot.away.abbrev,
-            home: snapshot.home.abbrev, team: team, period: play.periodDescriptor?.number,
-            periodType: play.periodDescriptor?.periodType?.rawValue, clock: play.timeInPeriod, score: score,
-            penaltyShot: details?.typeCode == "PS", players: players, details: info)
-    }
-
-    static func final(_ snapshot: GameSnapshot) -> GameEvent {
-        let endedIn = (snapshot.outcome?.lastPeriodType ?? snapshot.period?.periodType)?.rawValue ?? "REG"
-        let away = snapshot.away
-        let home = snapshot.home
-        let winner = away.score == home.score ? nil : (away.score > home.score ? away.abbrev : home.abbrev)
-        var details = ["ended_in": endedIn]
-        if let winner { details["winner"] = winner }
-        var event = GameEvent(
-            kind: .final, key: nil, gameId: snapshot.gameId, away: away.abbrev, home: home.abbrev, team: winner,
-            period: snapshot.period?.number, periodType: snapshot.period?.periodType?.rawValue,
-            score: GameEvent.Score(away: away.score, home: home.score), details: details)
-        if let awayShots = away.shots, let homeShots = home.shots { event.shots = GameEvent.Score(away: awayShots, home: homeShots) }
-        return event
     }
 }

@@ -15,6 +15,9 @@ public struct GameEvent: Codable, Sendable, Equatable {
         case scoringChange = "scoring_change"
         case goalHighlight = "goal_highlight"
         case penalty
+        /// A penalty shot that did not score (saved or missed); one that scores is a `goal`
+        /// with `penalty_shot`.
+        case penaltyShotMissed = "penalty_shot_missed"
         case powerPlayStart = "power_play_start"
         case powerPlayChange = "power_play_change"
         case powerPlayEnd = "power_play_end"
@@ -51,7 +54,7 @@ public struct GameEvent: Codable, Sendable, Equatable {
     }
 
     public struct Player: Codable, Sendable, Equatable {
-        /// scorer, assist, penalty, drawn_by, served_by
+        /// scorer, assist, penalty, drawn_by, served_by; a penalty shot's shooter and goalie
         public var role: String
         public var id: Int
         public var name: String

@@ -61,6 +61,10 @@ public enum SampleEvent {
             event.team = rival
             event.players = [player("penalty", them[0].0, them[0].1, rival), player("drawn_by", us[0].0, us[0].1, team)]
             event.details = ["infraction": "hooking", "minutes": "2"]
+        case .penaltyShotMissed:
+            event.penaltyShot = true
+            event.players = [player("shooter", us[0].0, us[0].1, team), player("goalie", them[0].0, them[0].1, rival)]
+            event.details = ["result": "stopped"]
         case .powerPlayStart:
             event.strength = "5v4"
             event.details = ["minutes": "2", "time_left": "2:00"]

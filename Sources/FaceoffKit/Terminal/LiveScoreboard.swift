@@ -73,13 +73,14 @@ public struct LiveScoreboard: Sendable {
             home: .init(abbrev: snapshot.home.abbrev, score: snapshot.home.score, color: nil), state: state)
     }
 
-    public func render(_ snapshot: GameSnapshot, recent: [String], width: Int?, height: Int? = nil, footer: String? = nil) -> String {
+    public func render(_ snapshot: GameSnapshot, recent: [[String]], width: Int?, height: Int? = nil, footer: String? = nil) -> String {
         render(line(snapshot), recent: recent, width: width, height: height, footer: footer)
     }
 
+    /// - Parameter recent: the alerts, each in its forms from the fullest to the narrowest.
     /// - Parameter footer: a line under the alerts (watch's delay and keys).
     /// - Parameter height: the terminal's rows: the alerts fill what the score lines leave.
-    public func render(_ line: Line, recent: [String], width: Int?, height: Int? = nil, footer: String? = nil) -> String {
+    public func render(_ line: Line, recent: [[String]], width: Int?, height: Int? = nil, footer: String? = nil) -> String {
         func team(_ side: Line.Side) -> String {
             let text = " \(side.abbrev) \(side.score) "
             guard let color = side.color else { return style.bold(text) }
@@ -89,8 +90,8 @@ public struct LiveScoreboard: Sendable {
         lines.append(String(repeating: "─", count: min(width ?? 60, 60)))
         // The rows left under the score, the rule and the footer (and a spare one for the cursor).
         let rows = height.map { max(3, $0 - 3 - (footer == nil ? 0 : 2)) } ?? 12
-        for text in recent.suffix(rows) {
-            lines.append(width.map { DisplayWidth.shorten(text, to: $0) } ?? text)
+        for forms in recent.suffix(rows) {
+            lines.append(width.map { DisplayWidth.fit(forms, to: $0) } ?? forms.first ?? "")
         }
         if let footer {
             lines.append(String(repeating: "─", count: min(width ?? 60, 60)))

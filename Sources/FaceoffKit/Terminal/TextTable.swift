@@ -55,18 +55,28 @@ public enum DisplayWidth {
         return result + "…"
     }
 
-    /// An alert line cut to `width` columns in the middle: its last two parts (" · "
-    /// separated: the score and the game time) stay whole, the names and assists before
-    /// them give way.
+    /// An alert line cut to `width` columns: the pieces after its first (" · " separated:
+    /// strength, score, game time) stay whole and the first (the title and the names) gives
+    /// way; a pane too narrow even for them keeps as many of the last pieces as leave room.
     public static func shorten(_ line: String, to width: Int) -> String {
         guard of(line) > width else { return line }
         let parts = line.components(separatedBy: " · ")
-        guard parts.count >= 3 else { return truncate(line, to: width) }
-        let tail = " · " + parts.suffix(2).joined(separator: " · ")
-        let room = width - of(tail)
-        guard room >= 8 else { return truncate(line, to: width) }
-        return truncate(parts.dropLast(2).joined(separator: " · "), to: room) + tail
+        for kept in stride(from: parts.count - 1, through: 1, by: -1) {
+            let tail = " · " + parts.suffix(kept).joined(separator: " · ")
+            let room = width - of(tail)
+            if room >= minimumHead { return truncate(parts.dropLast(kept).joined(separator: " · "), to: room) + tail }
+        }
+        return truncate(line, to: width)
     }
+
+    /// The first of an alert's forms (fullest first: the narrower leave out assists and
+    /// "drawn by") that fits `width`, else the last one shortened.
+    public static func fit(_ forms: [String], to width: Int) -> String {
+        forms.first { of($0) <= width } ?? shorten(forms.last ?? "", to: width)
+    }
+
+    /// Columns a cut title keeps at least: its emoji and the start of its words.
+    static let minimumHead = 12
 
     public static func pad(_ text: String, to width: Int, right: Bool = false) -> String {
         let gap = max(0, width - of(text))

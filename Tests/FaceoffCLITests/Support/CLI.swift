@@ -49,10 +49,11 @@ struct CLI {
 
     var configFile: URL { home.appendingPathComponent(".config/faceoff/config.toml") }
 
-    func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Result {
+    /// - Parameter executable: what to run instead of `faceoff` (`script` to give it a terminal).
+    func run(_ arguments: [String], executable: String? = nil, environment extra: [String: String] = [:]) async throws -> Result {
         var environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1"]
         environment.merge(extra) { $1 }
-        return try await Self.execute(Self.binary.path, arguments, environment: environment)
+        return try await Self.execute(executable ?? Self.binary.path, arguments, environment: environment)
     }
 
     /// Runs `script` in Python with `db`, Python's own sqlite3 connection to the store at

@@ -37,6 +37,7 @@ import Testing
                 "🎬 Maple Leafs goal highlight  A. Matthews (34) · https://www.nhl.com/video/sample-goal-6362000000112 · 2nd 12:34",
             .scoringChange: "✏️ Scoring change, Maple Leafs goal  A. Matthews (34) from M. Marner, M. Rielly · PP · MTL 1–2 TOR · 2nd 12:34",
             .penalty: "⚠️ Canadiens penalty  N. Suzuki, hooking (2 min) · drawn by A. Matthews · 2nd 12:34",
+            .penaltyShotMissed: "🧤 Maple Leafs penalty shot stopped  A. Matthews stopped by N. Suzuki · MTL 1–2 TOR · 2nd 12:34",
             .powerPlayStart: "⚡ Maple Leafs power play  5v4, 2:00 · MTL 1–2 TOR · 2nd 12:34",
             .powerPlayChange: "⚡ Maple Leafs power play now 5v3  from 5v4 (penalty) · MTL 1–2 TOR · 2nd 12:34",
             .powerPlayEnd: "Maple Leafs power play over  expired · MTL 1–2 TOR · 2nd 12:34",

@@ -3,6 +3,7 @@ import FaceoffESPN
 import Foundation
 import Testing
 
+@testable import FaceoffDelivery
 @testable import FaceoffKit
 @testable import FaceoffMQTT
 @testable import FaceoffNHL
@@ -11,7 +12,9 @@ import Testing
 /// recordings (`RecordedGame`): one final with the recorded score; every event id unique
 /// and the same however the plays fall into polls; nothing new after a restart; a join in
 /// progress folds what came before it; the goals or points in the events add up to the
-/// final; Home Assistant discovery declares every trigger the events fire. A league joins
+/// final; Home Assistant discovery declares every trigger the events fire; in an 80- or
+/// 100-column pane every alert keeps its strength, empty net, penalty shot, infraction, score
+/// and clock. A league joins
 /// by adding its recordings and its tally here.
 @Suite(.timeLimit(.minutes(5))) struct LeagueConformanceTests {
     /// A recording of one league's game, by file.
@@ -112,12 +115,32 @@ import Testing
         let before = Set(G.Detector.derive(half).map(\.id))
         let after = joined.detect(last).events
         #expect(after.allSatisfy { !before.contains($0.id) || $0.kind == .final }, "a joined game repeats what came before: \(name)")
+        for event in events { checkNarrowPanes(event, name) }
         // Home Assistant declares every trigger these events fire, from either side.
         let declared = Set(MQTTTrigger.of(recording.league))
         for event in events {
             for side in [event.away, event.home] {
                 let fired = Set(MQTTTrigger.fired(by: event, for: event.followKey(side)))
                 #expect(fired.isSubset(of: declared), "\(name) \(event.id): \(fired.subtracting(declared))")
+            }
+        }
+    }
+
+    /// In a narrow pane (`watch`'s scoreboard at 80 and 100 columns) an alert line gives up
+    /// assists, "drawn by" and names, never the words a fan reads it for.
+    static func checkNarrowPanes(_ event: GameEvent, _ name: String) {
+        let values = AlertContext.values(event, followed: [])
+        let forms = Renderer.builtIn.terminalForms(event)
+        let kept = [
+            values["strength_label"] as? String, event.kind == .goal ? nil : values["strength"] as? String,
+            values["empty_net"] == nil || event.kind != .goal ? nil : "empty-net", values["penalty_shot"] == nil ? nil : "penalty shot",
+            values["infraction"] as? String, values["score_line"] as? String, values["when"] as? String,
+        ].compactMap { $0 }.filter { forms[0].contains($0) }
+        for width in [80, 100] {
+            let line = DisplayWidth.fit(forms, to: width)
+            #expect(DisplayWidth.of(line) <= width, "\(name) \(event.id) at \(width): \(line)")
+            for words in kept where !line.contains(words) {
+                Issue.record("\(name) \(event.id) at \(width) lost \"\(words)\": \(line)")
             }
         }
     }

@@ -75,7 +75,7 @@ import Testing
 
     @Test func theScoreboardUsesTheHeightItHas() throws {
         let feed = try Replays.load(TestPaths.mirror.appendingPathComponent("gamecenter/2025020100/play-by-play"))
-        let recent = (1...40).map { "line \($0) · MTL 1–2 TOR · 2nd 12:34" }
+        let recent = (1...40).map { ["line \($0) · MTL 1–2 TOR · 2nd 12:34"] }
         let tall = LiveScoreboard(style: .plain).render(GameSnapshot(feed), recent: recent, width: 100, height: 30)
         #expect(tall.split(separator: "\n").count == 29, "\(tall)")
         #expect(tall.contains("line 40 ·") && !tall.contains("line 13 ·"))

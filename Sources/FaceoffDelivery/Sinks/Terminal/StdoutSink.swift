@@ -12,7 +12,7 @@ public final class StdoutSink: Sink {
     let style: TerminalStyle
     let scoreboard: LiveScoreboard?
     let write: @Sendable (String) -> Void
-    private let recent = Mutex<[String]>([])
+    private let recent = Mutex<[[String]]>([])
     private let last = Mutex<LiveScoreboard.Line?>(nil)
     private let footer = Mutex<String?>(nil)
     private let drawing = Mutex(())
@@ -42,12 +42,13 @@ public final class StdoutSink: Sink {
     }
 
     public func emit(_ event: GameEvent) {
-        let text = renderer.text(event)
         if let scoreboard {
-            recent.withLock { $0.append(text.line) }
+            let forms = renderer.terminalForms(event)
+            recent.withLock { $0.append(forms) }
             if let line = last.withLock({ $0 }) { redraw(scoreboard, line) }
             return
         }
+        let text = renderer.text(event)
         switch format {
         case .jsonl: write(EventJSON(event, text: text).encoded())
         case .text: write(colored(event, text))
