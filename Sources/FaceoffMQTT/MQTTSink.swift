@@ -278,8 +278,8 @@ public final class MQTTSink: DurableSink, StateKeepingSink {
         return .queued
     }
 
-    private var worker: OutboxWorker {
-        OutboxWorker(
+    private func worker(_ settled: @escaping OutboxSettled = { _, _ in }) -> OutboxWorker {
+        var worker = OutboxWorker(
             name: name, outbox: outbox, schedule: schedule, lease: (connectWait + ackWait) * 2 + .seconds(25), wake: wake, now: now,
             logger: logger,
             disabledReason: { nil },
@@ -310,11 +310,15 @@ public final class MQTTSink: DurableSink, StateKeepingSink {
                 return .delivered("QoS 1 acknowledged")
             },
             gone: { _ in }, clock: clock)
+        worker.settled = settled
+        return worker
     }
 
     /// Connects, then delivers the outbox and keeps the retained topics true until cancelled;
     /// `run`'s sink says `offline` on the way out.
-    public func run() async {
+    public func run() async { await run(settled: { _, _ in }) }
+
+    public func run(settled: @escaping OutboxSettled) async {
         let connection: MQTTConnection
         do { connection = try connect(will: owner) } catch {
             logger.error("MQTT sink off: \(error)", metadata: ["sink": "\(name)"])
@@ -322,7 +326,7 @@ public final class MQTTSink: DurableSink, StateKeepingSink {
         }
         live.withLock { $0 = connection }
         await withDiscardingTaskGroup { group in
-            group.addTask { await self.worker.run() }
+            group.addTask { await self.worker(settled).run() }
             group.addTask { await self.maintain(connection) }
         }
         live.withLock { $0 = nil }
@@ -343,6 +347,6 @@ public final class MQTTSink: DurableSink, StateKeepingSink {
         }
     }
 
-    public func settle(timeout: Duration) async -> Bool { await worker.settle(timeout: timeout) }
+    public func settle(timeout: Duration) async -> Bool { await worker().settle(timeout: timeout) }
 
 }

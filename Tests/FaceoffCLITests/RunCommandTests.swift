@@ -54,6 +54,14 @@ import Testing
         let status = await again.exit(within: 10)
         #expect(status != nil)
         #expect(Date().timeIntervalSince(stopping) < 5)
+        // The log: one line per alert once its outcome is known, naming the webhook's answer
+        // (never just "queued").
+        let log = again.stderr.split(separator: "\n").map(String.init)
+        for game in reference.keys {
+            let said = log.filter { $0.hasSuffix("event=\(game):final") }
+            #expect(said.count == 1 && said.allSatisfy { $0.contains(": home ✓ 2") && $0.contains(" · stdout ✓") }, "\(said)")
+        }
+        #expect(!log.contains { $0.contains("home queued") }, "\(again.stderr)")
 
         // Every event of both games, exactly once by webhook-id, each game's in order, all
         // signed. The only redelivery allowed is of the one alert whose 2xx may have come

@@ -43,6 +43,9 @@ package struct OutboxWorker: Sendable {
     /// sink showed before, as the router lets it through).
     let hold: SinkHold?
     let passesHold: @Sendable (_ eventID: String) -> Bool
+    /// Told what became of each row: said before the row leaves the store, so that a row gone
+    /// from the store that this process never settled was another process's to deliver.
+    package var settled: OutboxSettled = { _, _ in }
 
     /// Waits until nothing is owed for this sink (or `timeout` passes); true when nothing is.
     /// The outbox is read from the store every 50 ms of real time: other processes deliver
@@ -102,6 +105,7 @@ package struct OutboxWorker: Sendable {
                 continue
             case .expire(let expired, let say):
                 if say {
+                    settled(expired, .failed("expired undelivered"))
                     logger.error(
                         "alert expired undelivered",
                         metadata: [
@@ -134,6 +138,7 @@ package struct OutboxWorker: Sendable {
                     await pause(.seconds(1), wakeable: false)
                     continue
                 }
+                settled(item, .held("dropped: the sink is \(reason.text(in: hold.zone))"))
                 do {
                     try await outbox.drop(item)
                     storeFailing = false
@@ -166,6 +171,7 @@ package struct OutboxWorker: Sendable {
                 // The router's line already said it was queued: only the first delivery after
                 // a failing spell is news at info.
                 plan.delivered()
+                settled(item, .delivered(detail))
                 logger.log(
                     level: receiverFailing ? .info : .debug,
                     receiverFailing ? "delivering again" : item.attempts > 0 ? "alert delivered after retrying" : "alert delivered",
@@ -184,6 +190,7 @@ package struct OutboxWorker: Sendable {
             case .retry(let why, let after):
                 switch plan.failed(item, after: after, now: now()) {
                 case .expire(let wait):
+                    settled(item, .failed("expired undelivered: \(why)"))
                     logger.error("alert expired undelivered", metadata: metadata.merging(["error": "\(why)"]) { $1 })
                     // Not removed (a full disk): no attempt before the wait is out.
                     if (try? await outbox.drop(item)) == nil { await pause(wait, wakeable: false) }
@@ -198,9 +205,11 @@ package struct OutboxWorker: Sendable {
                 }
             case .refused(let why):
                 plan.refused()
+                settled(item, .failed("refused: \(why)"))
                 logger.error("receiver refused the alert; not retrying", metadata: metadata.merging(["error": "\(why)"]) { $1 })
                 try? await outbox.drop(item)
             case .gone(let why):
+                settled(item, .failed("the receiver is gone: \(why)"))
                 await gone(why)
                 let dropped = (try? await outbox.dropAll(sink: name)) ?? 0
                 logger.warning(

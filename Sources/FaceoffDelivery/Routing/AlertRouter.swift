@@ -69,7 +69,9 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
     private let undeliverable = Mutex<[String: String]>([:])
     /// Each routed alert's outcomes so far, and how many sinks still owe one: when the last
     /// has answered, one log line tells the alert's fate at every sink.
-    private let tallies = Mutex<[String: DeliveryTally]>([:])
+    let tallies = Mutex<[String: DeliveryTally]>([:])
+    /// Fired when an alert's line starts waiting for an outbox: `followQueued` wakes.
+    let queuedInOutbox = WakeSignal()
     /// Held alerts the store could not record (a full disk), by sink: kept here for the
     /// digest, so it sums them up rather than losing them.
     let unrecorded = Mutex<[String: [GameEvent]]>([:])
@@ -112,7 +114,15 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
     public func run() async {
         await delays.forgetStale()
         await withTaskGroup(of: Void.self) { group in
-            for route in routes { group.addTask { await route.sink.run() } }
+            for route in routes {
+                if let durable = route.sink as? any DurableSink {
+                    let name = durable.name
+                    group.addTask { await durable.run { item, delivery in self.settled(item, at: name, delivery) } }
+                } else {
+                    group.addTask { await route.sink.run() }
+                }
+            }
+            if ledger != nil { group.addTask { await self.followQueued() } }
             if delays.store != nil { group.addTask { await self.followDelayChanges() } }
             if holds != nil { group.addTask { await self.sendDigests() } }
             await withDiscardingTaskGroup { group in
@@ -123,21 +133,6 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
         releaseSettlers()
         sayCutShort()
         ended.open()
-    }
-
-    /// The alerts a stop cut short get their line too: what their sinks said so far, and
-    /// that the rest were not sent (the next start sends them).
-    private func sayCutShort() {
-        let left = tallies.withLock { state -> [DeliveryTally] in
-            defer { state.removeAll() }
-            return Array(state.values)
-        }
-        for tally in left {
-            let said = tally.summary(in: routes.map(\.sink.name))
-            logger.info(
-                "\(tally.headline): \(said.isEmpty ? "" : said + " ")· stopped before \(tally.owed == 1 ? "one sink" : "\(tally.owed) sinks") had it"
-            )
-        }
     }
 
     /// Runs after `previous` has handed over everything it held (its delays included) and
@@ -360,20 +355,6 @@ public final class AlertRouter<C: Clock>: EventRouting, Sendable where C.Duratio
             }
         }
         onDelivery(sink.name, event, delivery)
-        let done = tallies.withLock { state -> DeliveryTally? in
-            guard var tally = state[event.id] else { return nil }
-            tally.outcomes.append((sink.name, delivery))
-            tally.owed -= 1
-            state[event.id] = tally.owed > 0 ? tally : nil
-            return tally.owed > 0 ? nil : tally
-        }
-        if let done {
-            let line = "\(done.headline): \(done.summary(in: routes.map(\.sink.name)))"
-            if done.isNews {
-                logger.info("\(line)", metadata: ["event": "\(event.id)"])
-            } else {
-                logger.debug("\(line)", metadata: ["event": "\(event.id)"])
-            }
-        }
+        tally(event.id, sink: sink.name, delivery)
     }
 }

@@ -31,7 +31,13 @@ public protocol DurableSink: Sink {
     func settle(timeout: Duration) async -> Bool
     /// Whether deliveries go through the outbox (an exec sink only with `retry = true`).
     var isDurable: Bool { get }
+    /// `run()`, telling `settled` what became of each row this process took from the outbox:
+    /// delivered (and the receiver's answer), refused, expired, or dropped by a hold.
+    func run(settled: @escaping OutboxSettled) async
 }
+
+/// What became of one alert a durable sink had queued.
+public typealias OutboxSettled = @Sendable (_ item: Outbox.Item, _ delivery: Delivery) -> Void
 
 extension DurableSink {
     public var isDurable: Bool { true }

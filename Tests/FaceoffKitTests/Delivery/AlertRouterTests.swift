@@ -105,8 +105,8 @@ import Testing
         }
         let info = lines.all.filter { $0.0 == .info }.map(\.1)
         #expect(info.count == 2, "\(info)")
-        #expect(info.contains("goal TOR · MTL 1–2 TOR: hook ✓ desktop ✗ ha ✓"), "\(info)")
-        #expect(info.contains("penalty MTL · MTL 1–2 TOR: hook ✓ desktop ✗"), "\(info)")
+        #expect(info.contains("goal TOR · MTL 1–2 TOR: hook ✓ · desktop ✗ · ha ✓"), "\(info)")
+        #expect(info.contains("penalty MTL · MTL 1–2 TOR: hook ✓ · desktop ✗"), "\(info)")
         #expect(lines.all.filter { $0.0 == .warning }.count == 1, "\(lines.all)")
     }
 

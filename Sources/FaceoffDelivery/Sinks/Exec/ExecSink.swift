@@ -196,8 +196,8 @@ public final class ExecSink: DurableSink {
         return .queued
     }
 
-    private var worker: OutboxWorker {
-        OutboxWorker(
+    private func worker(_ settled: @escaping OutboxSettled = { _, _ in }) -> OutboxWorker {
+        var worker = OutboxWorker(
             name: name, outbox: outbox, schedule: schedule, lease: options.timeout * 2 + .seconds(25), wake: wake, now: now, logger: logger,
             disabledReason: { nil },
             attempt: { [self] _, body in
@@ -207,9 +207,13 @@ public final class ExecSink: DurableSink {
                 return await execute(invocation)
             },
             gone: { _ in }, clock: clock, hold: hold)
+        worker.settled = settled
+        return worker
     }
 
-    public func run() async { await worker.run() }
+    public func run() async { await worker().run() }
 
-    public func settle(timeout: Duration) async -> Bool { await worker.settle(timeout: timeout) }
+    public func run(settled: @escaping OutboxSettled) async { await worker(settled).run() }
+
+    public func settle(timeout: Duration) async -> Bool { await worker().settle(timeout: timeout) }
 }

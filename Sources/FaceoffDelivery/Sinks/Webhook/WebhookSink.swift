@@ -56,8 +56,8 @@ public final class WebhookSink: DurableSink, EditingSink {
         }
     }
 
-    private var worker: OutboxWorker {
-        OutboxWorker(
+    private func worker(_ settled: @escaping OutboxSettled = { _, _ in }) -> OutboxWorker {
+        var worker = OutboxWorker(
             // An attempt's 10 s timeout, and a margin.
             name: name, outbox: outbox, schedule: schedule, lease: .seconds(30), wake: wake, now: now, logger: logger,
             disabledReason: { [self] in disabledReason },
@@ -66,13 +66,17 @@ public final class WebhookSink: DurableSink, EditingSink {
                 disabled.withLock { $0 = why }
                 try? await outbox?.disable(sink: name, url: url, reason: why, at: now())
             }, clock: clock, hold: hold, passesHold: { [self] id in edits(eventID: id) })
+        worker.settled = settled
+        return worker
     }
 
     /// Delivers the outbox's rows for this sink, until cancelled or disabled (a 410).
-    public func run() async { await worker.run() }
+    public func run() async { await worker().run() }
+
+    public func run(settled: @escaping OutboxSettled) async { await worker(settled).run() }
 
     /// Waits until nothing is owed for this sink (or `timeout` passes); true when nothing is.
-    public func settle(timeout: Duration) async -> Bool { await worker.settle(timeout: timeout) }
+    public func settle(timeout: Duration) async -> Bool { await worker().settle(timeout: timeout) }
 
     /// The URL as logs and errors show it: a webhook URL is often its own credential.
     public var displayURL: String { Self.redact(url) }

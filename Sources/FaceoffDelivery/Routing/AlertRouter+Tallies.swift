@@ -1,0 +1,91 @@
+import FaceoffKit
+import Foundation
+import Logging
+
+/// One log line per alert, once its outcome is known at every sink that took it: an alert
+/// queued in an outbox waits for the outbox's word (delivered, refused, expired), from this
+/// process's worker or, for a row another process took, from the store.
+extension AlertRouter {
+    /// A sink's answer to an alert routed here.
+    func tally(_ eventID: String, sink: String, _ delivery: Delivery) {
+        let (tally, done) = tallies.withLock { state -> (DeliveryTally?, Bool) in
+            guard var tally = state[eventID] else { return (nil, false) }
+            tally.record(sink, delivery)
+            state[eventID] = tally.isComplete ? nil : tally
+            return (tally, tally.isComplete)
+        }
+        guard let tally else { return }
+        if done {
+            say(tally, eventID)
+        } else if case .queued = delivery {
+            queuedInOutbox.fire()
+            // With -v, the queued state too.
+            logger.debug("\(tally.headline): \(DeliveryTally.said(sink, delivery))", metadata: ["event": "\(eventID)"])
+        }
+    }
+
+    /// What became of a row a sink's outbox worker in this process took. A row this process
+    /// did not route (queued by another process, or before a restart) gets a line of its own.
+    func settled(_ item: Outbox.Item, at sink: String, _ delivery: Delivery) {
+        let (known, done) = tallies.withLock { state -> (Bool, DeliveryTally?) in
+            guard var tally = state[item.eventID] else { return (false, nil) }
+            tally.settle(sink, delivery)
+            state[item.eventID] = tally.isComplete ? nil : tally
+            return (true, tally.isComplete ? tally : nil)
+        }
+        if let done { say(done, item.eventID) }
+        if !known {
+            logger.info("\(item.kind) · game \(item.gameID): \(DeliveryTally.said(sink, delivery))", metadata: ["event": "\(item.eventID)"])
+        }
+    }
+
+    private func say(_ tally: DeliveryTally, _ eventID: String) {
+        let line = "\(tally.headline): \(tally.summary(in: routes.map(\.sink.name)))"
+        logger.log(level: tally.isNews ? .info : .debug, "\(line)", metadata: ["event": "\(eventID)"])
+    }
+
+    /// Every 2 s while an alert waits in an outbox: a row gone from the store that no worker
+    /// here settled was another process's to deliver (that process logs what became of it).
+    func followQueued() async {
+        guard let store = ledger?.store else { return }
+        let outbox = Outbox(store: store)
+        func waiting() -> [(String, String)] { tallies.withLock { state in state.flatMap { id, tally in tally.queued.map { (id, $0) } } } }
+        while !Task.isCancelled {
+            // Idle, it waits for an alert to be queued and reads nothing.
+            if waiting().isEmpty {
+                await queuedInOutbox.wait(timeout: .seconds(3600))
+                continue
+            }
+            try? await poll.sleep(for: .seconds(2))
+            let waiting = waiting()
+            guard !waiting.isEmpty, let rows = try? outbox.pending() else { continue }
+            let present = Set(rows.map { "\($0.sink)\u{0}\($0.eventID)" })
+            for (eventID, sink) in waiting where !present.contains("\(sink)\u{0}\(eventID)") {
+                let done = tallies.withLock { state -> DeliveryTally? in
+                    guard var tally = state[eventID], tally.queued.contains(sink) else { return nil }
+                    tally.settle(sink, .duplicate)
+                    state[eventID] = tally.isComplete ? nil : tally
+                    return tally.isComplete ? tally : nil
+                }
+                if let done { say(done, eventID) }
+            }
+        }
+    }
+
+    /// The alerts a stop cut short get their line too: what their sinks said so far, and
+    /// that the rest were not sent (the next start sends them).
+    func sayCutShort() {
+        let left = tallies.withLock { state -> [DeliveryTally] in
+            defer { state.removeAll() }
+            return Array(state.values)
+        }
+        for tally in left {
+            let said = tally.summary(in: routes.map(\.sink.name))
+            let rest =
+                tally.owed > 0
+                ? "stopped before \(tally.owed == 1 ? "one sink" : "\(tally.owed) sinks") had it"
+                : "stopped with it in the outbox; the next start delivers it"
+            logger.info("\(tally.headline): \(said.isEmpty ? "" : said + " · ")\(rest)")
+        }
+    }
+}
