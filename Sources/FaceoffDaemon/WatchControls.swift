@@ -61,6 +61,7 @@ public final class WatchControls: Sendable {
                     case .synced(_, let goal): message = "synced to \(goal)"
                     case .noRecentGoal: message = "no goal in the last 3 minutes; unchanged"
                     case .severalGames: message = "goals in several games; unchanged"
+                    case .gameOver: message = "that game is over; unchanged"
                     }
                 default: continue
                 }

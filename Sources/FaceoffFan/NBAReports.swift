@@ -166,7 +166,9 @@ extension ScoresReport {
     /// `day`: the day asked for, for a scoreboard that does not say its own.
     public init(nba board: ESPNScoreboard, day: String?, followed: [NBATeam], time: LocalTime) {
         league = "NBA"
-        date = board.day?.date ?? day
+        // A scoreboard that says neither its day nor was asked for one (ESPN's today) is the
+        // day its games are on, as the NBA dates them (US Eastern).
+        date = board.day?.date ?? day ?? (board.events ?? []).compactMap { $0.date.flatMap(ESPNDate.easternDay) }.min()
         var games: [Game] = []
         for event in board.events ?? [] {
             let ids = Set((event.competition?.competitors ?? []).compactMap { $0.team?.id })

@@ -91,6 +91,11 @@ extension Faceoff {
                         message:
                             "goals in \(games.count) games in the last 3 minutes; say which stream you watch with --game (\(games.map(String.init).joined(separator: " or ")))"
                     )
+                case .gameOver(_, let goal):
+                    throw RuntimeError(
+                        message:
+                            "the latest goal, \(goal), ended its game, which is over: sync during a game; the delays stay as they are (set one with `faceoff delay 45s`)"
+                    )
                 case .synced(let delay, let goal):
                     note = "Synced: the latest goal, \(goal), was first seen \(DurationText.format(delay)) ago."
                 }

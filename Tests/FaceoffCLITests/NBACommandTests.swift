@@ -210,6 +210,12 @@ import Testing
         let lines = finals.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "NBA games on Sun Dec 15, 2024" && lines.count == 9, "\(finals.stdout)")
         #expect(lines.contains { $0.contains("DAL @ GS   143–133") && $0.contains("Final") })
+        // ESPN's today answered with a past day that does not name itself: its games' day.
+        let today2 = folder.appendingPathComponent("scoreboard")
+        try FileManager.default.removeItem(at: today2)
+        try FileManager.default.copyItem(at: Self.recordings.appendingPathComponent("scoreboard_nba_20241215.json"), to: today2)
+        let past = try await run(cli, ["scores", "--league", "nba"], environment)
+        #expect(past.stdout.hasPrefix("NBA games on Sun Dec 15, 2024\n"), "\(past.stdout)")
         let christmas = try await run(cli, ["scores", "--league", "nba", "--date", "2022-12-25", "--json"], environment)
         try SchemaValidator.validate(christmas.stdout, schema: "scores")
         let report = try JSONDecoder().decode(ScoresReport.self, from: Data(christmas.stdout.utf8))

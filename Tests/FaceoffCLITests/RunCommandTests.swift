@@ -234,8 +234,10 @@ import Testing
         defer { cli.cleanUp() }
         try cli.writeConfig("teams = [\"TOR\"]\n")
         let environment = ["FACEOFF_API_BASE": "file://\(CLI.mirror.path)/", "FACEOFF_NOW": "2025-10-25T12:00:00Z"]
-        // Nothing cached yet: nothing to say, and no network asked.
-        #expect(try await cli.run(["status"], environment: ["FACEOFF_API_BASE": "http://127.0.0.1:1/v1/"]).stdout == "No game scheduled\n")
+        // Nothing cached yet: said so, with how to fetch it, and no network asked.
+        #expect(
+            try await cli.run(["status"], environment: ["FACEOFF_API_BASE": "http://127.0.0.1:1/v1/"]).stdout
+                == "No schedule cached yet · faceoff schedule fetches it\n")
         // Once the schedule is in the cache: the next game.
         #expect(try await cli.run(["schedule"], environment: environment).status == 0)
         let next = try await cli.run(["status", "--json"], environment: environment)

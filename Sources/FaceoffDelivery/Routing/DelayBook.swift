@@ -187,6 +187,9 @@ public final class DelayBook: Sendable {
         case noRecentGoal
         /// Goals of several games in the window, and no game named: which stream is it?
         case severalGames([Int])
+        /// The latest goal's game is over (its final seen): a delay measured on it would be
+        /// the next game's, which another stream may show at another lag.
+        case gameOver(Int, goal: String)
     }
 
     /// Sets these sinks' delay (default: all) to the time since Faceoff first saw the latest
@@ -200,10 +203,14 @@ public final class DelayBook: Sendable {
         for goal in goals where !seen.contains(goal.game) { seen.append(goal.game) }
         if games == nil, seen.count > 1 { return .severalGames(seen) }
         guard let goal = goals.first else { return .noRecentGoal }
+        let label = goal.label ?? "the goal \(goal.id)"
+        if try Sightings(store: store).recent(.final, since: goal.seenAt).contains(where: { $0.game == goal.game }) {
+            return .gameOver(goal.game, goal: label)
+        }
         let delay = Self.clamp(.seconds(max(0, date.timeIntervalSince(goal.seenAt)).rounded()))
         let names = sinks ?? configured.map(\.name)
         try await set(Dictionary(names.map { ($0, delay) }, uniquingKeysWith: { first, _ in first }), at: date)
-        return .synced(delay, goal: goal.label ?? "the goal \(goal.id)")
+        return .synced(delay, goal: label)
     }
 
     static func clamp(_ delay: Duration) -> Duration { min(max(delay, .zero), maximum) }

@@ -168,6 +168,14 @@ import Testing
         again.seenAt = now
         let first = try await sightings.record([again], at: now)[recent.id]
         #expect(abs((first ?? now).timeIntervalSince(recent.seenAt!)) < 0.001)
+        // The game ends: a sync after its final is declined, the delays left as they were.
+        var final = SampleEvent.make(.final, team: "TOR")
+        final.seenAt = now.addingTimeInterval(-30)
+        _ = try await sightings.record([final], at: now)
+        #expect(
+            try await book.sync(games: [2025029999], now: now)
+                == .gameOver(2025029999, goal: "A. Matthews (TOR) at 12:34 of the 2nd, MTL 1–2 TOR"))
+        #expect(book.delay(for: "stdout") == .seconds(42))
     }
 
     /// The sinks `faceoff delay` lists are those `run` and `watch` deliver to.
