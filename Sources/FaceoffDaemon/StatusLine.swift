@@ -87,7 +87,7 @@ public struct StatusLine: Sendable {
             if let period = game.periodLabel {
                 parts.append(
                     game.intermission
-                        ? "\(period) int" : [period, game.clock.map { "\($0) left" }].compactMap { $0 }.joined(separator: " "))
+                        ? "\(period) intermission" : [period, game.clock.map { "\($0) left" }].compactMap { $0 }.joined(separator: " "))
             }
             if let situation = game.situation { parts.append(situation) }
             let series = seriesText(game.gameID)

@@ -322,7 +322,7 @@ import Testing
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.hasPrefix("Joined DAL @ HOU in progress  DAL 81–84 HOU"), "\(text.stdout.prefix(200))")
         #expect(text.stdout.contains("⭐ Luka Doncic: 50 points"))
-        #expect(text.stdout.contains("🏁 Final  DAL 112–106 HOU · DAL win"))
+        #expect(text.stdout.contains("🏁 Final  DAL 112–106 HOU · Mavericks win"))
     }
 
 }

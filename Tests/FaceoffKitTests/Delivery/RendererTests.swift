@@ -40,12 +40,12 @@ import Testing
             .penaltyShotMissed: "🧤 Maple Leafs penalty shot stopped  A. Matthews stopped by N. Suzuki · MTL 1–2 TOR · 2nd 12:34",
             .powerPlayStart: "⚡ Maple Leafs power play  5v4, 2:00 · MTL 1–2 TOR · 2nd 12:34",
             .powerPlayChange: "⚡ Maple Leafs power play now 5v3  from 5v4 (penalty) · MTL 1–2 TOR · 2nd 12:34",
-            .powerPlayEnd: "Maple Leafs power play over  expired · MTL 1–2 TOR · 2nd 12:34",
+            .powerPlayEnd: "🔚 Maple Leafs power play over  expired · MTL 1–2 TOR · 2nd 12:34",
             .goaliePulled: "🥅 Canadiens pull the goalie  6v5 · MTL 1–2 TOR · 3rd 18:02",
-            .goalieReturned: "Canadiens goalie back in net  6v5 · MTL 1–2 TOR · 3rd 18:02",
+            .goalieReturned: "🥅 Canadiens goalie back in net  6v5 · MTL 1–2 TOR · 3rd 18:02",
             .periodStart: "▶ 2nd period  MTL 1–2 TOR",
             .periodEnd: "⏸ End of 2nd  MTL 1–2 TOR · shots 18–24",
-            .final: "🏁 Final  MTL 2–3 TOR · TOR win · shots 27–33",
+            .final: "🏁 Final  MTL 2–3 TOR · Maple Leafs win · shots 27–33",
             .scheduleChange: "📅 MTL @ TOR moved  from Sat Nov 28 19:00 to Sun Nov 29 15:00",
             .digest: "🌙 While you were away  MTL 1–2 TOR, final (A. Matthews ×2)",
             // Basketball's: the samples are an NBA game, the Celtics at the Lakers.
@@ -76,7 +76,7 @@ import Testing
         #expect(Renderer.builtIn.text(overtime).title == "▶ Overtime")
         var shootout = SampleEvent.make(.final, team: "TOR")
         shootout.details["ended_in"] = "SO"
-        #expect(Renderer.builtIn.text(shootout).title == "🏁 Final (SO)")
+        #expect(Renderer.builtIn.text(shootout).title == "🏁 Final/SO")
     }
 
     /// The scoring team's colours and logo ride along in the JSON line and webhook body, the
