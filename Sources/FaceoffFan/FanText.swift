@@ -76,7 +76,8 @@ public struct FanText: Sendable {
                 resultCell = TextTable.Cell("LIVE", style: { [style] text in style.bold(text) })
                 detail = game.scoreText ?? ""
             case "scheduled":
-                detail = [statusNote(game), game.networksText].filter { !$0.isEmpty }.joined(separator: " · ")
+                // A time not set yet is said in the Time column (TBD): the TV is what is left.
+                detail = game.networksText
             default:
                 resultCell = TextTable.Cell(statusNote(game), style: { [style] text in style.dim(text) })
             }
@@ -234,7 +235,8 @@ public struct FanText: Sendable {
             }
             blocks.append(table.render(width: width, style: style))
         }
-        return blocks.isEmpty ? "No players on the \(report.team) roster." : blocks.joined(separator: "\n\n")
+        guard !blocks.isEmpty else { return "No players on the \(report.team) roster." }
+        return ([style.bold("\(report.team) roster")] + blocks).joined(separator: "\n\n")
     }
 
     public func teams(_ report: TeamsReport) -> String {

@@ -36,6 +36,8 @@ import Testing
         #expect(lines.contains { $0.contains("@ BUF") && $0.contains("LIVE") && $0.contains("2–1") })
         #expect(lines.contains { $0.contains("vs CBJ") && $0.contains("CANCELLED") })
         #expect(lines.contains { $0.contains("@ CHI") && $0.contains("TBD") })
+        // TBD once on its row: in the Time column, not again beside the TV.
+        #expect(!lines.contains { $0.contains("@ CHI") && $0.contains("time TBD") }, "\(lines)")
         #expect(lines.contains { $0.contains("@ NYR") && $0.contains("TNT") })
         // Not a terminal: no escape codes.
         #expect(!result.stdout.contains("\u{1B}["))
@@ -230,7 +232,8 @@ import Testing
         defer { cli.cleanUp() }
         let result = try await run(cli, ["roster", "TOR"])
         #expect(result.status == 0)
-        let forwards = result.stdout.split(separator: "\n").prefix(4).map(String.init)
+        #expect(result.stdout.hasPrefix("TOR roster\n\n"), "\(result.stdout)")
+        let forwards = result.stdout.split(separator: "\n").dropFirst().prefix(4).map(String.init)
         #expect(forwards[0].contains("Forwards") && forwards[0].contains("Shoots"))
         #expect(forwards[1].contains("34") && forwards[1].contains("Auston Matthews") && forwards[1].contains("6'3\""))
         #expect(forwards[2].contains("88"))

@@ -90,7 +90,9 @@ import Testing
         for team in ["nba:LAL", "Lakers", "nba:lakers"] {
             let text = try await run(cli, ["roster", team], environment)
             #expect(text.status == 0, "\(team): \(text.stderr)")
-            let rows = text.stdout.split(separator: "\n").dropFirst().map(String.init)
+            // The title, the table's header, the players.
+            #expect(text.stdout.hasPrefix("LAL roster\n\n"), "\(text.stdout)")
+            let rows = text.stdout.split(separator: "\n").dropFirst(2).map(String.init)
             #expect(rows.count == 17, "\(text.stdout)")
             #expect(!text.stdout.contains("Shoots"))
             #expect(rows.contains { $0.contains("Deandre Ayton") && $0.contains("C") && $0.contains("7'0\"") })
