@@ -62,8 +62,9 @@ public struct FeedServer: Sendable {
         refresher = FeedRefresher(publisher: publisher, staleAfter: settings.staleAfter, logger: logger)
     }
 
-    /// Runs until the task is cancelled. `onReady` gets the base URL once the socket is bound.
-    public func run(onReady: @escaping @Sendable (String) -> Void) async throws {
+    /// Runs until the task is cancelled. `onReady` gets where it can be opened once the socket
+    /// is bound.
+    public func run(onReady: @escaping @Sendable (ServedLink) -> Void) async throws {
         let host = settings.host
         let connections = ConnectionGuard(
             limits: .init(
@@ -78,9 +79,11 @@ public struct FeedServer: Sendable {
             group.addTask { await refresher.run() }
             defer { refresher.finish() }
             do {
-                try await server.run(logger: logger) { [bound] address in
+                try await server.run(logger: logger) { [bound, settings] address in
                     bound.withLock { $0 = address }
-                    onReady("http://\(address)/")
+                    onReady(
+                        ServedLink(
+                            bound: address, host: host, token: settings.token, publicURL: settings.publicURL, lan: ServedLink.lanAddress()))
                 }
             } catch let error as IOError {
                 throw FeedServerError(host: host, port: settings.port, errno: error.errnoCode)
@@ -128,11 +131,12 @@ public struct FeedServer: Sendable {
             base = "http://\(host)/"
         }
         if !base.hasSuffix("/") { base += "/" }
-        // Only unreserved characters stay as they are: a token with & + = must survive the query.
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        let query =
-            settings.token.isEmpty
-            ? "" : "?token=\(settings.token.addingPercentEncoding(withAllowedCharacters: unreserved) ?? settings.token)"
+        let query = ServedLink.tokenQuery(settings.token)
+        // Links to 127.0.0.1 open on this machine only: say so where a phone's user reads.
+        let local =
+            ServedLink.isLoopback(URLComponents(string: base)?.host ?? "")
+            ? "<p><strong>These links work on this machine only</strong> (they point at \(FeedServer.escape(URLComponents(string: base)?.host ?? "")), which a phone or another computer cannot reach). To subscribe from another device, serve on your network (<code>faceoff serve --listen 0.0.0.0:8765</code>, with a <code>[serve] token</code>) and open this page at this machine's address, or set <code>[serve] public_url</code>.</p>\n"
+            : ""
         var rows = ""
         for name in order {
             let http = "\(base)calendars/\(name).ics\(query)"
@@ -150,7 +154,7 @@ public struct FeedServer: Sendable {
             <html lang="en"><head><meta charset="utf-8"><title>Faceoff calendars</title></head>
             <body><h1>Faceoff calendars</h1>
             <p>Subscribe in your calendar app: the first link opens it (webcal://), the second is the plain feed URL. On a phone, point the camera at a link's QR code.</p>
-            <ul>
+            \(local)            <ul>
             \(rows)</ul></body></html>
 
             """
@@ -307,7 +311,10 @@ actor FeedRefresher {
                 logger.warning("feed regenerated without a team", metadata: ["feed": "\(kind.name)", "why": "\(warning)"])
             }
             if let error = report.error {
-                logger.warning("feed not regenerated; serving the last good one", metadata: ["feed": "\(kind.name)", "error": "\(error)"])
+                // Said as it is: there may be no good one yet.
+                let kept =
+                    FileManager.default.fileExists(atPath: publisher.path(for: kind)) ? "serving the last good one" : "none to serve yet"
+                logger.warning("feed not regenerated; \(kept)", metadata: ["feed": "\(kind.name)", "error": "\(error)"])
             } else {
                 logger.info(
                     "feed regenerated", metadata: ["feed": "\(kind.name)", "events": "\(report.events)", "changed": "\(report.changed)"])

@@ -30,13 +30,13 @@ public struct FeedService: Service {
     let sessions: AsyncStream<Session>
     let logger: Logger
     let make: @Sendable (Session) throws -> FeedServer?
-    let onReady: @Sendable (String) -> Void
+    let onReady: @Sendable (ServedLink) -> Void
 
     /// `make` builds the server a session asks for (nil: none); the first is built now, so a
     /// mistake in it stops the command at once.
     public init(
         first session: Session, sessions: AsyncStream<Session>, logger: Logger, make: @escaping @Sendable (Session) throws -> FeedServer?,
-        onReady: @escaping @Sendable (String) -> Void
+        onReady: @escaping @Sendable (ServedLink) -> Void
     ) throws {
         first = try make(session)
         recipe = Recipe(session)

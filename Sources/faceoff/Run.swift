@@ -71,8 +71,9 @@ extension Faceoff {
                 guard session.config.serve.enabled else { return nil }
                 return try FeedService.server(
                     session: session, store: store, options: session.config.calendar, listen: session.config.serve.listen)
-            } onReady: { base in
-                logger.info("serving the feeds", metadata: ["url": "\(base)"])
+            } onReady: { served in
+                logger.info(
+                    "serving the feeds\(served.thisMachineOnly ? " to this machine only" : "")", metadata: ["url": "\(served.base)"])
             }
             // Trapped before the daemon starts, so an early SIGHUP reloads instead of killing.
             let hangups = HangupService(signals: await UnixSignalsSequence(trapping: .sighup)) { daemon.reload() }

@@ -416,19 +416,28 @@ import Testing
         #expect(await serve.exit(within: 10) == 0)
     }
 
-    /// Listening beyond this machine with no token is said, once, at start.
+    /// Listening beyond this machine with no token is said, once, at start. The link `serve`
+    /// prints is one to open: never 0.0.0.0, the token in it, a loopback one said to work on
+    /// this machine only, and with --qr a QR code of it.
     @Test func servingToTheNetworkWithoutATokenIsSaid() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
         try cli.writeConfig("teams = [\"TOR\"]\n")
         let environment = ["HOME": cli.home.path, "PATH": "/usr/bin:/bin", "FACEOFF_API_BASE": "file://\(CLI.mirror.path)/"]
-        let open = try Background(CLI.binary.path, ["serve", "--listen", "0.0.0.0:0"], environment: environment)
+        let open = try Background(CLI.binary.path, ["serve", "--listen", "0.0.0.0:0", "--qr"], environment: environment)
         defer { open.kill() }
-        #expect(await open.wait(timeout: 30) { !$0.isEmpty })
+        #expect(await open.wait(timeout: 30) { !$0.isEmpty && open.stderr.contains("calendars at") })
         #expect(open.stderr.contains("serving on 0.0.0.0:0 with no [serve] token"), "\(open.stderr)")
+        let base = try #require(open.output.first)
+        #expect(base.hasPrefix("http://") && !base.contains("0.0.0.0"), "\(base)")
+        #expect(open.stderr.contains("calendars at \(base) ("), "\(open.stderr)")
+        #expect(open.stderr.contains("█"), "the QR code")
+        #expect(await Self.status(base + "calendars/TOR.ics") == 200)
+        try cli.writeConfig("teams = [\"TOR\"]\n[serve]\ntoken = \"one\"\n")
         let local = try Background(CLI.binary.path, ["serve", "--listen", "127.0.0.1:0"], environment: environment)
         defer { local.kill() }
-        #expect(await local.wait(timeout: 30) { !$0.isEmpty })
+        #expect(await local.wait(timeout: 30) { !$0.isEmpty && local.stderr.contains("calendars at") })
         #expect(!local.stderr.contains("no [serve] token"))
+        #expect(local.stderr.contains("calendars at \(local.output[0])?token=one (on this machine only"), "\(local.stderr)")
     }
 }

@@ -16,7 +16,7 @@ import Testing
     /// Starts a server and returns its base URL and the task to cancel.
     static func start(_ server: FeedServer) async throws -> (String, Task<Void, any Error>) {
         let (stream, continuation) = AsyncStream<String>.makeStream()
-        let task = Task { try await server.run { continuation.yield($0) } }
+        let task = Task { try await server.run { continuation.yield($0.base) } }
         var iterator = stream.makeAsyncIterator()
         guard let base = await iterator.next() else { throw CalendarError("the server did not start") }
         return (base, task)
@@ -100,6 +100,41 @@ import Testing
             #expect(html.contains("href=\"https://hockey.example.org/faceoff/calendars/\(feed).ics\""))
         }
         #expect(!html.contains("all.ics"))
+        #expect(!html.contains("this machine only"))
+    }
+
+    /// Opened at 127.0.0.1, the index's links (and their QR codes) point there: the page says
+    /// that no other device can open them, and how to serve the network.
+    @Test func anIndexOfLoopbackLinksSaysSo() async throws {
+        let harness = try CalendarHarness()
+        let (base, task) = try await Self.start(try server(harness))
+        defer { task.cancel() }
+        let html = String(decoding: try await get(base).body, as: UTF8.self)
+        #expect(html.contains("These links work on this machine only</strong> (they point at 127.0.0.1"), "\(html)")
+        #expect(html.contains("faceoff serve --listen 0.0.0.0:8765"))
+    }
+
+    /// Where `serve` says it can be opened: a wildcard address becomes this machine's address
+    /// on the network (0.0.0.0 opens nothing), the link carries the token, and a loopback
+    /// link is said to work on this machine only.
+    @Test func theServedLinkIsOneAPhoneCanOpen() {
+        let open = ServedLink(bound: "0.0.0.0:8766", host: "0.0.0.0", token: "s3cr+t", publicURL: "", lan: "192.168.1.20")
+        #expect(open.base == "http://192.168.1.20:8766/")
+        #expect(open.link == "http://192.168.1.20:8766/?token=s3cr%2Bt" && !open.thisMachineOnly)
+        let alone = ServedLink(bound: "0.0.0.0:8766", host: "0.0.0.0", token: "", publicURL: "", lan: nil)
+        #expect(alone.base == "http://127.0.0.1:8766/" && alone.thisMachineOnly)
+        let local = ServedLink(bound: "127.0.0.1:8765", host: "127.0.0.1", token: "t", publicURL: "", lan: "192.168.1.20")
+        #expect(local.link == "http://127.0.0.1:8765/?token=t" && local.thisMachineOnly)
+        let proxied = ServedLink(bound: "127.0.0.1:8765", host: "127.0.0.1", token: "t", publicURL: "https://x.example/f", lan: nil)
+        #expect(proxied.link == "https://x.example/f/?token=t" && !proxied.thisMachineOnly)
+    }
+
+    /// `serve --qr` draws the link in the terminal; zxing-cpp reads it back from the text.
+    @Test(.enabled(if: QRReader.python != nil, "needs .venv with zxing-cpp and numpy (.ci/run makes it)"))
+    func theTerminalsQRCodeReadsBackAsTheLink() async throws {
+        let link = "http://192.168.1.20:8766/?token=s3cr%2Bt%26x%3D1"
+        let text = try #require(QRCode.text(link))
+        #expect(try await QRReader.readText(text) == link)
     }
 
     @Test func aTokenHidesEverythingWithoutIt() async throws {

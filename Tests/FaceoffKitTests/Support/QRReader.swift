@@ -34,6 +34,29 @@ enum QRReader {
         print(found[0].text if found else "", end="")
         """
 
+    /// The terminal's form (`QRCode.text`): half blocks, two rows of modules a line, the
+    /// drawn ones light.
+    static let textScript = """
+        import sys, numpy, zxingcpp
+        lines = sys.stdin.read().split("\\n")
+        rows = []
+        for line in lines:
+            top = [c in "█▀" for c in line]
+            bottom = [c in "█▄" for c in line]
+            rows += [top, bottom]
+        image = numpy.array([[255 if light else 0 for light in row] for row in rows], dtype=numpy.uint8)
+        image = numpy.kron(image, numpy.ones((8, 8), dtype=numpy.uint8))
+        found = zxingcpp.read_barcodes(image)
+        print(found[0].text if found else "", end="")
+        """
+
+    static func readText(_ text: String) async throws -> String {
+        try await ProcessRunner.run(
+            python ?? "python3", ["-c", textScript], environment: ProcessInfo.processInfo.environment, timeout: .seconds(60),
+            input: Array(text.utf8)
+        ).stdout
+    }
+
     static func read(_ svg: String) async throws -> String {
         try await ProcessRunner.run(
             python ?? "python3", ["-c", script], environment: ProcessInfo.processInfo.environment, timeout: .seconds(60),
