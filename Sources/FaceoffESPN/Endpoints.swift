@@ -40,7 +40,7 @@ extension Endpoint where Response == ESPNStandings {
 extension Endpoint where Response == ESPNRoster {
     public static func nbaRoster(_ team: NBATeam) -> Self {
         Self(
-            teamPath(team, "roster"), missing: missingTeam(team),
+            teamPath(team, "roster"), missing: missingTeam(team, "roster"),
             problem: { roster in
                 if let other = otherTeam(roster.team, asked: team, what: "roster") { return other }
                 let athletes = roster.athletes ?? []
@@ -71,7 +71,8 @@ extension Endpoint where Response == ESPNTeamSchedule {
     /// or the `part` named.
     public static func nbaSchedule(_ team: NBATeam, part: ESPNSeasonType? = nil) -> Self {
         Self(
-            teamPath(team, "schedule") + (part.map { "?seasontype=\($0.rawValue)" } ?? ""), missing: missingTeam(team),
+            teamPath(team, "schedule") + (part.map { "?seasontype=\($0.rawValue)" } ?? ""),
+            missing: missingTeam(team, part.map { $0 == .postseason ? "playoff schedule" : "regular-season schedule" } ?? "schedule"),
             problem: { schedule in
                 if let other = otherTeam(schedule.team, asked: team, what: "schedule") { return other }
                 // ESPN's parts: 1 preseason, 2 regular season, 3 postseason, 4 off season.
@@ -115,8 +116,12 @@ func teamPath(_ team: NBATeam, _ resource: String) -> String {
     "apis/site/v2/sports/basketball/nba/teams/\(team.id)/\(resource)"
 }
 
-/// What a 404 for a team's resource means.
-func missingTeam(_ team: NBATeam) -> String { "ESPN has no NBA team with the id \(team.id)" }
+/// What a 404 for a team's resource means: the team is one ESPN has (it is in the table), so
+/// it is that resource that is missing (a mirror without the file, a part of the season not
+/// published yet). The URL or file follows in the error.
+func missingTeam(_ team: NBATeam, _ resource: String) -> String {
+    "ESPN has no \(resource) for the \(team.name) (team \(team.id))"
+}
 
 /// Why a team's answer is not the team asked for ("it is the roster of the Los Angeles Lakers,
 /// not the Boston Celtics"), or nil.

@@ -68,9 +68,10 @@ public struct PlayerSearch: Sendable {
                 return words.allSatisfy(name.contains)
             }
             .sorted { ($0.name, $0.id) < ($1.name, $1.id) }
-        if matches.isEmpty, let failure = failures.first {
-            // The player may be on a roster that couldn't be read: don't claim he doesn't exist.
-            throw PlayerSearchError(unreadable: failures.count, total: teams.count, example: "\(failure)")
+        if matches.isEmpty, let failure = failures.first ?? absent.first {
+            // The player may be on a roster that couldn't be read (or that the server has no
+            // page for, as a partial mirror): don't claim he doesn't exist.
+            throw PlayerSearchError(unreadable: failures.count + absent.count, total: teams.count, example: "\(failure)")
         }
         return matches
     }

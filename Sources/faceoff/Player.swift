@@ -1,4 +1,6 @@
 import ArgumentParser
+import FaceoffAPI
+import FaceoffBase
 import FaceoffDaemon
 import FaceoffFan
 import FaceoffKit
@@ -24,7 +26,15 @@ extension Faceoff {
                     [query], session: context.session, store: { try openCacheStore(context.session) }, say: printError
                 ).first
             else { return }
-            context.emit(try await context.service.player(id: resolved.id), render: context.text.player)
+            do {
+                context.emit(try await context.service.player(id: resolved.id), render: context.text.player)
+            } catch let error as APIError where error.code == .notFound && Int(query.trimmingCharacters(in: .whitespaces)) == nil {
+                // Found on a roster by name: he exists; it is his page that is missing.
+                throw RuntimeError(
+                    message:
+                        "\(resolved.label) is on a roster, but his player page is missing (\(error.url) answered 404); try again later, or check the mirror"
+                )
+            }
         }
     }
 }

@@ -227,6 +227,28 @@ import Testing
         #expect(try await run(cli, ["standings", "--by", "galaxy"]).status == 2)
     }
 
+    /// A name not found in a mirror holding one roster of 32 says how many could not be read,
+    /// never "check the spelling"; a name found whose player page is missing says so, with
+    /// the URL, never that no such player exists.
+    @Test func playerErrorsNameTheRealCause() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let mirror = cli.home.appendingPathComponent("mirror/v1")
+        try FileManager.default.createDirectory(at: mirror.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.mirror, to: mirror)
+        let extra = ["FACEOFF_API_BASE": "file://\(mirror.path)/"]
+        let unknown = try await run(cli, ["player", "McDavid"], extra: extra)
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("31 of 32 rosters could not be read") && !unknown.stderr.contains("spelling"), "\(unknown.stderr)")
+        try FileManager.default.removeItem(at: mirror.appendingPathComponent("player/8479318"))
+        let pageless = try await run(cli, ["player", "Matthews"], extra: extra)
+        #expect(pageless.status != 0)
+        #expect(
+            pageless.stderr.contains("Auston Matthews") && pageless.stderr.contains("is on a roster, but his player page is missing")
+                && pageless.stderr.contains("player/8479318/landing"), "\(pageless.stderr)")
+        #expect(!pageless.stderr.contains("no NHL player has the id"))
+    }
+
     @Test func rosterByJerseyNumber() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }

@@ -280,6 +280,18 @@ import Testing
         #expect(quiet.status == 0, "\(quiet.stderr)")
         #expect(quiet.stdout.contains("SUMMARY:West 1st Round · Game 3 · Lakers @ Rockets\r\n"))
         #expect(!quiet.stdout.contains("112"))
+        // A part of the season missing from the mirror is named, with its file: the team is
+        // one ESPN has.
+        let schedules = cli.home.appendingPathComponent("espn/apis/site/v2/sports/basketball/nba/teams/13")
+        try FileManager.default.removeItem(at: schedules.appendingPathComponent("schedule?seasontype=3"))
+        let fresh = try CLI()
+        defer { fresh.cleanUp() }
+        let missing = try await run(fresh, ["calendar", "nba:LAL", "-o", "-"], environment.merging(["HOME": fresh.home.path]) { $1 })
+        #expect(missing.status != 0)
+        #expect(
+            missing.stderr.contains("ESPN has no playoff schedule for the Los Angeles Lakers (team 13)")
+                && missing.stderr.contains("teams/13/schedule?seasontype=3 answered 404"), "\(missing.stderr)")
+        #expect(!missing.stderr.contains("no NBA team"))
     }
 
     /// `doctor` asks ESPN only when an NBA team is followed, and says what it answered.

@@ -211,6 +211,20 @@ import Testing
         #expect(error?.description.contains("1 of 2 rosters could not be read") == true)
     }
 
+    /// A mirror with a few rosters only (the others answer 404): a name found in none of them
+    /// says how many rosters were missing, never "check the spelling".
+    @Test func playerSearchCountsRostersTheServerDoesNotHave() async throws {
+        let harness = try Harness { request in
+            request.path.contains("roster/MTL")
+                ? .json(#"{"forwards": [{"id": 1, "firstName": {"default": "Nick"}, "lastName": {"default": "Suzuki"}}]}"#)
+                : .response(status: 404)
+        }
+        defer { harness.close() }
+        let search = PlayerSearch(client: harness.client())
+        let error = await #expect(throws: PlayerSearchError.self) { try await search.search("McDavid", teams: ["MTL", "TOR", "EDM"]) }
+        #expect(error?.description.contains("2 of 3 rosters could not be read") == true, "\(String(describing: error))")
+    }
+
     @Test func followsTheNowRedirect() async throws {
         let harness = try Harness { request in
             request.path == "/v1/club-schedule-season/TOR/now"
