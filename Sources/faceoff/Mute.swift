@@ -135,13 +135,19 @@ extension Faceoff.MuteCommand {
             Swift.print(String(decoding: try encoder.encode(report), as: UTF8.self))
             return
         }
-        let width = report.sinks.map(\.sink.count).max() ?? 0
+        // The stdout sink no [[sink]] names is watch's terminal: said so, not a mystery.
+        let configured = Set(session.config.sinks.map(\.displayName))
+        func name(_ sink: String) -> String { sink == "stdout" && !configured.contains(sink) ? "stdout (watch's terminal)" : sink }
+        let width = report.sinks.map { name($0.sink).count }.max() ?? 0
         for sink in report.sinks {
             var parts = [report.state(of: sink.sink) ?? "delivering"]
-            if let quiet = sink.quietHours { parts.append("quiet hours \(quiet)") }
+            if let quiet = sink.quietHours {
+                // In them now: the state says until when; the span goes beside it, once.
+                if sink.quiet && !sink.muted { parts[0] += " (\(quiet))" } else { parts.append("quiet hours \(quiet)") }
+            }
             parts.append("held alerts: \(sink.held)")
             if sink.waiting > 0 { parts.append("\(sink.waiting) waiting for the digest") }
-            Swift.print(sink.sink.padding(toLength: width + 2, withPad: " ", startingAt: 0) + parts.joined(separator: " · "))
+            Swift.print(name(sink.sink).padding(toLength: width + 2, withPad: " ", startingAt: 0) + parts.joined(separator: " · "))
         }
     }
 }

@@ -96,10 +96,16 @@ import Testing
             url = "https://example.invalid/hook"
             held = "drop"
             """)
-        let list = try await cli.run(["mute", "--list"])
+        // 13:00 in Toronto: outside the quiet hours.
+        let list = try await cli.run(["mute", "--list"], environment: ["FACEOFF_NOW": "2026-11-29T18:00:00Z"])
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout.contains("notify   ") && list.stdout.contains("quiet hours 23:00-07:00 · held alerts: drop"), "\(list.stdout)")
-        #expect(list.stdout.contains("webhook  delivering · held alerts: drop"), "\(list.stdout)")
+        #expect(list.stdout.contains("webhook                    delivering · held alerts: drop"), "\(list.stdout)")
+        // The stdout sink no [[sink]] names is watch's terminal, and says so.
+        #expect(list.stdout.hasPrefix("stdout (watch's terminal)  delivering"), "\(list.stdout)")
+        // In the quiet hours: until when, and the span once.
+        let night = try await cli.run(["mute", "--list"], environment: ["FACEOFF_NOW": "2026-11-29T09:00:00Z"])
+        #expect(night.stdout.contains("quiet hours until 07:00 (23:00-07:00) · held alerts: drop"), "\(night.stdout)")
         let json = try await cli.run(["mute", "--list", "--json"])
         let validator = try SchemaValidator(file: CLI.root.appendingPathComponent("docs/json/mute.schema.json"))
         let document = try JSONDecoder().decode(JSONValue.self, from: Data(json.stdout.utf8))

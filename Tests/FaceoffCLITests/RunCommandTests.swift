@@ -183,6 +183,8 @@ import Testing
         #expect(
             doctor.stdout.contains("! webhook hook:") && doctor.stdout.contains("doesn't answer HEAD (501 Not Implemented)")
                 && doctor.stdout.contains("--send"), "\(doctor.stdout)")
+        // No notify sink (and sinks configured): the desktop is none of its business.
+        #expect(!doctor.stdout.contains("desktop notifications"), "\(doctor.stdout)")
         #expect(!doctor.stdout.contains("✗ webhook"))
         let sent = try await cli.run(["doctor", "--send"], environment: environment)
         #expect(sent.stdout.contains("✓ webhook hook:"), "\(sent.stdout)")
@@ -300,6 +302,8 @@ import Testing
             #expect(good.stdout.contains(check), "\(check)")
         }
         #expect(good.stdout.contains("systemd unit: not installed; the Debian package or `make -C contrib install`"))
+        // No [[sink]]: run falls back to the desktop, so the desktop is checked.
+        #expect(good.stdout.contains("desktop notifications"), "\(good.stdout)")
         // A unit where install.sh writes it with XDG_CONFIG_HOME set is found there.
         let configHome = cli.home.appendingPathComponent("elsewhere")
         try FileManager.default.createDirectory(at: configHome.appendingPathComponent("systemd/user"), withIntermediateDirectories: true)

@@ -60,7 +60,11 @@ public struct Doctor: Sendable {
         emit(await store())
         emit([calendarDirectory()])
         emit(await apis())
-        emit([await desktopNotifications()])
+        // The desktop only matters to a notify sink, or to a config without sinks (run's
+        // fallback is the desktop).
+        if session.config.sinks.isEmpty || session.config.sinks.contains(where: { $0.type == .notify }) {
+            emit([await desktopNotifications()])
+        }
         if let renderer {
             emit(await webhooks(renderer))
             emit(await execs(renderer))

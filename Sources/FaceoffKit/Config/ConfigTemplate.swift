@@ -107,7 +107,7 @@ public enum ConfigRenderer {
             switch sink.options {
             case .webhook(let webhook):
                 // A webhook URL often carries its own credential (Discord, Slack), so it is a secret too.
-                lines.append("url = \(secret(webhook.url))")
+                lines.append("url = \(redactSecrets ? quote(SinkConfig.Webhook.shown(webhook.url)) : quote(webhook.url))")
                 lines.append("preset = \(quote(webhook.preset.rawValue))")
                 if sink.editsCorrections || webhook.edit != .on {
                     lines.append("edit = \(webhook.edit == .both ? "\"both\"" : "\(webhook.edit == .on)")")
@@ -164,7 +164,7 @@ extension ConfigRenderer {
             object["held"] = sink.heldAlerts.rawValue
             switch sink.options {
             case .webhook(let webhook):
-                object["url"] = secret(webhook.url)
+                object["url"] = redactSecrets ? SinkConfig.Webhook.shown(webhook.url) : webhook.url
                 object["preset"] = webhook.preset.rawValue
                 if sink.editsCorrections || webhook.edit != .on {
                     object["edit"] = webhook.edit == .both ? "both" : (webhook.edit == .on) as Any

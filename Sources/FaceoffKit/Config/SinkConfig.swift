@@ -174,3 +174,16 @@ public struct SinkConfig: Sendable, Equatable {
     /// How logs and errors name this sink.
     public var displayName: String { name ?? type.rawValue }
 }
+
+extension SinkConfig.Webhook {
+    /// The URL as logs, errors and `config show` show it: its scheme, host and port, the path
+    /// cut (a webhook URL's path is often its own credential).
+    public static func shown(_ url: String) -> String {
+        guard let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host else {
+            return "<webhook url>"
+        }
+        let port = components.port.map { ":\($0)" } ?? ""
+        let path = components.path.isEmpty || components.path == "/" ? "/" : "/…"
+        return "\(scheme)://\(host)\(port)\(path)"
+    }
+}

@@ -81,14 +81,7 @@ public final class WebhookSink: DurableSink, EditingSink {
     /// The URL as logs and errors show it: a webhook URL is often its own credential.
     public var displayURL: String { Self.redact(url) }
 
-    static func redact(_ url: String) -> String {
-        guard let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host else {
-            return "<webhook url>"
-        }
-        let port = components.port.map { ":\($0)" } ?? ""
-        let path = components.path.isEmpty || components.path == "/" ? "/" : "/…"
-        return "\(scheme)://\(host)\(port)\(path)"
-    }
+    static func redact(_ url: String) -> String { SinkConfig.Webhook.shown(url) }
 
     public var disabledReason: String? { disabled.withLock { $0 } }
 
