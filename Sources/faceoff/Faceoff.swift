@@ -11,16 +11,18 @@ import Logging
 struct Faceoff: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "faceoff",
-        abstract: "Follow NHL teams from Linux: calendar feeds, live alerts, numbers.",
+        abstract: "Follow NHL and NBA teams from Linux: calendar feeds, live alerts, numbers.",
         discussion: """
             Examples:
               faceoff demo                    see it work, no network needed
               faceoff follow TOR MTL          follow two teams (edits config.toml)
+              faceoff follow nba:LAL          an NBA team: nba: before its abbreviation
               faceoff next                    the next game of the first followed team
               faceoff watch                   live scoreboard and alerts, followed teams
               faceoff calendar                .ics feeds of the followed teams' seasons
               faceoff schedule MTL --from 2025-11-01
               faceoff standings --by wildcard
+              faceoff scores --league nba     tonight's NBA games
               faceoff playoffs MTL --season 20242025
               faceoff player "Cole Caufield"
               faceoff follow --player "Cole Caufield"
@@ -33,8 +35,9 @@ struct Faceoff: AsyncParsableCommand {
               faceoff --offline api club-schedule-season/TOR/now
 
             Global options, before or after the subcommand: --config <path>, --api-base
-            <url>, --offline, --json, --no-color, -v/--verbose. Exit status: 0 success, 1
-            runtime failure (network, store), 2 usage or config error.
+            <url> (the NHL's), --espn-base <url> (ESPN's, for the NBA), --offline, --json,
+            --no-color, -v/--verbose. Exit status: 0 success, 1 runtime failure (network,
+            store), 2 usage or config error.
             """,
         version: FaceoffInfo.versionLine,
         subcommands: [
@@ -75,7 +78,9 @@ struct Faceoff: AsyncParsableCommand {
         }
         // ArgumentParser's own: help, --version, a bad option.
         let code = exitCode(for: error)
-        let message = fullMessage(for: error)
+        var message = fullMessage(for: error)
+        // One prefix for every error: ArgumentParser's "Error: " becomes Faceoff's own.
+        if message.hasPrefix("Error: ") { message = "faceoff: " + message.dropFirst("Error: ".count) }
         if code == .success {
             if !message.isEmpty { print(Faceoff.wrappingUsage(message)) }
             return 0

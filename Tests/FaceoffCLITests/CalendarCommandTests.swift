@@ -78,7 +78,10 @@ extension Checkers {
         defer { cli.cleanUp() }
         #expect(try await run(cli, ["calendar"]).status == 2)
         #expect(try await run(cli, ["calendar", "TOR", "MTL", "-o", "-"]).status == 2)
-        #expect(try await run(cli, ["calendar", "TOR", "--home-only", "--away-only"]).status == 2)
+        let both = try await run(cli, ["calendar", "TOR", "--home-only", "--away-only"])
+        #expect(both.status == 2)
+        // One prefix for every error, ArgumentParser's usage errors too.
+        #expect(both.stderr.hasPrefix("faceoff: ") && !both.stderr.contains("Error:"), "\(both.stderr)")
         #expect(try await run(cli, ["calendar", "TOR", "--types", "regular,finals"]).status == 2)
         #expect(try await run(cli, ["calendar", "TRO"]).stderr.contains("did you mean TOR?"))
     }

@@ -373,6 +373,12 @@ import Testing
         for command in commands {
             #expect(manual.contains(".It Em \(command)\n"), "the man page lacks \(command): regenerate it (contrib/README.md)")
         }
+        // What the help has no place for: the environment, the files, Faceoff's exit statuses.
+        for section in [".Sh ENVIRONMENT\n", ".Sh FILES\n", ".Sh \"EXIT STATUS\"\n"] {
+            #expect(manual.contains(section), "the man page lacks \(section)")
+        }
+        #expect(manual.contains(".It Ev FACEOFF_ESPN_BASE") && manual.contains(".It 2\nA usage or config error"))
+        #expect(help.stdout.contains("--espn-base") && help.stdout.contains("nba:LAL"), "\(help.stdout)")
         for shell in ["bash", "zsh", "fish"] {
             let script = try await cli.run(["--generate-completion-script", shell])
             #expect(script.stdout.contains("delay") && script.stdout.contains("sync"), "\(shell)")
