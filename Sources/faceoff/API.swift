@@ -14,10 +14,10 @@ extension Faceoff {
                 club-schedule-season/TOR/now or gamecenter/2025020100/play-by-play.
                 """)
 
-        @OptionGroup var global: GlobalOptions
-
         @Argument(help: "A path under /v1/.")
         var path: String
+
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let session = try global.session()

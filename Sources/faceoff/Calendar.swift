@@ -99,7 +99,6 @@ extension Faceoff {
                   faceoff calendar --all --no-scores   # the whole league, spoiler-free
                 """)
 
-        @OptionGroup var global: GlobalOptions
         @OptionGroup var flags: CalendarFlags
 
         @Argument(help: "Teams (default: the followed teams and favourites.ics).")
@@ -116,6 +115,8 @@ extension Faceoff {
 
         @Flag(help: "Write a feed even if it would drop from some games to none.")
         var allowEmpty = false
+
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             try global.refuseJSON("calendar")

@@ -74,10 +74,10 @@ extension Faceoff {
                 commandName: "show",
                 abstract: "Print the settings in effect, defaults included, secrets redacted.")
 
-            @OptionGroup var global: GlobalOptions
-
             @Flag(help: "Show secrets (tokens, webhook URLs and keys) instead of <redacted>.")
             var showSecrets = false
+
+            @OptionGroup var global: GlobalOptions
 
             func run() async throws {
                 let session = try global.session()

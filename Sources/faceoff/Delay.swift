@@ -30,8 +30,6 @@ extension Faceoff {
                   faceoff delay reset
                 """)
 
-        @OptionGroup var global: GlobalOptions
-
         @Option(help: ArgumentHelp("Only this sink (its name, or its type when unnamed).", valueName: "name"))
         var sink: String?
 
@@ -44,6 +42,8 @@ extension Faceoff {
         var change: [String] = []
 
         /// The change asked for (`--` before it is fine: `faceoff delay -- -5s`).
+
+        @OptionGroup var global: GlobalOptions
         var asked: [String] { change.filter { $0 != "--" } }
 
         func validate() throws {

@@ -17,8 +17,6 @@ extension Faceoff {
             abstract: "See it work offline: a bundled game replayed fast, a demo calendar.",
             discussion: "The game and schedule are made up by the project and built into the binary.")
 
-        @OptionGroup var global: GlobalOptions
-
         @Option(help: "How many times faster than real time (0 for no pauses).")
         var speed: Double = 240
 
@@ -27,6 +25,8 @@ extension Faceoff {
 
         @Flag(help: "Send the alerts to the configured sinks too (notify, webhook, exec, MQTT; nothing is recorded: twice works).")
         var sinks = false
+
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             try global.refuseJSON("demo", instead: "--format jsonl")

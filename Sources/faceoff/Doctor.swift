@@ -16,10 +16,10 @@ extension Faceoff {
                 sample on the test topic only with --send) and the systemd user unit.
                 """)
 
-        @OptionGroup var global: GlobalOptions
-
         @Flag(help: "Send a test alert through each webhook, exec and MQTT sink.")
         var send = false
+
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             try global.refuseJSON("doctor")

@@ -11,7 +11,7 @@ import Logging
 struct Faceoff: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "faceoff",
-        abstract: "Follow NHL and NBA teams from Linux: calendar feeds, live alerts, numbers.",
+        abstract: "Follow NHL and NBA teams on Linux: calendars, live alerts, numbers.",
         discussion: """
             Examples:
               faceoff demo                    see it work, no network needed

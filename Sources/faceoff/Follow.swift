@@ -21,8 +21,6 @@ extension Faceoff {
                   faceoff follow --player "Nick Suzuki"
                 """)
 
-        @OptionGroup var global: GlobalOptions
-
         @Argument(help: "Teams, as abbreviations (TOR) or names (Leafs).")
         var teams: [String] = []
 
@@ -30,6 +28,8 @@ extension Faceoff {
             name: .long,
             help: ArgumentHelp("A player id, or a name to look up in the current rosters (repeatable).", valueName: "id-or-name"))
         var player: [String] = []
+
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             try global.refuseJSON("follow")

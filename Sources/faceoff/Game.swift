@@ -14,10 +14,10 @@ extension Faceoff {
                 are kept, so it works --offline too.
                 """)
 
-        @OptionGroup var global: GlobalOptions
-
         @Argument(help: "A team (TOR, Leafs, nba:LAL) or a game id (2025020100, nba:401585607).")
         var teamOrGame: String?
+
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let context = try global.fanContext()

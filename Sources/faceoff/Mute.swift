@@ -26,8 +26,6 @@ extension Faceoff {
                   faceoff mute --list            what is muted, quiet or held
                 """)
 
-        @OptionGroup var global: GlobalOptions
-
         @Argument(help: ArgumentHelp("The sinks to mute (their names, or types when unnamed); none: all.", valueName: "sink"))
         var sinks: [String] = []
 
@@ -39,6 +37,8 @@ extension Faceoff {
 
         @Flag(help: "List each sink's mute, quiet hours and held alerts.")
         var list = false
+
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             if duration != nil, until != nil { throw ValidationError("give --for or --until, not both") }

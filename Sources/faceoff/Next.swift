@@ -7,10 +7,10 @@ extension Faceoff {
         static let configuration = CommandConfiguration(
             commandName: "next", abstract: "The next game (or the one on now, or the last one played).")
 
-        @OptionGroup var global: GlobalOptions
-
         @Argument(help: "A team (default: the first followed team).")
         var team: String?
+
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let context = try global.fanContext()

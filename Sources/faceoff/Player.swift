@@ -13,10 +13,10 @@ extension Faceoff {
             commandName: "player", abstract: "A player's bio, season and career numbers, and last five games.",
             discussion: "Examples:\n  faceoff player 8478402\n  faceoff player \"Nick Suzuki\"")
 
-        @OptionGroup var global: GlobalOptions
-
         @Argument(help: "A player id, or a name looked up in the current rosters.")
         var player: [String]
+
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let context = try global.fanContext()

@@ -16,13 +16,13 @@ extension Faceoff {
                   faceoff playoffs MTL --season 20242025
                 """)
 
-        @OptionGroup var global: GlobalOptions
-
         @Argument(help: "A team (default: the first followed team).")
         var team: String?
 
         @Option(help: ArgumentHelp("A season such as 20242025 (default: the current one).", valueName: "season"))
         var season: String?
+
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             if let season, Season(season) == nil { throw ValidationError("--season must look like 20242025") }

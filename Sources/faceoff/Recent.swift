@@ -6,13 +6,13 @@ extension Faceoff {
         static let configuration = CommandConfiguration(
             commandName: "recent", abstract: "The most recent finished games, newest first.")
 
-        @OptionGroup var global: GlobalOptions
-
         @Argument(help: "A team (default: the first followed team).")
         var team: String?
 
         @Option(name: .short, help: "How many games.")
         var n = 10
+
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             guard (1...100).contains(n) else { throw ValidationError("-n must be between 1 and 100") }

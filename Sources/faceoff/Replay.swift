@@ -34,8 +34,6 @@ extension Faceoff {
                   faceoff replay --serve 127.0.0.1:0 nba-summary.json --speed 60
                 """)
 
-        @OptionGroup var global: GlobalOptions
-
         @Argument(help: "Play-by-play JSON files or ESPN NBA summaries, or game ids to fetch (nba:ID for the NBA; one, unless --serve).")
         var sources: [String]
 
@@ -62,6 +60,8 @@ extension Faceoff {
                 "With --serve: intermission length in game seconds (the NHL's is 1080; between NBA quarters, 120 unless given).",
                 valueName: "seconds"))
         var intermission: Int?
+
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             try global.refuseJSON("replay", instead: "--format jsonl")

@@ -9,10 +9,10 @@ extension Faceoff {
             commandName: "roster",
             abstract: "A team's current roster by jersey number: forwards, defence, goalies (an NBA team's: nba:LAL).")
 
-        @OptionGroup var global: GlobalOptions
-
         @Argument(help: "A team (default: the first followed team).")
         var team: String?
+
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let context = try global.fanContext()

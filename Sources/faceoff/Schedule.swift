@@ -10,8 +10,6 @@ extension Faceoff {
             commandName: "schedule", abstract: "A team's season: results, live scores, upcoming games and TV.",
             discussion: "Examples:\n  faceoff schedule\n  faceoff schedule MTL --from 2025-11-01 --to 2025-11-30")
 
-        @OptionGroup var global: GlobalOptions
-
         @Argument(help: "A team (default: the first followed team).")
         var team: String?
 
@@ -23,6 +21,8 @@ extension Faceoff {
 
         @Option(help: ArgumentHelp("Only games on or before this date (YYYY-MM-DD).", valueName: "date"))
         var to: String?
+
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             if let season, Season(season) == nil { throw ValidationError("--season must look like 20252026") }

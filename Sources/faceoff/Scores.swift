@@ -17,8 +17,6 @@ extension Faceoff {
                 until q or Ctrl-C.
                 """)
 
-        @OptionGroup var global: GlobalOptions
-
         @Option(help: "nhl or nba.")
         var league: League = .nhl
 
@@ -30,6 +28,8 @@ extension Faceoff {
 
         @Flag(help: "Redraw in place until q or Ctrl-C (a terminal only).")
         var watch = false
+
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             try checkDay(date, "--date")

@@ -28,7 +28,6 @@ extension Faceoff {
                   faceoff serve --listen 0.0.0.0:8765     # reachable from other machines
                 """)
 
-        @OptionGroup var global: GlobalOptions
         @OptionGroup var flags: CalendarFlags
 
         @Option(help: ArgumentHelp("host:port to listen on (default: [serve] listen).", valueName: "address"))
@@ -36,6 +35,8 @@ extension Faceoff {
 
         @Flag(help: "Also draw the link as a QR code in the terminal, for a phone's camera.")
         var qr = false
+
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             try global.refuseJSON("serve")

@@ -11,14 +11,14 @@ extension Faceoff {
         static let configuration = CommandConfiguration(
             commandName: "standings", abstract: "The standings, sorted the way the league sorts them.")
 
-        @OptionGroup var global: GlobalOptions
-
         @Option(help: "nhl or nba.")
         var league: League = .nhl
 
         @Option(
             help: "league, conference, division or wildcard (the NBA: conference or division). Default: division, the NBA's conference.")
         var by: StandingsReport.Grouping?
+
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let context = try global.fanContext()

@@ -24,10 +24,10 @@ extension Faceoff {
                   faceoff status --json
                 """)
 
-        @OptionGroup var global: GlobalOptions
-
         @Flag(help: "tmux colour codes, team colours.")
         var tmux = false
+
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             if tmux, global.json { throw ValidationError("--tmux and --json don't go together") }

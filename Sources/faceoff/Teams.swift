@@ -7,10 +7,10 @@ extension Faceoff {
         static let configuration = CommandConfiguration(
             commandName: "teams", abstract: "A league's teams by conference and division, in their colours.")
 
-        @OptionGroup var global: GlobalOptions
-
         @Option(help: "nhl (32 teams) or nba (30).")
         var league: League = .nhl
+
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let context = try global.fanContext()

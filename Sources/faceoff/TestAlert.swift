@@ -25,8 +25,6 @@ extension Faceoff {
                   faceoff test-alert --sink discord --kind final
                 """)
 
-        @OptionGroup var global: GlobalOptions
-
         func validate() throws {
             try global.refuseJSON("test-alert")
         }
@@ -36,6 +34,8 @@ extension Faceoff {
 
         @Option(help: ArgumentHelp("The kind of event to send.", valueName: "kind"))
         var kind: GameEvent.Kind = .goal
+
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let session = try global.session()

@@ -13,13 +13,13 @@ extension Faceoff {
             abstract: "Stop following teams or players (edits config.toml, keeps comments).",
             discussion: "Examples:\n  faceoff unfollow MTL\n  faceoff unfollow --player 8479318")
 
-        @OptionGroup var global: GlobalOptions
-
         @Argument(help: "Teams, as abbreviations (TOR) or names (Leafs).")
         var teams: [String] = []
 
         @Option(name: .long, help: ArgumentHelp("A player id or name (repeatable).", valueName: "id-or-name"))
         var player: [String] = []
+
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             try global.refuseJSON("unfollow")

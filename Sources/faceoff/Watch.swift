@@ -34,8 +34,6 @@ extension Faceoff {
                   faceoff watch nba:401585607
                 """)
 
-        @OptionGroup var global: GlobalOptions
-
         func validate() throws {
             try global.refuseJSON("watch", instead: "--format jsonl")
         }
@@ -45,6 +43,8 @@ extension Faceoff {
 
         @Option(help: "text or jsonl (one JSON object per line); default: a stdout sink's format, else text.")
         var format: SinkConfig.Format?
+
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let session = try global.session()
