@@ -163,6 +163,7 @@ public struct FanText: Sendable {
         // The NHL's date of the table: its own day, whatever the user's zone.
         let asOf = report.date.flatMap { CalendarDay(iso: $0) }.map { "Standings as of \($0.text)" }
         var blocks: [String] = asOf.map { [$0] } ?? []
+        var tables: [TextTable] = []
         for group in report.groups {
             // The first column marks followed teams, so the mark survives narrow terminals and no colour.
             var table = TextTable(columns: [
@@ -185,13 +186,16 @@ public struct FanText: Sendable {
                     table.add(Array(repeating: "", count: 12).enumerated().map { $0.offset == 2 ? "────────" : $0.element })
                 }
             }
-            blocks.append(table.render(width: width, style: style))
+            tables.append(table)
         }
+        // One group under another, their columns in line.
+        blocks += TextTable.aligned(tables).map { $0.render(width: width, style: style) }
         return blocks.joined(separator: "\n\n")
     }
 
     public func nbaStandings(_ report: NBAStandingsReport) -> String {
         var blocks: [String] = report.season.map { ["NBA standings \($0)"] } ?? []
+        var tables: [TextTable] = []
         for group in report.groups {
             var table = TextTable(columns: [
                 .init("#", .right), .init(group.name, shrinkable: true, minimumWidth: 3), .init("W", .right), .init("L", .right),
@@ -205,8 +209,9 @@ public struct FanText: Sendable {
                     row.streak ?? "", row.lastTen ?? "", row.home ?? "", row.road ?? "",
                 ])
             }
-            blocks.append(table.render(width: width, style: style))
+            tables.append(table)
         }
+        blocks += TextTable.aligned(tables).map { $0.render(width: width, style: style) }
         let used = Set(report.groups.flatMap { $0.rows.compactMap(\.clinch) })
         let legend = NBAStandingsReport.clinchMarks.filter { used.contains($0.mark) }.map { "\($0.mark) \($0.meaning)" }
         if !legend.isEmpty { blocks.append(wrap(legend, separator: " · ").map(style.dim).joined(separator: "\n")) }

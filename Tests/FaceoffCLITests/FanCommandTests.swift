@@ -217,6 +217,15 @@ import Testing
         #expect(atlantic[0].contains("Atlantic"))
         #expect(atlantic[1].hasPrefix("*  1") && atlantic[1].contains("Toronto Maple Leafs"))
         #expect(atlantic[2].hasPrefix("   2"))
+        // The groups' columns line up, one table under another, at any width.
+        for columns in ["120", "60"] {
+            let text = try await run(cli, ["standings"], extra: ["COLUMNS": columns]).stdout
+            let headings = text.split(separator: "\n").map(String.init).filter { $0.contains("  GP  ") }
+            #expect(headings.count == 4, "\(text)")
+            #expect(
+                Set(headings.compactMap { line in line.range(of: "GP").map { line.distance(from: line.startIndex, to: $0.lowerBound) } })
+                    .count == 1, "\(headings)")
+        }
         for grouping in ["league", "conference", "division", "wildcard"] {
             let json = try await run(cli, ["standings", "--by", grouping, "--json"])
             #expect(json.status == 0)

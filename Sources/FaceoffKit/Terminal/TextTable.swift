@@ -98,6 +98,8 @@ public struct TextTable {
         public var minimumWidth: Int
         /// When shrinking isn't enough, columns with a drop rank go, lowest rank first.
         public var dropRank: Int?
+        /// The least room the column takes before any shrinking (`aligned`).
+        public var atLeast = 0
 
         public init(_ header: String, _ alignment: Alignment = .left, shrinkable: Bool = false, minimumWidth: Int = 4, dropRank: Int? = nil)
         {
@@ -139,9 +141,22 @@ public struct TextTable {
         add(texts.map { Cell($0) }, style: style)
     }
 
+    /// Tables of the same columns (a standings' groups, one under another) made as wide as
+    /// each other, column by column, so that they line up at any width.
+    public static func aligned(_ tables: [TextTable]) -> [TextTable] {
+        let natural = tables.map { $0.widths(limit: nil).map { $0 ?? 0 } }
+        let count = natural.map(\.count).max() ?? 0
+        let widest = (0..<count).map { index in natural.map { $0.indices.contains(index) ? $0[index] : 0 }.max() ?? 0 }
+        return tables.map { table in
+            var table = table
+            for index in table.columns.indices where index < count { table.columns[index].atLeast = widest[index] }
+            return table
+        }
+    }
+
     /// The column widths that fit `limit` (nil: no limit); nil for a dropped column.
     func widths(limit: Int?) -> [Int?] {
-        var natural = columns.map { DisplayWidth.of($0.header) }
+        var natural = columns.map { max(DisplayWidth.of($0.header), $0.atLeast) }
         for row in rows {
             for (index, cell) in row.cells.enumerated() where index < natural.count {
                 natural[index] = max(natural[index], DisplayWidth.of(cell.text))
