@@ -116,12 +116,13 @@ public struct CalendarService: Sendable {
                 records[abbrev] = "\(row.wins ?? 0)-\(row.losses ?? 0)-\(row.otLosses ?? 0)"
             }
         }
-        let unavailable = Set(failed.map(\.team))
-        let warnings = kind.teams.filter(unavailable.contains).map { team in
-            let error = failed.first { $0.team == team }.map { "\($0.error)" } ?? ""
-            return "\(team)'s schedule could not be had (\(error)); its games stay as last published"
+        // In the feed's order of teams, whichever failed first.
+        let warnings = kind.teams.compactMap { team in
+            failed.first { $0.team == team }.map { "\(team)'s schedule could not be had (\($0.error)); its games stay as last published" }
         }
-        return (try await build(kind, schedules: schedules, records: records, nba: nba, unavailable: unavailable), notes, warnings)
+        return (
+            try await build(kind, schedules: schedules, records: records, nba: nba, unavailable: Set(failed.map(\.team))), notes, warnings
+        )
     }
 
     /// The feed from schedules already in hand (each team's, any order) and "W-L-OT" records

@@ -129,19 +129,21 @@ public struct StatusLine: Sendable {
                 state: "next", game: next.id, away: next.away, home: next.home, series: nextSeries, start: next.start, text: nextText)
         }
         if config.teams.isEmpty { return Report(state: "none", text: "No team followed") }
-        // Nothing fetched yet is not "no game": say how to fetch it.
-        if !hasCachedSchedule() { return Report(state: "none", text: "No schedule cached yet · faceoff schedule fetches it") }
+        // Nothing fetched yet is not "no game": say how to fetch it. The NHL schedules are
+        // read above; only the NBA's are looked for here.
+        if schedules.isEmpty, !hasCachedNBASchedule() {
+            return Report(state: "none", text: "No schedule cached yet · faceoff schedule fetches it")
+        }
         return Report(state: "none", text: "No game scheduled")
     }
 
-    /// Whether any followed team's schedule is in the cache, of either league.
-    func hasCachedSchedule() -> Bool {
+    /// Whether any followed NBA team's schedule is in the cache.
+    func hasCachedNBASchedule() -> Bool {
         guard let store else { return false }
         let cache = ResponseCache(store: store)
-        let paths =
-            config.nhlTeams.map { config.apiBase + Endpoint<ClubSchedule>.clubSchedule($0).path }
-            + config.nbaTeams.map { config.espnBase + Endpoint<ESPNTeamSchedule>.nbaSchedule($0).path }
-        return paths.contains { (try? cache.entry(for: $0)) != nil }
+        return config.nbaTeams.contains {
+            (try? cache.entry(for: config.espnBase + Endpoint<ESPNTeamSchedule>.nbaSchedule($0).path)) != nil
+        }
     }
 
     /// The followed teams' cached club schedules (their games).

@@ -316,8 +316,6 @@ public final class MQTTSink: DurableSink, StateKeepingSink {
 
     /// Connects, then delivers the outbox and keeps the retained topics true until cancelled;
     /// `run`'s sink says `offline` on the way out.
-    public func run() async { await run(settled: { _, _ in }) }
-
     public func run(settled: @escaping OutboxSettled) async {
         let connection: MQTTConnection
         do { connection = try connect(will: owner) } catch {

@@ -133,9 +133,10 @@ public struct FeedServer: Sendable {
         if !base.hasSuffix("/") { base += "/" }
         let query = ServedLink.tokenQuery(settings.token)
         // Links to 127.0.0.1 open on this machine only: say so where a phone's user reads.
+        let host = URLComponents(string: base)?.host ?? ""
         let local =
-            ServedLink.isLoopback(URLComponents(string: base)?.host ?? "")
-            ? "<p><strong>These links work on this machine only</strong> (they point at \(FeedServer.escape(URLComponents(string: base)?.host ?? "")), which a phone or another computer cannot reach). To subscribe from another device, serve on your network (<code>faceoff serve --listen 0.0.0.0:8765</code>, with a <code>[serve] token</code>) and open this page at this machine's address, or set <code>[serve] public_url</code>.</p>\n"
+            ServedLink.isLoopback(host)
+            ? "<p><strong>These links work on this machine only</strong> (they point at \(FeedServer.escape(host)), which a phone or another computer cannot reach). To subscribe from another device, serve on your network (<code>faceoff serve --listen 0.0.0.0:8765</code>, with a <code>[serve] token</code>) and open this page at this machine's address, or set <code>[serve] public_url</code>.</p>\n"
             : ""
         var rows = ""
         for name in order {

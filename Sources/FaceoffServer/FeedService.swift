@@ -131,7 +131,7 @@ public struct FeedService: Service {
     /// The feed server of a session: its feeds, built with `options`, listening on `listen`.
     public static func server(session: Session, store: Store, options: CalendarSettings, listen: String) throws -> FeedServer {
         guard let address = ListenAddress(listen) else { throw UsageError(message: "[serve] listen must be host:port") }
-        if session.config.serve.token.isEmpty, !["127.0.0.1", "::1", "localhost"].contains(address.host), !address.host.hasPrefix("127.") {
+        if session.config.serve.token.isEmpty, !ServedLink.isLoopback(address.host) {
             Logger(label: "faceoff.serve").warning(
                 "serving on \(listen) with no [serve] token: anyone who can reach this machine can read the feeds (and see which teams you follow); set [serve] token"
             )

@@ -19,9 +19,10 @@ extension Faceoff {
                 regenerated from the cache when they are older than a few minutes. The first
                 line printed is the base URL; stderr says the link to open (on a wildcard
                 address, this machine's address on the network, with the token) and whether
-                another device can open it, and --qr draws it as a QR code. Binds to 127.0.0.1:8765 unless told otherwise;
-                port 0 picks a free port. SIGHUP reloads the config (a changed [serve] token,
-                teams or listen address replaces the server); SIGTERM lets requests finish.
+                another device can open it, and --qr draws it as a QR code. Binds to
+                127.0.0.1:8765 unless told otherwise; port 0 picks a free port. SIGHUP reloads
+                the config (a changed [serve] token, teams or listen address replaces the
+                server); SIGTERM lets requests finish.
 
                 Examples:
                   faceoff serve

@@ -6,18 +6,24 @@ import Logging
 /// queued in an outbox waits for the outbox's word (delivered, refused, expired), from this
 /// process's worker or, for a row another process took, from the store.
 extension AlertRouter {
+    /// Changes the tally of an alert routed here, if it is still open, and says its line when
+    /// that completes it; the tally as changed, nil for an alert with none.
+    @discardableResult
+    private func change(_ eventID: String, _ body: (inout DeliveryTally) -> Void) -> DeliveryTally? {
+        let changed = tallies.withLock { state -> DeliveryTally? in
+            guard var tally = state[eventID] else { return nil }
+            body(&tally)
+            state[eventID] = tally.isComplete ? nil : tally
+            return tally
+        }
+        if let changed, changed.isComplete { say(changed, eventID) }
+        return changed
+    }
+
     /// A sink's answer to an alert routed here.
     func tally(_ eventID: String, sink: String, _ delivery: Delivery) {
-        let (tally, done) = tallies.withLock { state -> (DeliveryTally?, Bool) in
-            guard var tally = state[eventID] else { return (nil, false) }
-            tally.record(sink, delivery)
-            state[eventID] = tally.isComplete ? nil : tally
-            return (tally, tally.isComplete)
-        }
-        guard let tally else { return }
-        if done {
-            say(tally, eventID)
-        } else if case .queued = delivery {
+        guard let tally = change(eventID, { $0.record(sink, delivery) }), !tally.isComplete else { return }
+        if case .queued = delivery {
             queuedInOutbox.fire()
             // With -v, the queued state too.
             logger.debug("\(tally.headline): \(DeliveryTally.said(sink, delivery))", metadata: ["event": "\(eventID)"])
@@ -27,14 +33,7 @@ extension AlertRouter {
     /// What became of a row a sink's outbox worker in this process took. A row this process
     /// did not route (queued by another process, or before a restart) gets a line of its own.
     func settled(_ item: Outbox.Item, at sink: String, _ delivery: Delivery) {
-        let (known, done) = tallies.withLock { state -> (Bool, DeliveryTally?) in
-            guard var tally = state[item.eventID] else { return (false, nil) }
-            tally.settle(sink, delivery)
-            state[item.eventID] = tally.isComplete ? nil : tally
-            return (true, tally.isComplete ? tally : nil)
-        }
-        if let done { say(done, item.eventID) }
-        if !known {
+        if change(item.eventID, { $0.settle(sink, delivery) }) == nil {
             logger.info("\(item.kind) · game \(item.gameID): \(DeliveryTally.said(sink, delivery))", metadata: ["event": "\(item.eventID)"])
         }
     }
@@ -61,13 +60,8 @@ extension AlertRouter {
             guard !waiting.isEmpty, let rows = try? outbox.pending() else { continue }
             let present = Set(rows.map { "\($0.sink)\u{0}\($0.eventID)" })
             for (eventID, sink) in waiting where !present.contains("\(sink)\u{0}\(eventID)") {
-                let done = tallies.withLock { state -> DeliveryTally? in
-                    guard var tally = state[eventID], tally.queued.contains(sink) else { return nil }
-                    tally.settle(sink, .duplicate)
-                    state[eventID] = tally.isComplete ? nil : tally
-                    return tally.isComplete ? tally : nil
-                }
-                if let done { say(done, eventID) }
+                // Unless a worker here settled it meanwhile.
+                change(eventID) { if $0.queued.contains(sink) { $0.settle(sink, .duplicate) } }
             }
         }
     }

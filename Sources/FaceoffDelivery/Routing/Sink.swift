@@ -41,6 +41,8 @@ public typealias OutboxSettled = @Sendable (_ item: Outbox.Item, _ delivery: Del
 
 extension DurableSink {
     public var isDurable: Bool { true }
+    /// Delivers its outbox, telling no one what became of each row.
+    public func run() async { await run(settled: { _, _ in }) }
 }
 
 /// A sink that keeps a state beside its alerts (MQTT's team states): an alert held back by a

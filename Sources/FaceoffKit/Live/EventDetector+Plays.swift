@@ -5,7 +5,7 @@ import Foundation
 extension EventDetector {
     /// One play's event about one team (the play's owner) against the other.
     private static func event(
-        _ kind: GameEvent.Kind, _ play: Play, in snapshot: GameSnapshot, score: GameEvent.Score,
+        _ kind: GameEvent.Kind, _ play: Play, in snapshot: GameSnapshot, score: GameEvent.Score, penaltyShot: Bool,
         details: [String: String], people: (_ team: String?, _ opponent: String) -> [GameEvent.Player?]
     ) -> GameEvent {
         let team = snapshot.team(of: play)
@@ -14,7 +14,7 @@ extension EventDetector {
             kind: kind, key: play.eventId.map(String.init), gameId: snapshot.gameId, away: snapshot.away.abbrev,
             home: snapshot.home.abbrev, team: team, period: play.periodDescriptor?.number,
             periodType: play.periodDescriptor?.periodType?.rawValue, clock: play.timeInPeriod, score: score,
-            penaltyShot: kind == .penaltyShotMissed || play.details?.typeCode == "PS", players: people(team, opponent).compactMap { $0 },
+            penaltyShot: penaltyShot, players: people(team, opponent).compactMap { $0 },
             details: details)
     }
 
@@ -24,7 +24,8 @@ extension EventDetector {
         if let key = details?.descKey { info["infraction"] = Infraction.words(key) }
         if let minutes = details?.duration { info["minutes"] = String(minutes) }
         if let type = details?.typeCode { info["type"] = type }
-        return event(.penalty, play, in: snapshot, score: score, details: info) { team, opponent in
+        return event(.penalty, play, in: snapshot, score: score, penaltyShot: details?.typeCode == "PS", details: info) {
+            team, opponent in
             [
                 player(details?.committedByPlayerId, role: "penalty", team: team, in: snapshot),
                 player(details?.servedByPlayerId, role: "served_by", team: team, in: snapshot),
@@ -41,7 +42,7 @@ extension EventDetector {
         if play.typeDescKey != .shotOnGoal, let reason = details?.reason {
             info["reason"] = reason.split(separator: "-").joined(separator: " ")
         }
-        return event(.penaltyShotMissed, play, in: snapshot, score: score, details: info) { team, opponent in
+        return event(.penaltyShotMissed, play, in: snapshot, score: score, penaltyShot: true, details: info) { team, opponent in
             [
                 player(details?.shootingPlayerId, role: "shooter", team: team, in: snapshot),
                 player(details?.goalieInNetId, role: "goalie", team: opponent, in: snapshot),

@@ -344,8 +344,8 @@ import Testing
     }
 
     @Test func urlsInErrorsAreRedacted() {
-        #expect(WebhookSink.redact("https://discord.com/api/webhooks/123/SECRET") == "https://discord.com/…")
-        #expect(WebhookSink.redact("http://127.0.0.1:8123/") == "http://127.0.0.1:8123/")
+        #expect(SinkConfig.Webhook.shown("https://discord.com/api/webhooks/123/SECRET") == "https://discord.com/…")
+        #expect(SinkConfig.Webhook.shown("http://127.0.0.1:8123/") == "http://127.0.0.1:8123/")
         #expect(WebhookSink.scrub("echo: Bearer abcdef123", secrets: ["Bearer abcdef123"]) == "echo: <redacted>")
     }
 

@@ -211,8 +211,6 @@ public final class ExecSink: DurableSink {
         return worker
     }
 
-    public func run() async { await worker().run() }
-
     public func run(settled: @escaping OutboxSettled) async { await worker(settled).run() }
 
     public func settle(timeout: Duration) async -> Bool { await worker().settle(timeout: timeout) }

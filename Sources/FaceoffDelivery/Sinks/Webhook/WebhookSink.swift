@@ -71,17 +71,13 @@ public final class WebhookSink: DurableSink, EditingSink {
     }
 
     /// Delivers the outbox's rows for this sink, until cancelled or disabled (a 410).
-    public func run() async { await worker().run() }
-
     public func run(settled: @escaping OutboxSettled) async { await worker(settled).run() }
 
     /// Waits until nothing is owed for this sink (or `timeout` passes); true when nothing is.
     public func settle(timeout: Duration) async -> Bool { await worker().settle(timeout: timeout) }
 
     /// The URL as logs and errors show it: a webhook URL is often its own credential.
-    public var displayURL: String { Self.redact(url) }
-
-    static func redact(_ url: String) -> String { SinkConfig.Webhook.shown(url) }
+    public var displayURL: String { SinkConfig.Webhook.shown(url) }
 
     public var disabledReason: String? { disabled.withLock { $0 } }
 
