@@ -129,6 +129,10 @@ extension Checkers {
         #expect(result.stderr.contains("TOR.ics not updated"))
         #expect(result.stderr.contains("the last good feed stays"))
         #expect(try String(contentsOf: path, encoding: .utf8) == good)
+        // A feed never written has no last good one to speak of.
+        let never = try await run(cli, ["calendar", "MTL"], extra: ["FACEOFF_API_BASE": "file:///nonexistent/v1/"])
+        #expect(never.status == 1 && never.stderr.contains("MTL.ics not updated"), "\(never.stderr)")
+        #expect(!never.stderr.contains("last good"), "\(never.stderr)")
     }
 
     @Test(.enabled(if: Checkers.python != nil, "no Python with the icalendar package (.ci/run makes .venv)"))

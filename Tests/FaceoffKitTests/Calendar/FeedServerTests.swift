@@ -183,6 +183,32 @@ import Testing
         }
     }
 
+    /// A regeneration that fails says what is true of the file: "serving the last good one"
+    /// only when there is one, "none to serve yet" when there never was.
+    @Test func aFailedRegenerationSaysWhetherThereIsAFeedToServe() async throws {
+        let harness = try CalendarHarness()
+        let lines = LogLines()
+        let client = APIClient(service: .nhl, base: "file:///nonexistent/v1/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
+        let service = CalendarService(
+            client: client, state: CalendarState(store: harness.store), templates: try TemplateSet(overrides: nil),
+            options: CalendarSettings())
+        let directory = harness.directory.appendingPathComponent("calendars")
+        let publisher = CalendarPublisher(service: service, directory: directory.path, allowEmpty: false)
+        var settings = FeedServer.Settings(host: "127.0.0.1", port: 0, token: "", publicURL: "")
+        settings.staleAfter = .zero
+        let (base, task) = try await Self.start(
+            FeedServer(publisher: publisher, feeds: [.team("TOR")], settings: settings, logger: lines.logger()))
+        defer { task.cancel() }
+        #expect(try await get(base + "calendars/TOR.ics").status == 503)
+        #expect(await eventually(within: hangGuard) { lines.all.contains { $0.1 == "feed not regenerated; none to serve yet" } })
+        #expect(!lines.all.contains { $0.1.contains("last good one") })
+        // A feed from an earlier, better day: served, and said so.
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n".write(to: directory.appendingPathComponent("TOR.ics"), atomically: true, encoding: .utf8)
+        #expect(try await get(base + "calendars/TOR.ics").status == 200)
+        #expect(await eventually(within: hangGuard) { lines.all.contains { $0.1 == "feed not regenerated; serving the last good one" } })
+    }
+
     @Test func aSlowAPINeverHoldsARequestLong() async throws {
         let harness = try CalendarHarness()
         // A good feed exists, written an hour ago.
