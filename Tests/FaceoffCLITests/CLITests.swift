@@ -204,9 +204,7 @@ import Testing
         let cli = try CLI()
         defer { cli.cleanUp() }
         // A copy of the mirror that can disappear, as the network can.
-        let mirror = cli.home.appendingPathComponent("mirror/v1")
-        try FileManager.default.createDirectory(at: mirror.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLI.mirror, to: mirror)
+        let mirror = try cli.copyMirror()
         let base = "file://\(mirror.path)/"
 
         let online = try await cli.run(["--api-base", base, "api", "standings/now"])

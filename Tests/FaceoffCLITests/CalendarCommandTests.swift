@@ -92,9 +92,7 @@ extension Checkers {
     @Test func oneFailingTeamDoesNotHoldBackTheFavourites() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let mirror = cli.home.appendingPathComponent("mirror/v1")
-        try FileManager.default.createDirectory(at: mirror.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLI.mirror, to: mirror)
+        let mirror = try cli.copyMirror()
         let extra = ["FACEOFF_API_BASE": "file://\(mirror.path)/", "FACEOFF_ESPN_BASE": "file:///nonexistent/espn/"]
         #expect(try await run(cli, ["follow", "TOR", "MTL", "nba:LAL"], extra: extra).status == 0)
         let first = try await run(cli, ["calendar"], extra: extra)

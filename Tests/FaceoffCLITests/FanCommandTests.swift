@@ -242,9 +242,7 @@ import Testing
     @Test func playerErrorsNameTheRealCause() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let mirror = cli.home.appendingPathComponent("mirror/v1")
-        try FileManager.default.createDirectory(at: mirror.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLI.mirror, to: mirror)
+        let mirror = try cli.copyMirror()
         let extra = ["FACEOFF_API_BASE": "file://\(mirror.path)/"]
         let unknown = try await run(cli, ["player", "McDavid"], extra: extra)
         #expect(unknown.status != 0)
@@ -324,9 +322,7 @@ import Testing
     @Test func repeatedCommandsWorkOffline() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let mirror = cli.home.appendingPathComponent("mirror/v1")
-        try FileManager.default.createDirectory(at: mirror.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLI.mirror, to: mirror)
+        let mirror = try cli.copyMirror()
         let base = ["FACEOFF_API_BASE": "file://\(mirror.path)/"]
         let online = try await run(cli, ["schedule", "TOR"], extra: base)
         #expect(online.status == 0)

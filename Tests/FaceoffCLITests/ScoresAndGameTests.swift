@@ -15,9 +15,7 @@ import Testing
 
     /// The project's mirror plus the recorded score, landing, boxscore and right-rail answers.
     static func mirror(_ cli: CLI) throws -> [String: String] {
-        let mirror = cli.home.appendingPathComponent("mirror/v1")
-        try FileManager.default.createDirectory(at: mirror.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLI.mirror, to: mirror)
+        let mirror = try cli.copyMirror()
         let files = [
             "score_2025-03-14_all-final.json": "score/2025-03-14",
             "landing_2023020209_SJS-at-VGK_final.json": "gamecenter/2023020209/landing",
@@ -71,9 +69,7 @@ import Testing
     @Test func aTeamWithAnEmptyNameIsShownByItsAbbreviation() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
-        let mirror = cli.home.appendingPathComponent("mirror/v1")
-        try FileManager.default.createDirectory(at: mirror.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLI.mirror, to: mirror)
+        let mirror = try cli.copyMirror()
         let environment = FanMirror.environment.merging(["FACEOFF_API_BASE": "file://\(mirror.path)/"]) { $1 }
         let file = mirror.appendingPathComponent("score/now")
         for empty in [[String: Any](), ["default": ""]] {

@@ -49,6 +49,15 @@ struct CLI {
 
     var configFile: URL { home.appendingPathComponent(".config/faceoff/config.toml") }
 
+    /// A copy of the project's mirror in this home (`…/mirror/v1`), for a test to take files
+    /// out of or put answers in, as an API changes or goes.
+    func copyMirror() throws -> URL {
+        let mirror = home.appendingPathComponent("mirror/v1")
+        try FileManager.default.createDirectory(at: mirror.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.mirror, to: mirror)
+        return mirror
+    }
+
     /// - Parameter executable: what to run instead of `faceoff` (`script` to give it a terminal).
     func run(_ arguments: [String], executable: String? = nil, environment extra: [String: String] = [:]) async throws -> Result {
         var environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "NO_COLOR": "1"]
