@@ -163,25 +163,33 @@ public struct TextTable {
             }
         }
         // A column with nothing in it, header included, takes no room at all.
-        var widths: [Int?] = natural.map { $0 == 0 ? nil : $0 }
-        guard let limit else { return widths }
-        func total() -> Int {
+        let full: [Int?] = natural.map { $0 == 0 ? nil : $0 }
+        guard let limit else { return full }
+        func total(_ widths: [Int?]) -> Int {
             let shown = widths.compactMap { $0 }
             return shown.reduce(0, +) + separator.count * max(0, shown.count - 1)
         }
-        // First cut shrinkable columns, widest first, down to their minimum.
-        while total() > limit {
-            guard
-                let index = widths.indices
-                    .filter({ columns[$0].shrinkable && (widths[$0] ?? 0) > columns[$0].minimumWidth })
-                    .max(by: { (widths[$0] ?? 0) < (widths[$1] ?? 0) })
-            else { break }
-            widths[index]! -= 1
+        // Shrinkable columns cut, widest first, down to their minimum, with `dropped` left out.
+        func fit(dropping dropped: Set<Int>) -> [Int?] {
+            var widths = full.indices.map { dropped.contains($0) ? nil : full[$0] }
+            while total(widths) > limit {
+                guard
+                    let index = widths.indices
+                        .filter({ columns[$0].shrinkable && (widths[$0] ?? 0) > columns[$0].minimumWidth })
+                        .max(by: { (widths[$0] ?? 0) < (widths[$1] ?? 0) })
+                else { break }
+                widths[index]! -= 1
+            }
+            return widths
         }
-        // Then drop the least important columns.
+        // Where cutting is not enough, the least important columns go, one at a time, and
+        // what they took goes back to the columns that were cut.
+        var dropped: Set<Int> = []
+        var widths = fit(dropping: dropped)
         let droppable = columns.indices.filter { columns[$0].dropRank != nil }.sorted { columns[$0].dropRank! < columns[$1].dropRank! }
-        for index in droppable where total() > limit {
-            widths[index] = nil
+        for index in droppable where total(widths) > limit {
+            dropped.insert(index)
+            widths = fit(dropping: dropped)
         }
         return widths
     }

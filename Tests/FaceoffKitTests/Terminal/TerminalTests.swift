@@ -34,6 +34,14 @@ import Testing
         #expect(narrow[1].contains("…"))
     }
 
+    /// A column dropped for want of room gives its room back to the columns cut before it.
+    @Test func aDroppedColumnGivesItsRoomBack() {
+        var table = TextTable(columns: [.init("Game"), .init("Venue", dropRank: 1), .init("Score", shrinkable: true, minimumWidth: 4)])
+        table.add(["@ HOU", "Toyota Center (Houston)", "112–108 OT"])
+        let lines = table.render(width: 20).split(separator: "\n").map(String.init)
+        #expect(lines == ["Game   Score", "@ HOU  112–108 OT"])
+    }
+
     @Test func colourOnlyWhenWanted() {
         #expect(TerminalStyle.detect(noColorFlag: true, environment: [:], isTerminal: true) == .plain)
         #expect(TerminalStyle.detect(noColorFlag: false, environment: ["NO_COLOR": "1"], isTerminal: true) == .plain)
