@@ -134,12 +134,21 @@ public enum Digest {
         let played = events.contains { $0.period != nil }
         let head: String
         if played {
-            let state = events.contains { $0.kind == .final } ? "final" : (last.periodLabel ?? "")
+            let state = events.contains { $0.kind == .final } ? "final" : place(last)
             head = "\(last.away) \(last.score.away)–\(last.score.home) \(last.home)" + (state.isEmpty ? "" : ", \(state)")
         } else {
             let what = last.kind == .scheduleChange ? last.details["change"] : (last.kind == .pregame ? "starts soon" : nil)
             head = "\(last.away) @ \(last.home)" + (what.map { ", \($0)" } ?? "")
         }
         return scorers.isEmpty ? head : "\(head) (\(scorers))"
+    }
+
+    /// Where a game not over got to, as its last held alert left it: "2nd", "1st
+    /// intermission" after hockey's period ends, "halftime" or "end of Q3" in basketball.
+    static func place(_ event: GameEvent) -> String {
+        guard let label = event.periodLabel else { return "" }
+        if event.details["halftime"] == "true" { return "halftime" }
+        guard event.kind == .periodEnd || event.details["intermission"] == "true" else { return label }
+        return (event.league ?? .nhl).afterPeriod(label)
     }
 }

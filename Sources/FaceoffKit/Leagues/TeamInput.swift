@@ -24,6 +24,14 @@ public enum League: String, Sendable, CaseIterable, Codable {
         case .nba: "Tip-off"
         }
     }
+
+    /// The break after a period, by the period's label: "1st intermission", "end of Q3".
+    public func afterPeriod(_ label: String) -> String {
+        switch self {
+        case .nhl: "\(label) intermission"
+        case .nba: "end of \(label)"
+        }
+    }
 }
 
 /// A team as a user wrote it, resolved: a league and a team.

@@ -89,7 +89,16 @@ import Testing
             goal("1", "Crosby", away: 1, home: 0), goal("2", "Crosby", away: 2, home: 0), goal("3", "Rust", away: 3, home: 0), other,
             overturned, goal("4", "Malkin", away: 3, home: 1, period: 3), final, moved,
         ]
-        #expect(Digest.summary(held) == "PIT 3–1 MIN, final (Crosby ×2, Malkin); BOS 0–1 TOR, 2nd; TOR @ MTL, moved")
+        #expect(Digest.summary(held) == "PIT 3–1 MIN, final (Crosby ×2, Malkin); BOS 0–1 TOR, 2nd intermission; TOR @ MTL, moved")
+        // Mid-period, a game is in its period; basketball's breaks are its own words.
+        var penalty = other
+        penalty.kind = .penalty
+        #expect(Digest.place(penalty) == "2nd")
+        var quarter = other
+        quarter.league = .nba
+        #expect(Digest.place(quarter) == "end of Q2")
+        quarter.details["halftime"] = "true"
+        #expect(Digest.place(quarter) == "halftime")
         // A goal credited anew counts for its new scorer.
         var recredited = goal("2", "Letang", away: 2, home: 0)
         recredited.kind = .scoringChange
