@@ -22,11 +22,6 @@ extension GameEventBuilder {
             start = moment
             end = moment.addingTimeInterval(Double(duration.components.seconds))
         }
-        // "West Semifinals - Game 5 If Necessary": the round and game, and whether it may not be played.
-        let note = summary.series ?? ""
-        let mayNotBeNeeded = note.localizedCaseInsensitiveContains("if necessary") && !summary.isFinal && !summary.isLive
-        let tag = note.replacingOccurrences(of: " If Necessary", with: "", options: .caseInsensitive)
-            .replacingOccurrences(of: " - ", with: " · ")
         let names = (away: NBATeams.team(abbreviation: summary.away.abbrev), home: NBATeams.team(abbreviation: summary.home.abbrev))
         let showScore = scores && (summary.isFinal || summary.isLive) && summary.away.score != nil && summary.home.score != nil
         let endedIn = summary.endedIn.flatMap { $0 == "REG" ? nil : $0 } ?? ""
@@ -40,8 +35,8 @@ extension GameEventBuilder {
         set(.tbd, allDay && summary.status == "scheduled")
         set(.postponed, summary.status == "postponed")
         set(.cancelled, summary.status == "cancelled")
-        set(.seriesTag, tag)
-        set(.ifNecessary, mayNotBeNeeded)
+        set(.seriesTag, summary.round)
+        set(.ifNecessary, summary.ifNecessary)
         set(.live, summary.isLive)
         set(.final, summary.isFinal)
         set(.showScore, showScore)
@@ -79,7 +74,7 @@ extension GameEventBuilder {
         set(.tvHome, tv["home"])
         set(.tvAway, tv["away"])
         set(.url, link)
-        set(.series, note.isEmpty ? nil : [tag, mayNotBeNeeded ? "if necessary" : nil].compactMap { $0 }.joined(separator: " · "))
+        set(.series, summary.round.map { [$0, summary.ifNecessary ? "if necessary" : nil].compactMap { $0 }.joined(separator: " · ") })
         set(.venue, summary.venue)
         if showScore, summary.isFinal {
             // ESPN's own words for how it ended: Final, Final/OT.
@@ -93,7 +88,7 @@ extension GameEventBuilder {
             switch summary.status {
             case "cancelled": .cancelled
             case "postponed": .tentative
-            default: allDay || mayNotBeNeeded ? .tentative : .confirmed
+            default: allDay || summary.ifNecessary ? .tentative : .confirmed
             }
         var event = CalendarEvent(
             uid: "nba-game-\(summary.id)@faceoff", start: start, end: end, summary: title, description: body, location: summary.venue,
@@ -101,7 +96,7 @@ extension GameEventBuilder {
             status: status, sequence: 0, lastModified: Date(timeIntervalSince1970: 0), reminders: allDay ? [] : reminders)
         event.teams = ["nba:\(summary.away.abbrev)", "nba:\(summary.home.abbrev)"]
         if allDay { event.allDay = true }
-        if mayNotBeNeeded { event.ifNecessary = true }
+        if summary.ifNecessary { event.ifNecessary = true }
         return event
     }
 

@@ -12,9 +12,10 @@ extension FanService {
         return Output(report: TeamsReport(nba: nil), notes: ["ESPN's team list could not be fetched; showing the built-in team list"])
     }
 
-    public func nbaStandings(by grouping: NBAStandingsReport.Grouping) async throws -> Output<NBAStandingsReport> {
+    public func nbaStandings(by grouping: NBAStandingsReport.Grouping, followed: [NBATeam] = []) async throws -> Output<NBAStandingsReport>
+    {
         let fetched = try await espn.fetch(.nbaStandings)
-        return Output(report: NBAStandingsReport(standings: fetched.value, by: grouping), notes: notes([fetched]))
+        return Output(report: NBAStandingsReport(standings: fetched.value, by: grouping, followed: followed), notes: notes([fetched]))
     }
 
     public func nbaRoster(team: NBATeam) async throws -> Output<RosterReport> {

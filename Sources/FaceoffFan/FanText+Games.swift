@@ -37,7 +37,7 @@ extension FanText {
             let highlight: ((String) -> String)? = game.followed ? { [style] text in style.paint(text, bold: true) } : nil
             table.add(
                 [
-                    game.followed ? "*" : "", "\(game.away.abbrev) @ \(game.home.abbrev)", score, state,
+                    game.followed ? Self.followedMark : "", "\(game.away.abbrev) @ \(game.home.abbrev)", score, state,
                     game.status == "scheduled" || game.status == "live" ? game.networks.joined(separator: ", ") : "",
                 ]
                 .map { TextTable.Cell($0) }, style: highlight)

@@ -17,6 +17,10 @@ public struct FanText: Sendable {
 
     func dash(_ value: Int?) -> String { value.map(String.init) ?? "-" }
 
+    /// The first column's mark on a followed team's row (standings, scores): it survives a
+    /// narrow terminal and no colour, and is none of the leagues' clinch marks (ESPN's `*`).
+    static let followedMark = "▸"
+
     /// Joins short items into lines no wider than the terminal.
     func wrap(_ items: [String], separator: String) -> [String] {
         var lines: [String] = []
@@ -55,11 +59,16 @@ public struct FanText: Sendable {
 
     public func schedule(_ report: ScheduleReport) -> String {
         guard !report.games.isEmpty else { return "No games." }
-        var table = TextTable(columns: [
-            .init("Date"), .init("Time"), .init("Game", shrinkable: true, minimumWidth: 6),
-            .init("Venue", shrinkable: true, minimumWidth: 6, dropRank: 1),
-            .init("Result", shrinkable: true, minimumWidth: 4), .init("Score / TV", shrinkable: true, minimumWidth: 6),
-        ])
+        // A playoff game's round, in a column of its own when the schedule has one; then, where
+        // the width runs short, the venue goes whole before a score is cut.
+        let rounds = report.games.contains { $0.round != nil }
+        var table = TextTable(
+            columns: [
+                .init("Date"), .init("Time"), .init("Game", shrinkable: true, minimumWidth: 6),
+            ] + (rounds ? [.init("Round", dropRank: 2)] : []) + [
+                .init("Venue", shrinkable: !rounds, minimumWidth: 6, dropRank: 1),
+                .init("Result", shrinkable: true, minimumWidth: 4), .init("Score / TV", shrinkable: true, minimumWidth: 6),
+            ])
         for game in report.games {
             let (day, clock) = when(game)
             var resultCell = TextTable.Cell("")
@@ -78,16 +87,20 @@ public struct FanText: Sendable {
             case "scheduled":
                 // A time not set yet is said in the Time column (TBD): the TV is what is left.
                 detail = game.networksText
+                // A game the series may not need says so where a result will be.
+                if game.ifNecessary { resultCell = TextTable.Cell("if necessary", style: { [style] text in style.dim(text) }) }
             default:
                 resultCell = TextTable.Cell(statusNote(game), style: { [style] text in style.dim(text) })
             }
             let home = game.homeOrAway == "home"
             let matchup = game.type == "preseason" ? "\(game.matchup) (pre)" : game.matchup
-            let cells = [
-                TextTable.Cell(day), TextTable.Cell(clock),
-                TextTable.Cell(matchup, style: home ? { [style] text in style.bold(text) } : nil),
-                TextTable.Cell(game.venue ?? ""), resultCell, TextTable.Cell(detail),
-            ]
+            let cells =
+                [
+                    TextTable.Cell(day), TextTable.Cell(clock),
+                    TextTable.Cell(matchup, style: home ? { [style] text in style.bold(text) } : nil),
+                ] + (rounds ? [TextTable.Cell(game.round ?? "")] : []) + [
+                    TextTable.Cell(game.venue ?? ""), resultCell, TextTable.Cell(detail),
+                ]
             table.add(cells)
         }
         let season = report.season.flatMap(Season.init).map { " \($0)" } ?? ""
@@ -177,7 +190,8 @@ public struct FanText: Sendable {
                 let highlight: ((String) -> String)? = row.followed ? { [style] text in style.paint(text, bold: true) } : nil
                 table.add(
                     [
-                        row.followed ? "*" : "", String(row.rank), name, String(row.gamesPlayed), String(row.wins), String(row.losses),
+                        row.followed ? Self.followedMark : "", String(row.rank), name, String(row.gamesPlayed), String(row.wins),
+                        String(row.losses),
                         String(row.otLosses), String(row.points), String(format: "%.3f", row.pointPct), diff, row.streak ?? "",
                         row.lastTen ?? "",
                     ]
@@ -198,16 +212,19 @@ public struct FanText: Sendable {
         var tables: [TextTable] = []
         for group in report.groups {
             var table = TextTable(columns: [
-                .init("#", .right), .init(group.name, shrinkable: true, minimumWidth: 3), .init("W", .right), .init("L", .right),
+                .init(""), .init("#", .right), .init(group.name, shrinkable: true, minimumWidth: 3), .init("W", .right), .init("L", .right),
                 .init("PCT", .right), .init("GB", .right), .init("STRK", dropRank: 3), .init("L10", dropRank: 4),
                 .init("HOME", dropRank: 2), .init("ROAD", dropRank: 1),
             ])
             for row in group.rows {
                 let name = (row.clinch.map { "\($0)-" } ?? "") + row.name
-                table.add([
-                    String(row.rank), name, String(row.wins), String(row.losses), row.winPct ?? "-", row.gamesBehind ?? "-",
-                    row.streak ?? "", row.lastTen ?? "", row.home ?? "", row.road ?? "",
-                ])
+                let highlight: ((String) -> String)? = row.followed ? { [style] text in style.paint(text, bold: true) } : nil
+                table.add(
+                    [
+                        row.followed ? Self.followedMark : "", String(row.rank), name, String(row.wins), String(row.losses),
+                        row.winPct ?? "-", row.gamesBehind ?? "-", row.streak ?? "", row.lastTen ?? "", row.home ?? "", row.road ?? "",
+                    ]
+                    .map { TextTable.Cell($0) }, style: highlight)
             }
             tables.append(table)
         }

@@ -72,6 +72,8 @@ public struct NBAStandingsReport: Codable, Sendable, Equatable {
         public var road: String?
         /// ESPN's mark: z, y, x, pb, e…
         public var clinch: String?
+        /// A team the config follows.
+        public var followed = false
     }
 
     public struct Group: Codable, Sendable, Equatable {
@@ -92,7 +94,7 @@ public struct NBAStandingsReport: Codable, Sendable, Equatable {
         ("xp", "playoff spot through the play-in"), ("pb", "play-in spot"), ("e", "eliminated"),
     ]
 
-    public init(standings: ESPNStandings, by: Grouping) {
+    public init(standings: ESPNStandings, by: Grouping, followed: [NBATeam] = []) {
         self.by = by
         season = standings.season?.displayName
         struct Entry {
@@ -110,7 +112,8 @@ public struct NBAStandingsReport: Codable, Sendable, Equatable {
                 rank: 0, seed: seed, abbrev: abbrev, name: source.team?.displayName ?? abbrev, wins: wins, losses: losses,
                 winPct: source.stat("winPercent")?.displayValue, gamesBehind: source.stat("gamesBehind")?.displayValue,
                 streak: source.stat("streak")?.displayValue, lastTen: source.stat("Last Ten Games")?.displayValue,
-                home: source.stat("Home")?.displayValue, road: source.stat("Road")?.displayValue, clinch: clinch)
+                home: source.stat("Home")?.displayValue, road: source.stat("Road")?.displayValue, clinch: clinch,
+                followed: followed.contains { $0.id == id })
             let games = wins + losses
             return Entry(team: NBATeams.team(id: id), row: row, sortKey: (seed ?? Int.max, games == 0 ? 0 : -Double(wins) / Double(games)))
         }

@@ -33,7 +33,9 @@ extension Faceoff {
                 case .league, .wildcard:
                     throw ValidationError("the NBA's standings are by conference or division, not --by \(by!.rawValue)")
                 }
-                context.emit(try await context.service.nbaStandings(by: grouping), render: context.text.nbaStandings)
+                context.emit(
+                    try await context.service.nbaStandings(by: grouping, followed: context.session.config.nbaTeams),
+                    render: context.text.nbaStandings)
             }
         }
     }

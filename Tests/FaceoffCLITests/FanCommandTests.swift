@@ -215,7 +215,7 @@ import Testing
         #expect(lines.first == "Standings as of Sat Oct 25, 2025", "\(division.stdout.prefix(200))")
         let atlantic = Array(lines.dropFirst(2).prefix(4))
         #expect(atlantic[0].contains("Atlantic"))
-        #expect(atlantic[1].hasPrefix("*  1") && atlantic[1].contains("Toronto Maple Leafs"))
+        #expect(atlantic[1].hasPrefix("▸  1") && atlantic[1].contains("Toronto Maple Leafs"))
         #expect(atlantic[2].hasPrefix("   2"))
         // The groups' columns line up, one table under another, at any width.
         for columns in ["120", "60"] {
@@ -367,7 +367,7 @@ import Testing
             #expect(widest <= 50, "\(arguments): \(widest) columns")
         }
         let standings = try await run(cli, ["standings"], extra: ["COLUMNS": "40"])
-        #expect(standings.stdout.split(separator: "\n").filter { $0.hasPrefix("*") }.count == 1)
+        #expect(standings.stdout.split(separator: "\n").filter { $0.hasPrefix("▸") }.count == 1)
     }
 
     @Test func datesAreCheckedAndLocal() async throws {

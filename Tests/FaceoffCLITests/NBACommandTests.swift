@@ -78,6 +78,14 @@ import Testing
         try SchemaValidator.validate(json.stdout, schema: "nba-standings")
         let report = try JSONDecoder().decode(NBAStandingsReport.self, from: Data(json.stdout.utf8))
         #expect(report.by == .division && report.groups.count == 6)
+        // A followed team is marked, with a mark none of ESPN's clinch marks (`*`) is.
+        #expect(try await run(cli, ["follow", "nba:LAL"], environment).status == 0)
+        let followed = try await run(cli, ["standings", "--league", "nba"], environment, columns: 80)
+        let marked = followed.stdout.split(separator: "\n").filter { $0.hasPrefix("▸") }
+        #expect(marked.count == 1 && marked[0].contains("Los Angeles Lakers"), "\(followed.stdout)")
+        let flagged = try await run(cli, ["standings", "--league", "nba", "--json"], environment)
+        let rows = try JSONDecoder().decode(NBAStandingsReport.self, from: Data(flagged.stdout.utf8)).groups.flatMap(\.rows)
+        #expect(rows.filter(\.followed).map(\.abbrev) == ["LAL"] && report.groups.flatMap(\.rows).allSatisfy { !$0.followed })
         let wildcard = try await run(cli, ["standings", "--league", "nba", "--by", "wildcard"], environment)
         #expect(wildcard.status == 2 && wildcard.stderr.contains("by conference or division"), "\(wildcard.stderr)")
     }
@@ -162,6 +170,13 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("Tue May 5   17:30  @ OKC") && $0.hasSuffix("NBC, Peacock") })
         let tbd = lines.filter { $0.contains("TBD") }
         #expect(tbd.count == 3 && tbd[0].hasPrefix("Wed May 13  TBD    @ OKC"), "\(tbd)")
+        // Each game's round, as the calendar says it; the games the series may not need say so.
+        #expect(lines.contains { $0.contains("@ HOU") && $0.contains("West 1st Round · Game 3") && !$0.contains("if necessary") })
+        #expect(tbd.allSatisfy { $0.contains("West Semifinals · Game") && $0.contains("if necessary") }, "\(tbd)")
+        // At 80 columns the round and the score stay whole; the venue goes.
+        let narrow = try await run(cli, ["schedule", "nba:LAL"], environment, columns: 80)
+        #expect(narrow.stdout.split(separator: "\n").contains { $0.contains("West 1st Round · Game 3") && $0.hasSuffix("112–108 OT") })
+        #expect(!narrow.stdout.contains("Toyota Center"), "\(narrow.stdout)")
         let json = try await run(cli, ["schedule", "nba:LAL", "--json"], environment)
         try SchemaValidator.validate(json.stdout, schema: "schedule")
         let report = try JSONDecoder().decode(ScheduleReport.self, from: Data(json.stdout.utf8))

@@ -50,7 +50,7 @@ import Testing
             let lines = scores.stdout.split(separator: "\n").map(String.init)
             #expect(lines.first == "NHL games on Sat Oct 25, 2025")
             #expect(lines.count == 4, "\(scores.stdout)")
-            #expect(lines[2].hasPrefix("*  MTL @ BOS  3–2") && lines[2].contains("Final"), "\(lines)")
+            #expect(lines[2].hasPrefix("▸  MTL @ BOS  3–2") && lines[2].contains("Final"), "\(lines)")
             #expect(lines[3].contains("TOR @ BUF  2–1") && lines[3].contains("2nd 08:47 left · TOR PP"), "\(lines)")
             #expect(lines.allSatisfy { DisplayWidth.of($0) <= columns }, "\(scores.stdout)")
         }
@@ -101,7 +101,7 @@ import Testing
         let lines = day.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "NHL games on Fri Mar 14, 2025")
         #expect(lines.count == 8)
-        #expect(lines[2].hasPrefix("*  DET @ CAR  2–4") && lines[2].hasSuffix("Final"), "\(lines)")
+        #expect(lines[2].hasPrefix("▸  DET @ CAR  2–4") && lines[2].hasSuffix("Final"), "\(lines)")
         #expect(lines.contains { $0.contains("EDM @ NYI  2–1") && $0.contains("Final/OT") }, "\(lines)")
         let json = try await run(cli, ["scores", "--date", "2025-03-14", "--json"], environment)
         try SchemaValidator.validate(json.stdout, schema: "scores")

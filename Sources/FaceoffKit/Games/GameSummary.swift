@@ -63,6 +63,20 @@ public struct GameSummary: Codable, Sendable, Equatable {
     public var isLive: Bool { status == "live" }
     public var isUpcoming: Bool { status == "scheduled" }
 
+    /// A playoff game's round and number as the calendar and `schedule` show it: ESPN's
+    /// "West Semifinals - Game 5 If Necessary" as "West Semifinals · Game 5", the NHL's
+    /// "R1 game 3, TOR leads 2-1" as it is.
+    public var round: String? {
+        guard let series, !series.isEmpty else { return nil }
+        return series.replacingOccurrences(of: " If Necessary", with: "", options: .caseInsensitive)
+            .replacingOccurrences(of: " - ", with: " · ")
+    }
+
+    /// A playoff game the series may end before: "if necessary", and not played (yet).
+    public var ifNecessary: Bool {
+        (series ?? "").localizedCaseInsensitiveContains("if necessary") && !isFinal && !isLive
+    }
+
     /// `time` nil skips the local date and time (the calendar works in UTC and needs neither).
     public init?(_ game: ScheduleGame, team: String?, time: LocalTime?) {
         guard let id = game.id else { return nil }
