@@ -16,16 +16,18 @@ public enum ReplayGame {
     /// play-by-play), or a file holding either.
     /// - Parameter cache: the response cache, opened only when the game is fetched.
     public static func load(_ source: String, session: Session, cache: () throws -> Store?) async throws -> ReplayGame {
-        if source.lowercased().hasPrefix("nba:"), let gameID = Int(source.dropFirst(4)) {
+        if let game = GameKey.parse(source), !FileManager.default.fileExists(atPath: source) {
             let store = try cache()
-            let summary = try await session.espnClient(store: store).fetch(.nbaSummary(gameID)).value
-            let body = store.flatMap { store in
-                try? ResponseCache(store: store).entry(for: session.config.espnBase + Endpoint<ESPNSummary>.nbaSummary(gameID).path)?.body
+            switch game.league {
+            case .nhl: return .nhl(try await session.nhlClient(store: store).fetch(.playByPlay(game.id)).value)
+            case .nba:
+                let summary = try await session.espnClient(store: store).fetch(.nbaSummary(game.id)).value
+                let body = store.flatMap { store in
+                    try? ResponseCache(store: store).entry(for: session.config.espnBase + Endpoint<ESPNSummary>.nbaSummary(game.id).path)?
+                        .body
+                }
+                return .nba(summary, Data(body ?? []))
             }
-            return .nba(summary, Data(body ?? []))
-        }
-        if let gameID = Int(source), gameID > 1_000_000_000, !FileManager.default.fileExists(atPath: source) {
-            return .nhl(try await session.nhlClient(store: try cache()).fetch(.playByPlay(gameID)).value)
         }
         let path = session.paths.expand(source)
         guard let data = FileManager.default.contents(atPath: path) else {

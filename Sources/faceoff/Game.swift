@@ -21,13 +21,12 @@ extension Faceoff {
 
         func run() async throws {
             let context = try global.fanContext()
-            // An NHL game id; nba:401585607 an NBA game; nba:LAL an NBA team's game on now or last.
-            if let number = teamOrGame.flatMap(Int.init), number > 1_000_000 {
-                context.emit(try await context.service.boxScore(game: number), render: context.text.boxScore)
-                return
-            }
-            if let argument = teamOrGame, argument.lowercased().hasPrefix("nba:"), let number = Int(argument.dropFirst(4)) {
-                context.emit(try await context.service.nbaBoxScore(game: number), render: context.text.nbaBoxScore)
+            // A game (2025020100, nba:401585607), else a team's game on now or its last.
+            if let game = teamOrGame.flatMap(GameKey.parse) {
+                switch game.league {
+                case .nhl: context.emit(try await context.service.boxScore(game: game.id), render: context.text.boxScore)
+                case .nba: context.emit(try await context.service.nbaBoxScore(game: game.id), render: context.text.nbaBoxScore)
+                }
                 return
             }
             if let nba = try context.nbaTeam(teamOrGame) {
@@ -35,12 +34,7 @@ extension Faceoff {
                 context.emit(try await context.service.nbaBoxScore(game: id), render: context.text.nbaBoxScore)
                 return
             }
-            let id: Int
-            if let number = teamOrGame.flatMap(Int.init), number > 1_000_000 {
-                id = number
-            } else {
-                id = try await context.service.currentOrLastGame(team: try context.team(teamOrGame, command: "game"))
-            }
+            let id = try await context.service.currentOrLastGame(team: try context.team(teamOrGame, command: "game"))
             context.emit(try await context.service.boxScore(game: id), render: context.text.boxScore)
         }
     }

@@ -54,20 +54,22 @@ extension Faceoff {
             let settings = WatcherSettings(session.config.watch)
             var gameTeams: Set<String> = []
             var single: (id: Int, league: League, start: Date?)?
-            if let target, target.lowercased().hasPrefix("nba:"), let gameID = Int(target.dropFirst(4)), gameID > 1000 {
-                let summary = try? await espn.fetch(.nbaSummary(gameID)).value
+            switch target.flatMap(GameKey.parse) {
+            case let game? where game.league == .nba:
+                let summary = try? await espn.fetch(.nbaSummary(game.id)).value
                 if let summary {
                     let snapshot = NBASnapshot(summary)
                     gameTeams = ["nba:\(snapshot.away.abbrev)", "nba:\(snapshot.home.abbrev)"]
                 }
-                single = (gameID, .nba, summary.flatMap { NBASnapshot($0).startTime })
-            } else if let target, let gameID = Int(target), gameID > 1_000_000_000 {
-                let feed = try? await client.fetch(.playByPlay(gameID)).value
+                single = (game.id, .nba, summary.flatMap { NBASnapshot($0).startTime })
+            case let game?:
+                let feed = try? await client.fetch(.playByPlay(game.id)).value
                 if let feed {
                     let snapshot = GameSnapshot(feed)
                     gameTeams = [snapshot.away.abbrev, snapshot.home.abbrev]
                 }
-                single = (gameID, .nhl, feed?.startTime)
+                single = (game.id, .nhl, feed?.startTime)
+            case nil: break
             }
             let teams = try single == nil ? (target.map { [try TeamInput.followed($0).written] } ?? session.config.teams) : []
             let alerts = try WatchDelivery(

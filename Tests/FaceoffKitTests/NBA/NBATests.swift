@@ -16,6 +16,21 @@ import Testing
         #expect(try TeamInput.resolve("nba:Kings") == .nba(NBATeams.team(id: "23")!))
     }
 
+    /// A game is parsed in one place: a league written is that league, an id alone the NHL's
+    /// when it has the NHL's shape; a team, a file or a stray number is no game.
+    @Test func aGameWrittenIsALeagueAndAnID() {
+        #expect(GameKey.parse("nba:401585607") == GameKey(league: .nba, id: 401_585_607))
+        #expect(GameKey.parse(" NBA:401585607 ") == GameKey(league: .nba, id: 401_585_607))
+        #expect(GameKey.parse("2025020100") == GameKey(league: .nhl, id: 2_025_020_100))
+        #expect(GameKey.parse("nhl:2025020100") == GameKey(league: .nhl, id: 2_025_020_100))
+        for notAGame in [
+            "TOR", "nba:LAL", "12345", "nhl:12345", "nba:", "nba:-5", "nba:0", "mlb:745123", "game.json", "2025020100x", "٢٠٢٥",
+        ] {
+            #expect(GameKey.parse(notAGame) == nil, "\(notAGame)")
+        }
+        #expect(GameKey.parse("nba:401585607")?.written == "nba:401585607" && GameKey.parse("nhl:2025020100")?.written == "2025020100")
+    }
+
     @Test func theNBAsTricodesAndESPNsAbbreviationsAreOneTeam() throws {
         for (typed, espn) in [
             ("GSW", "GS"), ("NYK", "NY"), ("SAS", "SA"), ("NOP", "NO"), ("UTA", "UTAH"), ("WAS", "WSH"), ("utah", "UTAH"),
