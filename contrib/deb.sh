@@ -30,6 +30,8 @@ sed '/^$/d' contrib/man/faceoff.1 | gzip -9n > "$root/usr/share/man/man1/faceoff
 # for the user (%S, %C; the data folder has no specifier).
 contrib/units.sh "$root/usr/lib/systemd/user" /usr/bin/faceoff %S %h/.local/share %C
 gzip -9n < README.md > "$root/usr/share/doc/faceoff/README.md.gz"
+# The references the README links to (docs/), beside it.
+for doc in docs/*.md; do gzip -9n < "$doc" > "$root/usr/share/doc/faceoff/$(basename "$doc").gz"; done
 install -m 644 contrib/tmux/faceoff.tmux.conf "$root/usr/share/doc/faceoff/faceoff.tmux.conf"
 maintainer="Faceoff maintainers <maintainers@users.noreply.a-seed-839707e0.example>"
 cat > "$root/usr/share/doc/faceoff/copyright" <<COPYRIGHT
@@ -43,7 +45,7 @@ License: none-chosen
  No license has been chosen yet; until one is, the maintainers keep all rights.
 COPYRIGHT
 printf 'faceoff (%s) unstable; urgency=medium\n\n  * Release %s, commit %s.\n\n -- %s  %s\n' \
-  "$version" "$version" "$("$bin" --version | sed -n 's/.*commit \(.*\))/\1/p')" "$maintainer" "$(date -R)" \
+  "$version" "$version" "$("$bin" --version | sed -n 's/.*commit \(.*\))/\1/p')" "$maintainer" "$(date -R -u -d "@${SOURCE_DATE_EPOCH:-$(date +%s)}")" \
   | gzip -9n > "$root/usr/share/doc/faceoff/changelog.gz"
 
 # dpkg-shlibdeps reads the package's name from a debian/control; a two-line one will do.
@@ -80,5 +82,8 @@ for generated in usr/share/man/man1/faceoff.1.gz usr/share/bash-completion/compl
   [ "$(gzip -dcf "$root/$generated" | wc -c)" -gt 100 ] || { echo "deb.sh: $generated came out empty" >&2; exit 1; }
 done
 find "$root" -type d -exec chmod 755 {} +
+# Dated by SOURCE_DATE_EPOCH when it is set (make -C contrib deb sets the commit's time), so a
+# rebuild of the same commit gives the same bytes.
+if [ -n "${SOURCE_DATE_EPOCH:-}" ]; then find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +; fi
 dpkg-deb --root-owner-group --build "$root" "$dist/faceoff_${version}_${arch}.deb" >/dev/null
 echo "$dist/faceoff_${version}_${arch}.deb"
