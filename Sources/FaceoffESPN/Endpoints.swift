@@ -1,26 +1,32 @@
 import FaceoffAPI
 import Foundation
 
-// ESPN's NBA resources under `APIService.espn`'s base, each with what makes an answer the one
-// asked for. Team paths take ESPN's id (`NBATeam.id`).
+// ESPN's resources under `APIService.espn`'s base, for any league of its site API
+// (`ESPNLeague`), each with what makes an answer the one asked for. Team paths take ESPN's id
+// (`NBATeam.id`). The `nba…` names are the NBA's, as callers have always written them.
 
 extension Endpoint where Response == ESPNTeamList {
-    public static var nbaTeams: Self {
+    public static var nbaTeams: Self { teams(.nba) }
+
+    public static func teams(_ league: ESPNLeague) -> Self {
         Self(
-            "apis/site/v2/sports/basketball/nba/teams",
+            "apis/site/v2/sports/\(league.path)/teams",
             problem: { list in
                 let teams = list.teams.filter { $0.id != nil }
-                return teams.count < NBATeams.all.count / 2 ? "it lists \(teams.count) teams, where the NBA has \(NBATeams.all.count)" : nil
+                return teams.count < league.teamCount / 2
+                    ? "it lists \(teams.count) teams, where the \(league.name) has \(league.teamCount)" : nil
             },
             freshness: { _, _ in .seconds(7 * 24 * 3600) })
     }
 }
 
 extension Endpoint where Response == ESPNStandings {
+    public static var nbaStandings: Self { standings(.nba) }
+
     /// The current season's (or the last one's, between seasons).
-    public static var nbaStandings: Self {
+    public static func standings(_ league: ESPNLeague) -> Self {
         Self(
-            "apis/v2/sports/basketball/nba/standings",
+            "apis/v2/sports/\(league.path)/standings",
             problem: { standings in
                 let entries = (standings.children ?? []).flatMap { $0.standings?.entries ?? [] }
                 if entries.isEmpty { return "it has no teams" }
@@ -113,7 +119,7 @@ extension Endpoint where Response == ESPNTeamSchedule {
 
 /// A team's resource (`roster`, `schedule`), by ESPN's id.
 func teamPath(_ team: NBATeam, _ resource: String) -> String {
-    "apis/site/v2/sports/basketball/nba/teams/\(team.id)/\(resource)"
+    "apis/site/v2/sports/\(ESPNLeague.nba.path)/teams/\(team.id)/\(resource)"
 }
 
 /// What a 404 for a team's resource means: the team is one ESPN has (it is in the table), so
@@ -131,11 +137,13 @@ func otherTeam(_ answered: ESPNTeam?, asked team: NBATeam, what: String) -> Stri
 }
 
 extension Endpoint where Response == ESPNScoreboard {
+    public static func nbaScoreboard(day: String?) -> Self { scoreboard(.nba, day: day) }
+
     /// A day's games (`day` YYYY-MM-DD; nil: ESPN's today).
-    public static func nbaScoreboard(day: String?) -> Self {
+    public static func scoreboard(_ league: ESPNLeague, day: String?) -> Self {
         let query = day.map { "?dates=" + $0.replacingOccurrences(of: "-", with: "") } ?? ""
         return Self(
-            "apis/site/v2/sports/basketball/nba/scoreboard\(query)",
+            "apis/site/v2/sports/\(league.path)/scoreboard\(query)",
             problem: { board in
                 guard let day, let answered = board.day?.date, answered != day else { return nil }
                 return "it holds the games of \(answered), not \(day)"
@@ -151,11 +159,13 @@ extension Endpoint where Response == ESPNScoreboard {
 }
 
 extension Endpoint where Response == ESPNSummary {
-    /// One game: its score by quarter, box score and leaders (and, later, its plays).
-    public static func nbaSummary(_ id: Int) -> Self {
+    public static func nbaSummary(_ id: Int) -> Self { summary(.nba, id) }
+
+    /// One game: its score by period, box score and leaders, and its plays.
+    public static func summary(_ league: ESPNLeague, _ id: Int) -> Self {
         Self(
-            "apis/site/v2/sports/basketball/nba/summary?event=\(id)",
-            missing: "ESPN has no NBA game with the id \(id)",
+            "apis/site/v2/sports/\(league.path)/summary?event=\(id)",
+            missing: "ESPN has no \(league.name) game with the id \(id)",
             problem: { summary in
                 guard let answered = summary.header?.id else { return "it has no game id" }
                 return answered == String(id) ? summary.implausible : "it is about game \(answered), not \(id)"
