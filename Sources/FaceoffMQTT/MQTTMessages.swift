@@ -3,7 +3,7 @@ import FaceoffKit
 import FaceoffNHL
 import Foundation
 
-/// The topics of an MQTT sink (README, MQTT; docs/ARCHITECTURE.md), under its `topic_prefix`.
+/// The topics of an MQTT sink (docs/ALERTS.md, MQTT; docs/ARCHITECTURE.md), under its `topic_prefix`.
 public struct MQTTTopics: Sendable, Equatable {
     public var prefix: String
     public var discoveryPrefix: String
@@ -44,7 +44,7 @@ public struct MQTTMessage: Codable, Sendable, Equatable {
 }
 
 /// A Home Assistant device trigger of a team's device, and the event kinds that fire it, seen
-/// from that team's side. The table in the README (MQTT) is this one.
+/// from that team's side. The table in docs/ALERTS.md (MQTT) is this one.
 public enum MQTTTrigger: String, Sendable, CaseIterable {
     case goal
     case goalAgainst = "goal_against"

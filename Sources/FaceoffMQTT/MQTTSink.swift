@@ -7,7 +7,7 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Publishes alerts and each followed team's game to an MQTT broker (README, MQTT), with
+/// Publishes alerts and each followed team's game to an MQTT broker (docs/ALERTS.md, MQTT), with
 /// Home Assistant discovery. An alert is queued in the outbox (claimed in the ledger in the
 /// same transaction) after the sink's delay, and the outbox worker publishes it with QoS 1:
 /// the event JSON on `<prefix>/event`, the device triggers it fires, and the retained state

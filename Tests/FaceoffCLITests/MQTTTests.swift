@@ -313,7 +313,7 @@ struct MQTTTests {
         #expect(up.stdout.contains("✓ mqtt mqtt, run's connection: connected to 127.0.0.1:\(broker.port)"), "\(up.stdout)")
     }
 
-    /// The README's `client_id = "faceoff-den"` with `run` and, beside it, `test-alert` and
+    /// docs/CONFIGURATION.md's `client_id = "faceoff-den"` with `run` and, beside it, `test-alert` and
     /// `doctor --send`: run keeps its connection (a broker drops a client when another
     /// connects with its id, and the status went offline each time).
     @Test func aConfiguredClientIDIsRunsAlone() async throws {

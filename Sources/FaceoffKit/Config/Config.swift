@@ -3,7 +3,7 @@ import FaceoffESPN
 import FaceoffNHL
 import Foundation
 
-/// The user's settings: the README's configuration reference, parsed and validated.
+/// The user's settings: the configuration reference (docs/CONFIGURATION.md), parsed and validated.
 /// Every key is optional; these defaults are what Faceoff does with no config file.
 public struct Config: Sendable, Equatable {
     public static let defaultAPIBase = APIService.nhl.defaultBase

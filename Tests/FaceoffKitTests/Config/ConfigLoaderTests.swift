@@ -7,7 +7,7 @@ import Testing
 @testable import FaceoffNHL
 
 @Suite(.timeLimit(.minutes(5))) struct ConfigLoaderTests {
-    /// The README's configuration reference, every key set.
+    /// The configuration reference (docs/CONFIGURATION.md), every key set.
     static let fullReference = """
         teams = ["TOR", "MTL"]           # followed teams
         players = [8479318]
