@@ -177,8 +177,10 @@ import Testing
         let kept = stream == "stdout" ? result.stdout : result.stderr
         #expect(kept.hasPrefix("…") && kept.hasSuffix("flood\n"), "\(kept.prefix(40))")
         #expect(kept.utf8.count <= ProcessRunner.keptOutput + 3)
+        // The process's peak, which the tests running beside this one raise too (by 211 MB once,
+        // under the whole suite): the bound is for the gigabytes of keeping every byte.
         let grown = try peakKB() - before
-        #expect(grown < 200_000, "peak memory grew by \(grown) KB")
+        #expect(grown < 1_000_000, "peak memory grew by \(grown) KB")
     }
 
     /// A program started gets only its standard streams, and starting it changes nothing of the
