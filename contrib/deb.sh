@@ -30,8 +30,9 @@ sed '/^$/d' contrib/man/faceoff.1 | gzip -9n > "$root/usr/share/man/man1/faceoff
 # for the user (%S, %C; the data folder has no specifier).
 contrib/units.sh "$root/usr/lib/systemd/user" /usr/bin/faceoff %S %h/.local/share %C
 gzip -9n < README.md > "$root/usr/share/doc/faceoff/README.md.gz"
-# The references the README links to (docs/), beside it.
-for doc in docs/*.md; do gzip -9n < "$doc" > "$root/usr/share/doc/faceoff/$(basename "$doc").gz"; done
+# The references the README links to, in docs/ as in the repository.
+install -d "$root/usr/share/doc/faceoff/docs"
+for doc in docs/*.md; do gzip -9n < "$doc" > "$root/usr/share/doc/faceoff/docs/$(basename "$doc").gz"; done
 install -m 644 contrib/tmux/faceoff.tmux.conf "$root/usr/share/doc/faceoff/faceoff.tmux.conf"
 maintainer="Faceoff maintainers <maintainers@users.noreply.a-seed-839707e0.example>"
 cat > "$root/usr/share/doc/faceoff/copyright" <<COPYRIGHT

@@ -3,6 +3,7 @@
 #   contrib/dist.sh DIST   where DIST holds the stamped binary `faceoff` and the .deb; writes
 #     DIST/faceoff-VERSION-linux-ARCH.tar.gz   the binary, man page, completions and user units
 #                                              as a PREFIX tree, for `tar -x --strip-components=1 -C ~/.local`
+#                                              (how, in share/doc/faceoff/INSTALL)
 #     DIST/SHA256SUMS                          of the tarball and the .deb
 # Every date inside is SOURCE_DATE_EPOCH (the Makefile sets it to the commit's time), owners
 # are root and names sorted, so the same commit built again gives the same bytes.
@@ -10,7 +11,7 @@ set -eu
 umask 022
 cd "$(dirname "$0")/.."
 dist=$(cd "$1" && pwd)
-: "${SOURCE_DATE_EPOCH:?the artifacts' dates come from SOURCE_DATE_EPOCH (make -C contrib dist sets it)}"
+: "${SOURCE_DATE_EPOCH:?the dates in the artifacts come from SOURCE_DATE_EPOCH (make -C contrib dist sets it)}"
 version=$(sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/FaceoffBase/Faceoff.swift)
 arch=$(dpkg --print-architecture)
 deb="faceoff_${version}_${arch}.deb"
@@ -37,7 +38,7 @@ if [ -d docs ]; then
   mkdir -p "$root/share/doc/faceoff/docs"
   install -m 644 docs/*.md "$root/share/doc/faceoff/docs/"
 fi
-cat > "$root/INSTALL" <<INSTALL
+cat > "$root/share/doc/faceoff/INSTALL" <<INSTALL
 Faceoff $version for Linux ($arch): the release binary with the Swift runtime linked in.
 
 It needs Debian 12's libraries (or another system's with glibc 2.36 or later):
@@ -52,7 +53,7 @@ For your user, into ~/.local (bin/, share/man, completions, share/systemd/user):
 The units in share/systemd/user run %h/.local/bin/faceoff; unpacked elsewhere, edit their
 ExecStart. To remove it, delete the files this archive lists (tar -tzf $tarball).
 INSTALL
-chmod 644 "$root/INSTALL"
+chmod 644 "$root/share/doc/faceoff/INSTALL"
 # No pipeline above may have failed quietly (sh has no pipefail): nothing generated is empty.
 for generated in share/man/man1/faceoff.1.gz share/bash-completion/completions/faceoff \
   share/zsh/site-functions/_faceoff share/fish/vendor_completions.d/faceoff.fish share/systemd/user/faceoff.service; do
