@@ -59,14 +59,13 @@ public struct FanText: Sendable {
 
     public func schedule(_ report: ScheduleReport) -> String {
         guard !report.games.isEmpty else { return "No games." }
-        // A playoff game's round, in a column of its own when the schedule has one; then, where
-        // the width runs short, the venue goes whole before a score is cut.
+        // A playoff game's round, in a column of its own when the schedule has one.
         let rounds = report.games.contains { $0.round != nil }
         var table = TextTable(
             columns: [
                 .init("Date"), .init("Time"), .init("Game", shrinkable: true, minimumWidth: 6),
             ] + (rounds ? [.init("Round", dropRank: 2)] : []) + [
-                .init("Venue", shrinkable: !rounds, minimumWidth: 6, dropRank: 1),
+                .init("Venue", shrinkable: true, minimumWidth: 6, dropRank: 1),
                 .init("Result", shrinkable: true, minimumWidth: 4), .init("Score / TV", shrinkable: true, minimumWidth: 6),
             ])
         for game in report.games {

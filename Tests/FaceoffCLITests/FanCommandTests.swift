@@ -351,10 +351,15 @@ import Testing
         let cli = try CLI()
         defer { cli.cleanUp() }
         #expect(try await run(cli, ["follow", "TOR"]).status == 0)
+        // At 60 columns the venue goes and nothing is cut; at 40 the columns that stay are.
         let result = try await run(cli, ["schedule", "TOR"], extra: ["COLUMNS": "60"])
         #expect(result.status == 0)
         #expect(result.stdout.split(separator: "\n").dropFirst().allSatisfy { DisplayWidth.of(String($0)) <= 60 })
-        #expect(result.stdout.contains("…"))
+        #expect(
+            !result.stdout.contains("…") && !result.stdout.contains("Venue") && result.stdout.contains("vs DET (pre)"), "\(result.stdout)")
+        let narrower = try await run(cli, ["schedule", "TOR"], extra: ["COLUMNS": "40"])
+        #expect(narrower.stdout.split(separator: "\n").dropFirst().allSatisfy { DisplayWidth.of(String($0)) <= 40 })
+        #expect(narrower.stdout.contains("vs DE…"), "\(narrower.stdout)")
         // Every table fits a narrow terminal, dropping the least important columns if it must.
         for arguments in [
             ["schedule"], ["recent"], ["standings"], ["standings", "--by", "wildcard"], ["roster"], ["player", "8479318"],

@@ -169,28 +169,33 @@ public struct TextTable {
             let shown = widths.compactMap { $0 }
             return shown.reduce(0, +) + separator.count * max(0, shown.count - 1)
         }
-        // Shrinkable columns cut, widest first, down to their minimum, with `dropped` left out.
-        func fit(dropping dropped: Set<Int>) -> [Int?] {
-            var widths = full.indices.map { dropped.contains($0) ? nil : full[$0] }
+        // Shrinkable columns among `which` cut, widest first, down to their minimum.
+        func cut(_ widths: inout [Int?], _ which: (Int) -> Bool) {
             while total(widths) > limit {
                 guard
                     let index = widths.indices
-                        .filter({ columns[$0].shrinkable && (widths[$0] ?? 0) > columns[$0].minimumWidth })
+                        .filter({ which($0) && columns[$0].shrinkable && (widths[$0] ?? 0) > columns[$0].minimumWidth })
                         .max(by: { (widths[$0] ?? 0) < (widths[$1] ?? 0) })
-                else { break }
+                else { return }
                 widths[index]! -= 1
             }
+        }
+        // The columns that may go are cut first, then go, least important first, each giving
+        // its room back; only then are the columns that stay cut. So a score or a name is
+        // never cut short while a venue or a streak is still shown.
+        func spare(dropping dropped: Set<Int>) -> [Int?] {
+            var widths = full.indices.map { dropped.contains($0) ? nil : full[$0] }
+            cut(&widths) { columns[$0].dropRank != nil }
             return widths
         }
-        // Where cutting is not enough, the least important columns go, one at a time, and
-        // what they took goes back to the columns that were cut.
         var dropped: Set<Int> = []
-        var widths = fit(dropping: dropped)
+        var widths = spare(dropping: dropped)
         let droppable = columns.indices.filter { columns[$0].dropRank != nil }.sorted { columns[$0].dropRank! < columns[$1].dropRank! }
         for index in droppable where total(widths) > limit {
             dropped.insert(index)
-            widths = fit(dropping: dropped)
+            widths = spare(dropping: dropped)
         }
+        cut(&widths) { _ in true }
         return widths
     }
 

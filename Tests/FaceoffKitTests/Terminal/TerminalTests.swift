@@ -42,6 +42,21 @@ import Testing
         #expect(lines == ["Game   Score", "@ HOU  112–108 OT"])
     }
 
+    /// The columns that may go are cut and dropped before a column that stays is cut: a
+    /// team's name stays whole while a streak or a venue is still shown.
+    @Test func aColumnThatMayGoGoesBeforeANameIsCut() {
+        var table = TextTable(columns: [
+            .init("Team", shrinkable: true, minimumWidth: 3), .init("W", .right),
+            .init("Arena", shrinkable: true, minimumWidth: 4, dropRank: 2),
+            .init("STRK", dropRank: 1),
+        ])
+        table.add(["Detroit Pistons", "60", "Little Caesars Arena", "W3"])
+        #expect(table.render(width: 40).split(separator: "\n").last == "Detroit Pistons  60  Little Caesa…  W3")
+        #expect(table.render(width: 30).split(separator: "\n").last == "Detroit Pistons  60  Little C…")
+        #expect(table.render(width: 20).split(separator: "\n").last == "Detroit Pistons  60")
+        #expect(table.render(width: 12).split(separator: "\n").last == "Detroit…  60")
+    }
+
     @Test func colourOnlyWhenWanted() {
         #expect(TerminalStyle.detect(noColorFlag: true, environment: [:], isTerminal: true) == .plain)
         #expect(TerminalStyle.detect(noColorFlag: false, environment: ["NO_COLOR": "1"], isTerminal: true) == .plain)
