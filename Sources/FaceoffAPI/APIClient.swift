@@ -251,8 +251,9 @@ public struct APIError: ReportedError, Sendable, Equatable, CustomStringConverti
     }
 }
 
-enum DecodingErrorText {
-    static func describe(_ error: DecodingError) -> String {
+/// A decoding error in plain words, with where in the JSON it happened.
+public enum DecodingErrorText {
+    public static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
             let components = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }
             let joined = components.joined()

@@ -30,13 +30,19 @@ public enum ReplayGame {
             }
         }
         let path = session.paths.expand(source)
+        if let mistake = GameKey.mistake(in: source), !FileManager.default.fileExists(atPath: path) {
+            throw UsageError(message: "\(mistake), or a file")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw UsageError(message: "no such file: \(source) (give a play-by-play or ESPN summary JSON file, or a game id)")
         }
         // ESPN's summaries have a header; the NHL's play-by-play has none.
-        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        guard let object = try? JSONSerialization.jsonObject(with: data) else {
+            throw UsageError(message: "\(source) is not JSON (give a play-by-play or ESPN summary JSON file, or a game id)")
+        }
+        let fields = object as? [String: Any]
         do {
-            if object?["header"] != nil {
+            if fields?["header"] != nil {
                 let summary = try APIText.decode(ESPNSummary.self, from: Array(data))
                 if let problem = summary.implausible { throw UsageError(message: "\(source) is not a game ESPN could give: \(problem)") }
                 return .nba(summary, data)
@@ -47,7 +53,8 @@ public enum ReplayGame {
         } catch let error as UsageError {
             throw error
         } catch {
-            throw UsageError(message: "\(source) is not a play-by-play response or an ESPN summary: \(error)")
+            let why = (error as? DecodingError).map(DecodingErrorText.describe) ?? "\(error)"
+            throw UsageError(message: "\(source) is not a play-by-play response or an ESPN summary (\(why))")
         }
     }
 }

@@ -130,7 +130,7 @@ extension Endpoint where Response: GamecenterAnswer {
     /// another game is wrong, and freshness follows the game's state.
     static func gamecenter(_ gameID: Int, _ resource: String) -> Self {
         Self(
-            "gamecenter/\(gameID)/\(resource)", missing: "no NHL game has the id \(gameID); an NBA game is written nba:\(gameID)",
+            "gamecenter/\(gameID)/\(resource)", missing: "no NHL game has the id \(gameID)",
             problem: { AnswerChecks.game($0.id, asked: gameID) ?? $0.implausible }
         ) { response, _ in FreshnessRules.game(response.gameState) }
     }

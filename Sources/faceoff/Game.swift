@@ -1,4 +1,5 @@
 import ArgumentParser
+import FaceoffBase
 import FaceoffKit
 import FaceoffMQTT
 import FaceoffNHL
@@ -29,6 +30,7 @@ extension Faceoff {
                 }
                 return
             }
+            if let mistake = teamOrGame.flatMap(GameKey.mistake(in:)) { throw UsageError(message: mistake) }
             if let nba = try context.nbaTeam(teamOrGame) {
                 let id = try await context.service.nbaCurrentOrLastGame(team: nba)
                 context.emit(try await context.service.nbaBoxScore(game: id), render: context.text.nbaBoxScore)

@@ -54,6 +54,7 @@ extension Faceoff {
             let settings = WatcherSettings(session.config.watch)
             var gameTeams: Set<String> = []
             var single: (id: Int, league: League, start: Date?)?
+            if let mistake = target.flatMap(GameKey.mistake(in:)) { throw UsageError(message: mistake) }
             switch target.flatMap(GameKey.parse) {
             case let game? where game.league == .nba:
                 let summary = try? await espn.fetch(.nbaSummary(game.id)).value

@@ -50,6 +50,28 @@ import Testing
         #expect(try await cli.run(["replay", "/nonexistent.json"]).status == 2)
     }
 
+    /// A file that is no game, and a number that is no game id, are said in plain words, with
+    /// what to give instead: never a decoder's own message.
+    @Test func whatIsNoGameIsSaidPlainly() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let garbage = cli.home.appendingPathComponent("garbage.json")
+        let standings = cli.home.appendingPathComponent("standings.json")
+        try "garbage".write(to: garbage, atomically: true, encoding: .utf8)
+        try #"{"id": [1], "standings": []}"#.write(to: standings, atomically: true, encoding: .utf8)
+        for (arguments, says) in [
+            (["replay", garbage.path], "is not JSON"),
+            (["replay", standings.path], "is not a play-by-play response or an ESPN summary (at "),
+            (["replay", "12345"], "'12345' is no game: an NHL game is its ten-digit id"),
+            (["game", "202502010"], "'202502010' is no game"), (["watch", "nba:40158560712"], "'nba:40158560712' is no game"),
+            (["game", "mlb:745123"], "'mlb' is not a league Faceoff knows"),
+        ] {
+            let result = try await cli.run(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(says) && !result.stderr.contains("DecodingError"), "\(arguments): \(result.stderr)")
+        }
+    }
+
     @Test func demoNeedsNoNetwork() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }

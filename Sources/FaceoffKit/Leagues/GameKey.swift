@@ -31,6 +31,24 @@ public struct GameKey: Sendable, Hashable {
         else { return nil }
         return GameKey(league: league, id: id)
     }
+
+    /// What is wrong with `text` when it is written as a game (digits, or a league and digits)
+    /// and is none, in words for the user; nil when it is a game or not written as one (a team,
+    /// a file).
+    public static func mistake(in text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard parse(trimmed) == nil else { return nil }
+        var prefix: Substring?
+        var digits = Substring(trimmed)
+        if let colon = trimmed.firstIndex(of: ":") {
+            prefix = trimmed[..<colon]
+            digits = Substring(trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        let how = "an NHL game is its ten-digit id (2025020100), an NBA game nba: and ESPN's id (nba:401585607)"
+        if let prefix, League(rawValue: prefix.lowercased()) == nil { return "'\(prefix)' is not a league Faceoff knows: \(how)" }
+        return "'\(trimmed)' is no game: \(how)"
+    }
 }
 
 extension League {

@@ -29,6 +29,13 @@ import Testing
             #expect(GameKey.parse(notAGame) == nil, "\(notAGame)")
         }
         #expect(GameKey.parse("nba:401585607")?.written == "nba:401585607" && GameKey.parse("nhl:2025020100")?.written == "2025020100")
+        // What is written as a game and is none says so; a team or a file is not its business.
+        #expect(GameKey.mistake(in: "12345")?.contains("'12345' is no game") == true)
+        #expect(GameKey.mistake(in: "nba: 40158560712")?.contains("'nba: 40158560712' is no game") == true)
+        #expect(GameKey.mistake(in: "mlb:745123")?.contains("'mlb' is not a league") == true)
+        for notWrittenAsAGame in ["TOR", "nba:LAL", "game.json", "2025020100", "nba:401585607"] {
+            #expect(GameKey.mistake(in: notWrittenAsAGame) == nil, "\(notWrittenAsAGame)")
+        }
     }
 
     @Test func theNBAsTricodesAndESPNsAbbreviationsAreOneTeam() throws {
