@@ -47,13 +47,13 @@ extension MQTTTests {
         let first = try Background(CLI.binary.path, ["run"], environment: Replays.environment(cli, base: base))
         defer { first.kill() }
         func status() -> String? { subscriber.on("faceoff/status").last?.payload }
-        let onlineAtStart = await eventually(within: .seconds(20)) { status() == "online" }
-        let discoveryComplete = await eventually(within: .seconds(10)) {
+        let onlineAtStart = await eventually(within: .seconds(60)) { status() == "online" }
+        let discoveryComplete = await eventually(within: .seconds(60)) {
             subscriber.messages.filter { $0.topic.hasPrefix("homeassistant/") }.count == 3 + MQTTTrigger.of(.nhl).count + 1
         }
         let discovery = subscriber.messages
         // The next game, from the schedule the daemon read (by its pregame at the latest).
-        let nextGameBeforePuckDrop = await eventually(within: .seconds(20)) {
+        let nextGameBeforePuckDrop = await eventually(within: .seconds(60)) {
             subscriber.on("faceoff/team/TOR/next").contains {
                 $0.json["gameId"] as? Int == MQTTTests.gameID && $0.json["start"] as? String != nil
             }
@@ -61,16 +61,16 @@ extension MQTTTests {
         // Killed mid-game: the broker publishes the last will.
         try #require(await eventually(within: .seconds(90)) { subscriber.ids().count >= 8 }, "\(first.stderr.suffix(800))")
         first.kill()
-        let offlineWhenKilled = await eventually(within: .seconds(10)) { status() == "offline" }
+        let offlineWhenKilled = await eventually(within: .seconds(60)) { status() == "offline" }
         let again = try Background(CLI.binary.path, ["run"], environment: Replays.environment(cli, base: base))
         defer { again.kill() }
-        let onlineAgain = await eventually(within: .seconds(20)) { status() == "online" }
+        let onlineAgain = await eventually(within: .seconds(60)) { status() == "online" }
         try #require(
             await eventually(within: .seconds(150)) { subscriber.ids().contains("\(MQTTTests.gameID):final") },
             "\(again.stderr.suffix(800))")
         // Once it is over, it is no longer the next game (the replay has no other): the final's
         // delivery makes the sink look again.
-        let nextGameGoneAfterFinal = await eventually(within: .seconds(20)) {
+        let nextGameGoneAfterFinal = await eventually(within: .seconds(60)) {
             subscriber.on("faceoff/team/TOR/next").last.map { $0.json["gameId"] == nil && !$0.payload.isEmpty } == true
         }
         again.signal(SIGTERM)

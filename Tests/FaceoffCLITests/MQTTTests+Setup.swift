@@ -135,7 +135,7 @@ extension MQTTTests {
             let run = try Background(CLI.binary.path, ["run"], environment: Replays.environment(cli, base: mirror))
             defer { run.kill() }
             #expect(
-                await eventually(within: .seconds(20)) {
+                await eventually(within: .seconds(60)) {
                     subscriber.on("faceoff/status").dropFirst(before).contains { $0.payload == "online" }
                 }, "\(run.stderr.suffix(600))")
             try await Task.sleep(for: .milliseconds(500))
