@@ -15,8 +15,12 @@ public enum ReplayGame {
     /// The game `faceoff replay` names: `nba:<id>` (ESPN's summary), an NHL game id (its
     /// play-by-play), or a file holding either.
     /// - Parameter cache: the response cache, opened only when the game is fetched.
+    /// A regular file of that name wins over a game id (it is what was recorded).
     public static func load(_ source: String, session: Session, cache: () throws -> Store?) async throws -> ReplayGame {
-        if let game = GameKey.parse(source), !FileManager.default.fileExists(atPath: source) {
+        let path = session.paths.expand(source)
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        if let game = GameKey.parse(source), !exists || isFolder.boolValue {
             let store = try cache()
             switch game.league {
             case .nhl: return .nhl(try await session.nhlClient(store: store).fetch(.playByPlay(game.id)).value)
@@ -29,9 +33,11 @@ public enum ReplayGame {
                 return .nba(summary, Data(body ?? []))
             }
         }
-        let path = session.paths.expand(source)
-        if let mistake = GameKey.mistake(in: source), !FileManager.default.fileExists(atPath: path) {
+        if let mistake = GameKey.mistake(in: source), !exists {
             throw UsageError(message: "\(mistake), or a file")
+        }
+        if isFolder.boolValue {
+            throw UsageError(message: "\(source) is a folder (give a play-by-play or ESPN summary JSON file, or a game id)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw UsageError(message: "no such file: \(source) (give a play-by-play or ESPN summary JSON file, or a game id)")

@@ -40,7 +40,12 @@ extension Faceoff {
 
         func run() async throws {
             let session = try global.session()
-            let abbreviations = try teams.map { team throws(UnknownTeamError) in try TeamInput.followed(team).written }
+            // Two spellings of one team (`nba:Blazers`, `nba:POR`) are one team.
+            var abbreviations: [String] = []
+            for team in teams {
+                let written = try TeamInput.followed(team).written
+                if !abbreviations.contains(written) { abbreviations.append(written) }
+            }
             let playerIDs = try await PlayerLookup.resolve(
                 player, session: session, store: { try openCacheStore(session) }, checkIDs: true, say: printError)
             let editor = ConfigFileEditor(session: session)

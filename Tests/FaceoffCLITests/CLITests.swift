@@ -78,8 +78,10 @@ import Testing
         try "# mine, hands off\nteams = [\"TOR\"]  # home team\n\n[watch]\npoll = \"10s\" # slower\n".write(
             to: cli.configFile, atomically: true, encoding: .utf8)
 
-        let follow = try await cli.run(["follow", "MTL", "bruins"])
+        // Two spellings of one team are followed, and said, once.
+        let follow = try await cli.run(["follow", "MTL", "bruins", "BOS"])
         #expect(follow.status == 0, "\(follow.stderr)")
+        #expect(follow.stdout.contains("Following MTL, BOS ("), "\(follow.stdout)")
         #expect(follow.stdout.contains("Teams: TOR, MTL, BOS"))
         let text = try String(contentsOf: cli.configFile, encoding: .utf8)
         #expect(text == "# mine, hands off\nteams = [\"TOR\", \"MTL\", \"BOS\"]  # home team\n\n[watch]\npoll = \"10s\" # slower\n")

@@ -65,6 +65,7 @@ import Testing
             (["replay", "12345"], "'12345' is no game: an NHL game is its ten-digit id"),
             (["game", "202502010"], "'202502010' is no game"), (["watch", "nba:40158560712"], "'nba:40158560712' is no game"),
             (["game", "mlb:745123"], "'mlb' is not a league Faceoff knows"),
+            (["replay", cli.home.path], "is a folder"),
         ] {
             let result = try await cli.run(arguments)
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
