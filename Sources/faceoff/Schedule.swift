@@ -8,12 +8,13 @@ extension Faceoff {
     struct ScheduleCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "schedule", abstract: "A team's season: results, live scores, upcoming games and TV.",
-            discussion: "Examples:\n  faceoff schedule\n  faceoff schedule MTL --from 2025-11-01 --to 2025-11-30")
+            discussion:
+                "Examples:\n  faceoff schedule\n  faceoff schedule MTL --from 2025-11-01 --to 2025-11-30\n  faceoff schedule nba:LAL")
 
-        @Argument(help: "A team (default: the first followed team).")
+        @Argument(help: "A team (TOR, Leafs, nba:LAL; default: the first followed team).")
         var team: String?
 
-        @Option(help: ArgumentHelp("A season such as 20252026 (default: the current one).", valueName: "season"))
+        @Option(help: ArgumentHelp("An NHL season such as 20252026 (default: the current one).", valueName: "season"))
         var season: String?
 
         @Option(help: ArgumentHelp("Only games on or after this date (YYYY-MM-DD).", valueName: "date"))

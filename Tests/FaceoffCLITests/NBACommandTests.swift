@@ -194,6 +194,11 @@ import Testing
             next.stdout.contains("@ Oklahoma City Thunder") && next.stdout.contains("Tue May 5 17:30 PDT")
                 && next.stdout.contains("in 2d 12h"), "\(next.stdout)")
         #expect(!next.stdout.contains("faceoff game"))
+        // The next game an "if necessary" one: its round as the schedule says it.
+        let later = environment.merging(["FACEOFF_NOW": "2026-05-12T12:00:00Z"]) { $1 }
+        let maybe = try await run(cli, ["next", "nba:LAL"], later)
+        #expect(
+            maybe.stdout.contains("West Semifinals · Game 5 · if necessary") && !maybe.stdout.contains("If Necessary"), "\(maybe.stdout)")
         try SchemaValidator.validate(try await run(cli, ["next", "nba:LAL", "--json"], environment).stdout, schema: "next")
 
         let recent = try await run(cli, ["recent", "nba:LAL", "-n", "3"], environment)
