@@ -74,7 +74,7 @@ extension GameEventBuilder {
         set(.tvHome, tv["home"])
         set(.tvAway, tv["away"])
         set(.url, link)
-        set(.series, summary.round.map { [$0, summary.ifNecessary ? "if necessary" : nil].compactMap { $0 }.joined(separator: " · ") })
+        set(.series, summary.roundLine)
         set(.venue, summary.venue)
         if showScore, summary.isFinal {
             // ESPN's own words for how it ended: Final, Final/OT.

@@ -25,11 +25,9 @@ public enum ReplayGame {
             switch game.league {
             case .nhl: return .nhl(try await session.nhlClient(store: store).fetch(.playByPlay(game.id)).value)
             case .nba:
-                let summary = try await session.espnClient(store: store).fetch(.nbaSummary(game.id)).value
-                let body = store.flatMap { store in
-                    try? ResponseCache(store: store).entry(for: session.config.espnBase + Endpoint<ESPNSummary>.nbaSummary(game.id).path)?
-                        .body
-                }
+                let endpoint = Endpoint<ESPNSummary>.nbaSummary(game.id)
+                let summary = try await session.espnClient(store: store).fetch(endpoint).value
+                let body = store.flatMap { try? ResponseCache(store: $0).entry(for: session.config.espnBase + endpoint.path)?.body }
                 return .nba(summary, Data(body ?? []))
             }
         }

@@ -144,7 +144,7 @@ public struct FanText: Sendable {
             )
         }
         if let venue = game.venue { lines.append(venue) }
-        if let round = game.round { lines.append(round + (game.ifNecessary ? " · if necessary" : "")) }
+        if let round = game.roundLine { lines.append(round) }
         if report.kind != "last", !game.broadcasts.isEmpty {
             lines.append(
                 "TV: " + game.broadcasts.map { "\($0.network) (\($0.market)\($0.country.map { " \($0)" } ?? ""))" }.joined(separator: ", "))

@@ -359,6 +359,23 @@ import Testing
         #expect(text.stdout.contains("🏁 Final  DAL 112–106 HOU · Mavericks win"))
     }
 
+    /// `replay nba:ID`: the summary fetched from ESPN (a mirror here), the same game as its file.
+    @Test(.enabled(if: enabled, "../shared/espn-api/fixtures not present"))
+    func replayOfAnNBAGameByID() async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let environment = try Self.mirror(cli)
+        let target = cli.home.appendingPathComponent("espn/apis/site/v2/sports/basketball/nba/summary?event=401468642")
+        try FileManager.default.copyItem(
+            at: Self.recordings.appendingPathComponent("summary_nba_401468642_final_dal_at_hou_20221223.json"), to: target)
+        let byID = try await run(cli, ["replay", "nba:401468642", "--speed", "0", "--format", "jsonl"], environment)
+        #expect(byID.status == 0, "\(byID.stderr)")
+        let last = try #require(byID.stdout.split(separator: "\n").last)
+        #expect(last.contains(#""id":"401468642:final""#) && last.contains(#""score":{"away":112,"home":106}"#), "\(last)")
+        let missing = try await run(cli, ["replay", "nba:401468643", "--speed", "0"], environment)
+        #expect(missing.status == 1 && missing.stderr.contains("ESPN has no NBA game with the id 401468643"), "\(missing.stderr)")
+    }
+
 }
 
 /// An NBA game live through `faceoff run`: `replay --serve` answers as ESPN would while the

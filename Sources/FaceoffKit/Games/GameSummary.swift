@@ -77,6 +77,10 @@ public struct GameSummary: Codable, Sendable, Equatable {
         (series ?? "").localizedCaseInsensitiveContains("if necessary") && !isFinal && !isLive
     }
 
+    /// The round with "if necessary" after it while that holds, as one line (`next`, the
+    /// calendar's description): "West Semifinals · Game 5 · if necessary".
+    public var roundLine: String? { round.map { ifNecessary ? "\($0) · if necessary" : $0 } }
+
     /// `time` nil skips the local date and time (the calendar works in UTC and needs neither).
     public init?(_ game: ScheduleGame, team: String?, time: LocalTime?) {
         guard let id = game.id else { return nil }

@@ -18,17 +18,9 @@ public struct GameKey: Sendable, Hashable {
     /// league's game id). The one place a written game becomes a league and an id: each
     /// league says which of its ids are plausible, and only the NHL's are taken unprefixed.
     public static func parse(_ text: String) -> GameKey? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        var league = League.nhl
-        var digits = Substring(trimmed)
-        if let colon = trimmed.firstIndex(of: ":") {
-            guard let named = League(rawValue: trimmed[..<colon].lowercased()) else { return nil }
-            league = named
-            digits = trimmed[trimmed.index(after: colon)...]
-        }
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let id = Int(digits),
-            league.isGameID(id)
-        else { return nil }
+        let (prefix, digits) = split(text)
+        let league = prefix.map { League(rawValue: $0.lowercased()) } ?? .nhl
+        guard let league, isDigits(digits), let id = Int(digits), league.isGameID(id) else { return nil }
         return GameKey(league: league, id: id)
     }
 
@@ -36,19 +28,24 @@ public struct GameKey: Sendable, Hashable {
     /// and is none, in words for the user; nil when it is a game or not written as one (a team,
     /// a file).
     public static func mistake(in text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard parse(trimmed) == nil else { return nil }
-        var prefix: Substring?
-        var digits = Substring(trimmed)
-        if let colon = trimmed.firstIndex(of: ":") {
-            prefix = trimmed[..<colon]
-            digits = Substring(trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-        }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        guard parse(text) == nil else { return nil }
+        let (prefix, digits) = split(text)
+        // A space after the colon is still a game meant.
+        guard isDigits(digits.trimmingCharacters(in: .whitespaces)[...]) else { return nil }
         let how = "an NHL game is its ten-digit id (2025020100), an NBA game nba: and ESPN's id (nba:401585607)"
         if let prefix, League(rawValue: prefix.lowercased()) == nil { return "'\(prefix)' is not a league Faceoff knows: \(how)" }
-        return "'\(trimmed)' is no game: \(how)"
+        return "'\(text.trimmingCharacters(in: .whitespaces))' is no game: \(how)"
     }
+
+    /// `nba:401585607` as its league's name and its digits; a game with no league has none.
+    private static func split(_ text: String) -> (prefix: Substring?, digits: Substring) {
+        let trimmed = Substring(text.trimmingCharacters(in: .whitespaces))
+        guard let colon = trimmed.firstIndex(of: ":") else { return (nil, trimmed) }
+        return (trimmed[..<colon], trimmed[trimmed.index(after: colon)...])
+    }
+
+    /// ASCII digits only, and at least one.
+    private static func isDigits(_ text: Substring) -> Bool { !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber } }
 }
 
 extension League {
