@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "FaceoffDelivery",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "CLibcrypto",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffKit", "CLibcrypto",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -125,7 +125,7 @@ let package = Package(
         .target(
             name: "FaceoffMQTT",
             dependencies: [
-                "FaceoffBase", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffDelivery", "CMosquitto",
+                "FaceoffBase", "FaceoffStore", "FaceoffAPI", "FaceoffKit", "FaceoffDelivery", "CMosquitto",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]

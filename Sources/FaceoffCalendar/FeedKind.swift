@@ -1,4 +1,3 @@
-import FaceoffESPN
 import FaceoffKit
 import FaceoffNHL
 import Foundation
@@ -13,7 +12,8 @@ public enum FeedKind: Sendable, Equatable {
 
     public var name: String {
         switch self {
-        case .team(let team): NBATeams.team(written: team).map { "nba-\($0.abbrev)" } ?? team
+        // TOR, nba-LAL: the team as followed, in a file name.
+        case .team(let team): TeamKey(written: team).map { $0.written.replacingOccurrences(of: ":", with: "-") } ?? team
         case .favourites: "favourites"
         case .all: "all"
         }

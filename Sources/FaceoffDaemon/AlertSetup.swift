@@ -55,8 +55,7 @@ public struct AlertSetup: Sendable {
                 name: config.displayName, renderer: renderer, urgency: options.urgency, environment: session.environment,
                 logos: LogoCache(
                     directory: session.paths.cacheHome + "/logos",
-                    base: session.environment["FACEOFF_LOGO_BASE"].flatMap { $0.isEmpty ? nil : $0 }
-                        ?? TeamFacts.logoBase,
+                    base: session.environment["FACEOFF_LOGO_BASE"].flatMap { $0.isEmpty ? nil : $0 },
                     http: http),
                 edit: options.edit, sent: store.map(SentMessages.init))
         case .webhook(let options):

@@ -29,6 +29,7 @@ public enum ReplayGame {
                 let summary = try await session.espnClient(store: store).fetch(endpoint).value
                 let body = store.flatMap { try? ResponseCache(store: $0).entry(for: session.config.espnBase + endpoint.path)?.body }
                 return .nba(summary, Data(body ?? []))
+            default: throw UsageError(message: "Faceoff can't replay \(game.league.name) games yet")
             }
         }
         if let mistake = GameKey.mistake(in: source), !exists {

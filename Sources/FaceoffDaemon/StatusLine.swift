@@ -204,7 +204,7 @@ public struct StatusLine: Sendable {
 
     /// A team in tmux's colours: its abbreviation on its primary colour.
     func badge(_ team: String, _ style: Style, _ league: String? = nil) -> String {
-        guard style == .tmux, league == nil, let color = TeamFactsTable.facts(for: team)?.primary else { return team }
+        guard style == .tmux, let color = League(rawValue: league ?? "nhl")?.definition.team(team)?.primary else { return team }
         let text = color.prefersDarkText ? "#000000" : "#ffffff"
         return "#[fg=\(text),bg=\(color.hex.lowercased()),bold] \(team) #[default]"
     }

@@ -1,4 +1,5 @@
 import FaceoffAPI
+import FaceoffBase
 import FaceoffESPN
 import FaceoffKit
 import FaceoffNHL

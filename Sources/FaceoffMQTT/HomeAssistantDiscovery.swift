@@ -1,6 +1,4 @@
-import FaceoffESPN
 import FaceoffKit
-import FaceoffNHL
 import Foundation
 
 /// Home Assistant MQTT discovery: one device per followed team, with three sensors and a
@@ -14,14 +12,17 @@ public struct HomeAssistantDiscovery: Sendable {
         self.version = version
     }
 
+    /// A followed team's league (`nba:LAL`); the NHL's for a team written bare.
+    static func league(_ team: String) -> League { TeamKey(written: team)?.league ?? .nhl }
+
     func node(_ team: String) -> String { "faceoff_\(MQTTTopics.segment(team))" }
 
     func device(_ team: String) -> [String: Any] {
-        let nba = NBATeams.team(written: team)
+        let key = TeamKey(written: team)
         return [
             "identifiers": [node(team)],
-            "name": nba?.name ?? Teams.all.first { $0.abbrev == team }?.fullName ?? team,
-            "model": nba == nil ? "NHL team" : "NBA team",
+            "name": key?.team?.name ?? team,
+            "model": "\(Self.league(team).name) team",
             "manufacturer": "Faceoff",
             "sw_version": version,
         ]
@@ -40,7 +41,7 @@ public struct HomeAssistantDiscovery: Sendable {
                 "state_topic": topic,
                 "value_template": value,
                 "json_attributes_topic": topic,
-                "icon": NBATeams.team(written: team) == nil ? "mdi:hockey-puck" : "mdi:basketball",
+                "icon": Self.league(team).definition.icon,
                 "device": device(team),
             ]
             config.merge(availability) { $1 }
@@ -55,7 +56,7 @@ public struct HomeAssistantDiscovery: Sendable {
                 "next_game", "Next game", topic: topics.next(team),
                 value: "{{ value_json.start if value_json.start is defined else None }}", extra: ["device_class": "timestamp"]),
         ]
-        for trigger in MQTTTrigger.of(NBATeams.team(written: team) == nil ? .nhl : .nba) {
+        for trigger in MQTTTrigger.of(Self.league(team)) {
             let config: [String: Any] = [
                 "automation_type": "trigger",
                 "topic": topics.trigger(team, trigger),

@@ -1,6 +1,4 @@
-import FaceoffESPN
 import FaceoffKit
-import FaceoffNHL
 import Foundation
 
 /// The topics of an MQTT sink (docs/ALERTS.md, MQTT; docs/ARCHITECTURE.md), under its `topic_prefix`.
@@ -70,18 +68,14 @@ public enum MQTTTrigger: String, Sendable, CaseIterable {
     case closeGame = "close_game"
     case milestone
 
-    /// The triggers a team's device has: hockey's or basketball's, and what both share.
+    /// The triggers a team's device has: those its league's events can fire (its
+    /// `eventKinds`), then what every league shares.
     public static func of(_ league: League) -> [MQTTTrigger] {
-        let own: [MQTTTrigger] =
-            switch league {
-            case .nhl:
-                [
-                    .goal, .goalAgainst, .goalReinstated, .goalOverturned, .powerPlay, .penaltyKill, .powerPlayChange, .powerPlayEnd,
-                    .emptyNet,
-                ]
-            case .nba: [.leadTaken, .leadLost, .run, .runAgainst, .closeGame, .milestone]
-            }
-        return own + shared
+        let possible = Set(
+            league.definition.eventKinds.flatMap { kind in
+                [true, false].flatMap { theirs in [-1, 0, 1].flatMap { fired(kind, theirs: theirs, margin: $0) } }
+            })
+        return allCases.filter { possible.contains($0) && !shared.contains($0) } + shared
     }
 
     /// What every league's games fire: their start, periods and end, and a schedule's change.
@@ -90,8 +84,15 @@ public enum MQTTTrigger: String, Sendable, CaseIterable {
     /// The triggers `event` fires for `team` (one of the game's two, as followed: `TOR`,
     /// `nba:LAL`).
     public static func fired(by event: GameEvent, for team: String) -> [MQTTTrigger] {
-        let theirs = event.team.map(event.followKey) == team
-        switch event.kind {
+        let away = team == event.followKey(event.away)
+        let margin = away ? event.score.away - event.score.home : event.score.home - event.score.away
+        return fired(event.kind, theirs: event.team.map(event.followKey) == team, margin: margin)
+    }
+
+    /// What an event of `kind` fires for a team: `theirs` when the event is the team's own
+    /// (its goal, its power play), `margin` its lead in a final.
+    static func fired(_ kind: GameEvent.Kind, theirs: Bool, margin: Int) -> [MQTTTrigger] {
+        switch kind {
         case .goal: return [theirs ? .goal : .goalAgainst]
         case .goalReinstated: return theirs ? [.goalReinstated] : []
         case .goalOverturned: return [.goalOverturned]
@@ -102,11 +103,7 @@ public enum MQTTTrigger: String, Sendable, CaseIterable {
         case .gameStart: return [.gameStart]
         case .periodStart: return [.periodStart]
         case .periodEnd: return [.periodEnd]
-        case .final:
-            let away = team == event.followKey(event.away)
-            let mine = away ? event.score.away : event.score.home
-            let other = away ? event.score.home : event.score.away
-            return mine == other ? [.final] : [.final, mine > other ? .win : .loss]
+        case .final: return margin == 0 ? [.final] : [.final, margin > 0 ? .win : .loss]
         case .scheduleChange: return [.scheduleChange]
         case .pregame, .gameJoined, .scoringChange, .goalHighlight, .penalty, .penaltyShotMissed, .goalieReturned, .digest: return []
         case .leadChange: return [theirs ? .leadTaken : .leadLost]
@@ -178,10 +175,10 @@ public struct MQTTTeamState: Codable, Sendable, Equatable {
     /// When it was published (UTC).
     public var updated: String
     /// The team's colours and logo URL.
-    public var colors: TeamFacts.Look?
+    public var colors: TeamLook?
 
     public static func idle(_ team: String, at date: Date) -> MQTTTeamState {
-        MQTTTeamState(state: "idle", team: team, updated: date.formatted(.iso8601), colors: TeamFacts.look(team))
+        MQTTTeamState(state: "idle", team: team, updated: date.formatted(.iso8601), colors: TeamKey(written: team)?.team?.look)
     }
 
     /// The state after `event` (a game of `team`'s), from `previous`.
@@ -194,7 +191,7 @@ public struct MQTTTeamState: Codable, Sendable, Equatable {
         // Another game than the one before: nothing carries over.
         var state = previous?.gameId == event.gameId ? previous! : MQTTTeamState(state: "idle", team: team, updated: "")
         state.team = team
-        state.colors = TeamFacts.look(team)
+        state.colors = TeamKey(written: team)?.team?.look
         state.gameId = event.gameId
         state.opponent = opponent
         state.homeOrAway = home ? "home" : "away"
@@ -204,11 +201,14 @@ public struct MQTTTeamState: Codable, Sendable, Equatable {
         state.score = "\(mine)–\(theirs)"
         if let period = event.periodLabel { state.period = period }
         if let series = event.series?.text { state.series = series }
-        if event.league == .nba {
-            // Basketball's clock is the time left, as its fans read it; no manpower, no nets.
+        let league = event.leagueDefinition
+        if league.clockCountsDown {
+            // Basketball's clock is the time left, as its fans read it.
             if let left = event.details["time_remaining"] { state.clock = left }
         } else {
             if let clock = event.clock { state.clock = clock }
+        }
+        if league.hasManpower {
             state.strength = state.strength ?? "EV"
             state.emptyNet = state.emptyNet ?? false
         }
@@ -220,7 +220,7 @@ public struct MQTTTeamState: Codable, Sendable, Equatable {
         case .periodEnd:
             // The end of the third period or an overtime with a winner is the end of the
             // game (the final follows), not an intermission.
-            let decided = (event.period ?? 0) >= (event.league == .nba ? 4 : 3) && event.score.away != event.score.home
+            let decided = (event.period ?? 0) >= league.regulationPeriods && event.score.away != event.score.home
             state.state = decided ? "live" : "intermission"
             state.emptyNet = false
         case .final:
@@ -251,7 +251,8 @@ public struct MQTTTeamState: Codable, Sendable, Equatable {
         default:
             state.state = "live"
         }
-        if event.league == .nba {
+        if !league.hasManpower {
+            // No skaters to count, no nets.
             state.strength = nil
             state.manpower = nil
             state.emptyNet = nil

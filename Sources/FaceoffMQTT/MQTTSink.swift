@@ -1,7 +1,6 @@
 import FaceoffBase
 import FaceoffDelivery
 import FaceoffKit
-import FaceoffNHL
 import FaceoffStore
 import Foundation
 import Logging

@@ -1,3 +1,4 @@
+import FaceoffBase
 import Foundation
 
 /// Lookup table of ``TeamFacts`` for the 32 clubs of the 2025-26 season.

@@ -1,10 +1,8 @@
 import CompressNIO
 import FaceoffBase
 import FaceoffCalendar
-import FaceoffESPN
 import FaceoffHTTP
 import FaceoffKit
-import FaceoffNHL
 import Foundation
 import HTTPTypes
 import HummingbirdCore
@@ -232,7 +230,7 @@ public struct FeedServer: Sendable {
 
     static func title(for kind: FeedKind) -> String {
         switch kind {
-        case .team(let team): NBATeams.team(written: team)?.name ?? TeamFactsTable.facts(for: team)?.fullName ?? team
+        case .team(let team): TeamKey(written: team)?.team?.name ?? team
         case .favourites: "Favourites (all followed teams)"
         case .all: "Whole league"
         }

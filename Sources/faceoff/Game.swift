@@ -27,6 +27,7 @@ extension Faceoff {
                 switch game.league {
                 case .nhl: context.emit(try await context.service.boxScore(game: game.id), render: context.text.boxScore)
                 case .nba: context.emit(try await context.service.nbaBoxScore(game: game.id), render: context.text.nbaBoxScore)
+                default: throw game.league.lacks("box score")
                 }
                 return
             }

@@ -57,6 +57,7 @@ extension Faceoff {
             switch league {
             case .nhl: try await context.service.scores(on: day)
             case .nba: try await context.service.nbaScores(on: day, followed: context.session.config.nbaTeams)
+            default: throw league.lacks("scores")
             }
         }
 

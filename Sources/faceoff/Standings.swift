@@ -1,10 +1,18 @@
 import ArgumentParser
+import FaceoffBase
 import FaceoffFan
 import FaceoffKit
 import FaceoffNHL
 
 extension StandingsReport.Grouping: ExpressibleByArgument {}
-extension League: ExpressibleByArgument {}
+extension League: ExpressibleByArgument {
+    /// `nba`, `NBA`: any league the registry has.
+    public init?(argument: String) { self.init(rawValue: argument) }
+    public static var allValueStrings: [String] { Leagues.all.map(\.league.rawValue) }
+
+    /// A command's answer for a league that has none of `what` yet.
+    func lacks(_ what: String) -> UsageError { UsageError(message: "Faceoff has no \(what) for the \(name) yet") }
+}
 
 extension Faceoff {
     struct StandingsCommand: AsyncParsableCommand {
@@ -36,6 +44,7 @@ extension Faceoff {
                 context.emit(
                     try await context.service.nbaStandings(by: grouping, followed: context.session.config.nbaTeams),
                     render: context.text.nbaStandings)
+            default: throw league.lacks("standings")
             }
         }
     }

@@ -17,6 +17,7 @@ extension Faceoff {
             switch league {
             case .nhl: context.emit(await context.service.teams(), render: context.text.teams)
             case .nba: context.emit(await context.service.nbaTeams(), render: context.text.teams)
+            default: throw league.lacks("team list")
             }
         }
     }

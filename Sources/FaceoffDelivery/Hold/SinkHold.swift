@@ -1,5 +1,4 @@
 import FaceoffKit
-import FaceoffNHL
 import Foundation
 
 /// When a sink holds its alerts back, and what becomes of them: the one place that says

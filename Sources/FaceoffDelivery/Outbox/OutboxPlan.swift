@@ -1,6 +1,5 @@
 import FaceoffBase
 import FaceoffKit
-import FaceoffNHL
 import Foundation
 
 /// The outbox loop's decisions, without I/O: what to do with the sink's head row, and what a

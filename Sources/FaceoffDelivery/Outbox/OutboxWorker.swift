@@ -1,6 +1,5 @@
 import FaceoffBase
 import FaceoffKit
-import FaceoffNHL
 import Foundation
 import Logging
 

@@ -1,6 +1,4 @@
-import FaceoffESPN
 import FaceoffKit
-import FaceoffNHL
 import Foundation
 
 /// The values alert templates see for one event: the event's facts, ready-made pieces of
@@ -8,16 +6,6 @@ import Foundation
 /// A key is present only when it has a value, so `{{#key}}` sections test presence.
 /// Templates/README.md lists every key.
 enum AlertContext {
-    /// "2nd period", "Overtime", "Shootout": an NHL event's period as a fan says it.
-    static func hockeyPeriodName(_ event: GameEvent) -> String? {
-        guard event.league == nil, let label = event.periodLabel else { return nil }
-        switch event.periodType {
-        case "OT": return "Overtime"
-        case "SO": return "Shootout"
-        default: return "\(label) period"
-        }
-    }
-
     static func values(_ event: GameEvent, followed: Set<String>) -> [String: Any] {
         var values: [String: Any] = ["kind": event.kind.rawValue, event.kind.rawValue: true, "id": event.id]
         // A digest of several games is of no one game: no game, teams, score or link.
@@ -26,40 +14,34 @@ enum AlertContext {
                 [
                     "game_id": event.gameId, "away": event.away, "home": event.home, "score_away": event.score.away,
                     "score_home": event.score.home, "score_line": "\(event.away) \(event.score.away)–\(event.score.home) \(event.home)",
-                    "game_url": "https://www.nhl.com/gamecenter/\(event.gameId)",
+                    "game_url": event.leagueDefinition.gameURL(event.gameId),
                 ]
             ) { $1 }
         }
         func set(_ key: String, _ value: String?) {
             if let value, !value.isEmpty { values[key] = value }
         }
-        let nba = event.league == .nba
+        let league = event.leagueDefinition
         // The league in words, so a template needs no flag per league.
-        values["sport_emoji"] = (event.league ?? .nhl).sportEmoji
-        values["start_word"] = (event.league ?? .nhl).startWord
-        if nba {
-            values["nba"] = true
-            values["league"] = "nba"
-            if values["game_url"] != nil { values["game_url"] = "https://www.espn.com/nba/game/_/gameId/\(event.gameId)" }
+        values["sport_emoji"] = league.sportEmoji
+        values["start_word"] = league.startWord
+        // The NHL's events name no league, as they never did; another league's say which,
+        // and keep the flag templates written for the NBA test (`{{#nba}}`).
+        if let code = event.league?.rawValue, event.league != .nhl {
+            values[code] = true
+            values["league"] = code
         }
         if let team = event.team {
             values["team"] = team
-            if nba {
-                let known = NBATeams.team(abbreviation: team)
-                values["team_name"] = known?.shortName ?? team
-                set("team_full_name", known?.name)
-                if known != nil { values["team_logo"] = "https://a.espncdn.com/i/teamlogos/nba/500/\(team.lowercased()).png" }
-            } else {
-                let facts = TeamFactsTable.facts(for: team)
-                values["team_name"] = facts?.commonName ?? team
-                set("team_full_name", facts?.fullName)
-                if let color = facts?.primary {
-                    values["team_color"] = color.hex
-                    values["team_color_int"] = Int(color.red) << 16 | Int(color.green) << 8 | Int(color.blue)
-                }
-                set("team_color_secondary", facts?.secondary.hex)
-                if facts != nil { values["team_logo"] = TeamFacts.logoURL(team) }
+            let known = league.team(team)
+            values["team_name"] = known?.shortName ?? team
+            set("team_full_name", known?.name)
+            if let color = known?.primary {
+                values["team_color"] = color.hex
+                values["team_color_int"] = Int(color.red) << 16 | Int(color.green) << 8 | Int(color.blue)
             }
+            set("team_color_secondary", known?.secondary?.hex)
+            set("team_logo", known?.logo)
             set("opponent", team == event.away ? event.home : team == event.home ? event.away : nil)
             if followed.contains(event.followKey(team)) { values["followed"] = true }
         }
@@ -74,7 +56,10 @@ enum AlertContext {
         }
         set("clock", event.clock)
         // Basketball's clock is the time left, as its fans read it: "Q4 3:12".
-        set("when", [event.periodLabel, nba ? event.details["time_remaining"] : event.clock].compactMap { $0 }.joined(separator: " "))
+        set(
+            "when",
+            [event.periodLabel, league.clockCountsDown ? event.details["time_remaining"] : event.clock].compactMap { $0 }.joined(
+                separator: " "))
         if let shots = event.shots {
             values["shots_away"] = shots.away
             values["shots_home"] = shots.home
@@ -129,7 +114,7 @@ enum AlertContext {
         set("minutes_before", details["minutes_before"])
         set("revision", details["revision"])
         // Basketball's period name is in the event; hockey's is its label and type.
-        set("period_name", details["period_name"] ?? Self.hockeyPeriodName(event))
+        set("period_name", details["period_name"] ?? event.period.flatMap { league.periodName($0, type: event.periodType) })
         // Basketball's.
         if details["halftime"] == "true" { values["halftime"] = true }
         set("points", details["points"])
@@ -157,7 +142,7 @@ enum AlertContext {
 
     /// "Maple Leafs", "Lakers": a team's short name in the event's league.
     static func name(_ abbrev: String, _ event: GameEvent) -> String? {
-        event.league == .nba ? NBATeams.team(abbreviation: abbrev)?.shortName : TeamFactsTable.facts(for: abbrev)?.commonName
+        event.leagueDefinition.team(abbrev)?.shortName
     }
 
     /// A followed team's goal, and the final of a followed team's game: what deserves a

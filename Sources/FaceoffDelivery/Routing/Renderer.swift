@@ -1,5 +1,4 @@
 import FaceoffKit
-import FaceoffNHL
 import Foundation
 
 /// Turns an event into what each output shows: title and body (notifications, the terminal),
@@ -139,7 +138,7 @@ public struct EventJSON: Encodable, Sendable {
     /// When Faceoff first saw it (ISO 8601, UTC).
     public let seenAt: String?
     /// The team's colours and logo (`team`'s), for lights and embeds.
-    public let teamColors: TeamFacts.Look?
+    public let teamColors: TeamLook?
     public let title: String
     public let text: String
 
@@ -164,8 +163,9 @@ public struct EventJSON: Encodable, Sendable {
         details = event.details
         series = event.series
         seenAt = event.seenAt.map { $0.formatted(.iso8601) }
-        // The NHL's facts; an NBA team's colours come from ESPN's answers, not a table.
-        teamColors = event.league == nil ? event.team.flatMap(TeamFacts.look) : nil
+        // Where the league's facts have colours (the NHL's; an NBA team's come from ESPN's
+        // answers, not a table).
+        teamColors = event.team.flatMap { event.leagueDefinition.team($0)?.look }
         title = text.title
         self.text = text.body
     }

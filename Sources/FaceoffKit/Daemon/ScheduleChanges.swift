@@ -137,7 +137,7 @@ package enum ScheduleChanges {
                 if let start = game.startUTC { details["start"] = start }
                 var event = GameEvent(
                     kind: .scheduleChange, key: String(key.prefix(12)), gameId: game.id, away: away, home: home,
-                    team: NBATeams.team(written: team)?.abbrev ?? team, score: GameEvent.Score(away: 0, home: 0), details: details)
+                    team: TeamKey(written: team)?.abbrev ?? team, score: GameEvent.Score(away: 0, home: 0), details: details)
                 event.league = game.league
                 events.append(event)
             }

@@ -49,13 +49,6 @@ public struct GameKey: Sendable, Hashable {
 }
 
 extension League {
-    /// Whether `id` can be one of this league's games: the NHL's are ten digits, its season's
-    /// first year then the game type and number (2025020100); ESPN's are positive integers of
-    /// up to ten digits (401585607).
-    func isGameID(_ id: Int) -> Bool {
-        switch self {
-        case .nhl: (1_917_000_000..<2_100_000_000).contains(id)
-        case .nba: (1..<10_000_000_000).contains(id)
-        }
-    }
+    /// Whether `id` can be one of this league's games.
+    func isGameID(_ id: Int) -> Bool { definition.isGameID(id) }
 }

@@ -3,37 +3,6 @@ import FaceoffESPN
 import FaceoffNHL
 import Foundation
 
-/// The leagues Faceoff knows. The NHL is the default wherever a league is not written.
-public enum League: String, Sendable, CaseIterable, Codable {
-    case nhl, nba
-
-    public var name: String { rawValue.uppercased() }
-
-    /// The league's sport at a glance, for titles (`{{sport_emoji}}` in templates).
-    public var sportEmoji: String {
-        switch self {
-        case .nhl: "🏒"
-        case .nba: "🏀"
-        }
-    }
-
-    /// What its fans call a game's start (`{{start_word}}`).
-    public var startWord: String {
-        switch self {
-        case .nhl: "Puck drop"
-        case .nba: "Tip-off"
-        }
-    }
-
-    /// The break after a period, by the period's label: "1st intermission", "end of Q3".
-    public func afterPeriod(_ label: String) -> String {
-        switch self {
-        case .nhl: "\(label) intermission"
-        case .nba: "end of \(label)"
-        }
-    }
-}
-
 /// A team as a user wrote it, resolved: a league and a team.
 public enum TeamReference: Sendable, Equatable {
     /// An NHL abbreviation (TOR).
@@ -67,9 +36,9 @@ public enum TeamInput {
             let prefix = trimmed[..<colon].lowercased()
             let rest = String(trimmed[trimmed.index(after: colon)...])
             switch League(rawValue: prefix) {
-            case .nhl: return .nhl(try Teams.resolve(rest))
-            case .nba: return .nba(try nba(rest))
-            case nil:
+            case .nhl?: return .nhl(try Teams.resolve(rest))
+            case .nba?: return .nba(try nba(rest))
+            default:
                 throw UnknownTeamError(
                     input: trimmed,
                     hint: "'\(prefix)' is not a league Faceoff knows; write nhl:TEAM or nba:TEAM, or the team alone for the NHL")

@@ -162,8 +162,7 @@ public struct GameEvent: Codable, Sendable, Equatable {
     /// "1st", "2nd", "3rd", "OT", "2OT", "SO"; basketball's "Q1"…"Q4", "OT", "2OT".
     public var periodLabel: String? {
         guard let period else { return nil }
-        if league == .nba { return NBAPeriod.label(period) }
-        return PeriodDescriptor(number: period, periodType: periodType.map(PeriodType.init(rawValue:)), maxRegulationPeriods: 3).label
+        return leagueDefinition.periodLabel(period, type: periodType)
     }
 }
 
@@ -171,7 +170,10 @@ extension GameEvent {
     /// How a list of followed teams (config `teams`, a sink's `teams`) names a team of this
     /// event's league: `TOR`, `nba:LAL` (`TeamReference.written`), so the Celtics' `BOS` is
     /// never the Bruins'.
-    public func followKey(_ abbrev: String) -> String { league == .nba ? "nba:\(abbrev)" : abbrev }
+    public func followKey(_ abbrev: String) -> String { TeamKey(league: league ?? .nhl, abbrev: abbrev).written }
+
+    /// What the event's league is and says (the NHL's for an event that names none).
+    public var leagueDefinition: any LeagueDefinition { (league ?? .nhl).definition }
 
     /// The game is one of these followed teams'.
     public func isGame(of followed: Set<String>) -> Bool {

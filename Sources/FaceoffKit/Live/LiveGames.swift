@@ -1,14 +1,14 @@
 import FaceoffAPI
 import Foundation
 
-/// Which `LiveGame` watches a league's game: the one place the live path names each league.
-/// `run` and `watch` ask here, and watch what they get through the one `GameWatcher`.
+/// Which `LiveGame` watches a league's game: `run` and `watch` ask here, and watch what they
+/// get through the one `GameWatcher`. The league makes it (`LeagueDefinition.liveGame`) with
+/// the client of its API.
 public enum LiveGames {
-    /// The game `id` of `league`, polled through that league's client.
+    /// The game `id` of `league`, polled through the one of these clients that speaks its API.
     public static func game(_ league: League, id: Int, nhl: APIClient, espn: APIClient) -> any LiveGame {
-        switch league {
-        case .nhl: NHLGame(gameID: id, client: nhl)
-        case .nba: NBAGame(gameID: id, client: espn)
-        }
+        let definition = league.definition
+        let client = [nhl, espn].first { $0.service == definition.service } ?? nhl
+        return definition.liveGame(id, client: client)
     }
 }

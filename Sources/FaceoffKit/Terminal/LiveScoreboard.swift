@@ -1,3 +1,4 @@
+import FaceoffBase
 import FaceoffNHL
 import Foundation
 

@@ -51,6 +51,7 @@ import Testing
                 let game = NBARecording(try APIText.decode(ESPNSummary.self, from: Array(Data(contentsOf: recording.url))))
                 try Self.check(game, recording, replayed: Self.replay(game, polls: Array(1...max(1, game.playCount))), tally: Self.points)
             }
+        default: Issue.record("no recordings read for \(recording.league)")
         }
     }
 

@@ -1,3 +1,4 @@
+import FaceoffBase
 import Foundation
 import Testing
 

@@ -1,5 +1,7 @@
+import FaceoffBase
 import Foundation
 import Testing
+
 @testable import FaceoffBase
 @testable import FaceoffCalendar
 @testable import FaceoffDaemon

@@ -1,7 +1,6 @@
 import FaceoffBase
 import FaceoffHTTP
 import FaceoffKit
-import FaceoffNHL
 import FaceoffStore
 import Foundation
 import Logging
@@ -109,9 +108,8 @@ public final class NotifySendSink: EditingSink {
         let text = renderer.text(event)
         let level = urgency(for: event)
         var arguments = ["--app-name=Faceoff", "--urgency=\(level.rawValue)", "--category=x-faceoff.\(event.kind.rawValue)", "--print-id"]
-        // The logos are the NHL's: an NBA game's alert has none (BOS is the Bruins' there).
-        if event.league == nil, let team = event.team ?? (event.kind == .final ? event.details["winner"] : nil),
-            let icon = await logos?.path(for: team)
+        if let team = event.team ?? (event.kind == .final ? event.details["winner"] : nil),
+            let icon = await logos?.path(for: TeamKey(league: event.league ?? .nhl, abbrev: team))
         {
             arguments.append("--icon=\(icon)")
         }
@@ -155,31 +153,33 @@ public final class NotifySendSink: EditingSink {
     }
 }
 
-/// Team logos for notification icons: each SVG fetched once into
-/// `$XDG_CACHE_HOME/faceoff/logos/` and passed as a path. A logo that can't be had means no
-/// icon, and no second try in this process.
+/// Team logos for notification icons: each team's SVG logo (its league's, `LeagueTeam.logo`)
+/// fetched once into `$XDG_CACHE_HOME/faceoff/logos/` and passed as a path. A team whose
+/// league has no SVG logo for it has no icon (the NBA's are PNGs from ESPN); a logo that
+/// can't be had means no icon, and no second try in this process.
 public final class LogoCache: Sendable {
     let directory: String
-    let base: String
+    let base: String?
     let http: any HTTPClient
-    private let failed = Mutex<Set<String>>([])
+    private let failed = Mutex<Set<TeamKey>>([])
 
-    /// - Parameter base: where `{TEAM}_light.svg` files are (the NHL's asset server; a
-    ///   `file://` folder in tests).
-    public init(directory: String, base: String = TeamFacts.logoBase, http: any HTTPClient) {
+    /// - Parameter base: a folder holding the logos under their own file names, in place of
+    ///   where the league serves them (a `file://` folder in tests, `FACEOFF_LOGO_BASE`).
+    public init(directory: String, base: String? = nil, http: any HTTPClient) {
         self.directory = directory
-        self.base = base.hasSuffix("/") ? base : base + "/"
+        self.base = base.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
         self.http = http
     }
 
-    public func path(for team: String) async -> String? {
-        guard team.allSatisfy({ $0.isLetter }) else { return nil }
-        let path = "\(directory)/\(team).svg"
+    public func path(for team: TeamKey) async -> String? {
+        guard team.abbrev.allSatisfy({ $0.isLetter }), var url = team.team?.logo, url.hasSuffix(".svg") else { return nil }
+        if let base, let name = url.split(separator: "/").last { url = base + name }
+        // TOR.svg, nba-LAL.svg: the team as followed, in a file name.
+        let path = "\(directory)/\(team.written.replacingOccurrences(of: ":", with: "-")).svg"
         if FileManager.default.fileExists(atPath: path) { return path }
         if failed.withLock({ $0.contains(team) }) { return nil }
         do {
-            var request = HTTPRequest(
-                url: TeamFacts.logoURL(team, base: base), retry: nil, connectTimeout: .seconds(3), totalTimeout: .seconds(5))
+            var request = HTTPRequest(url: url, retry: nil, connectTimeout: .seconds(3), totalTimeout: .seconds(5))
             request.headers = [("Accept", "image/svg+xml")]
             let response = try await http.send(request)
             guard String(decoding: response.body.prefix(512), as: UTF8.self).contains("<svg") else {

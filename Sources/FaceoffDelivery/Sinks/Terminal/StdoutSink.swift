@@ -1,5 +1,4 @@
 import FaceoffKit
-import FaceoffNHL
 import Foundation
 import Synchronization
 
@@ -82,7 +81,7 @@ public final class StdoutSink: Sink {
     private func colored(_ event: GameEvent, _ text: Renderer.Text) -> String {
         guard style.isEnabled else { return text.line }
         var line = ""
-        if let team = event.team, event.league != .nba, let color = TeamFactsTable.facts(for: team)?.primary {
+        if let team = event.team, let color = event.leagueDefinition.team(team)?.primary {
             line += style.onColor(" \(team) ", color) + " "
         }
         line += style.bold(text.title)

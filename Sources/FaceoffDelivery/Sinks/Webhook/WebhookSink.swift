@@ -1,7 +1,6 @@
 import FaceoffBase
 import FaceoffHTTP
 import FaceoffKit
-import FaceoffNHL
 import FaceoffStore
 import Foundation
 import Logging

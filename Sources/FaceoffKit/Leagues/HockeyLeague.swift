@@ -1,0 +1,47 @@
+import FaceoffAPI
+import FaceoffNHL
+import Foundation
+
+/// The NHL, through its public web API (`FaceoffNHL`).
+struct HockeyLeague: LeagueDefinition {
+    var league: League { .nhl }
+    var sportEmoji: String { "🏒" }
+    var startWord: String { "Puck drop" }
+    var icon: String { "mdi:hockey-puck" }
+    var regulationPeriods: Int { 3 }
+    var clockCountsDown: Bool { false }
+    var service: APIService { .nhl }
+    var hasManpower: Bool { true }
+    /// Every kind but basketball's.
+    var eventKinds: [GameEvent.Kind] { GameEvent.Kind.allCases.filter { !BasketballLeague.ownKinds.contains($0) } }
+
+    func periodLabel(_ period: Int, type: String?) -> String {
+        PeriodDescriptor(number: period, periodType: type.map(PeriodType.init(rawValue:)), maxRegulationPeriods: regulationPeriods).label
+    }
+
+    func periodName(_ period: Int, type: String?) -> String? {
+        switch type {
+        case "OT": "Overtime"
+        case "SO": "Shootout"
+        default: "\(periodLabel(period, type: type)) period"
+        }
+    }
+
+    func afterPeriod(_ label: String) -> String { "\(label) intermission" }
+
+    /// Ten digits: the season's first year, then the game type and number (2025020100).
+    func isGameID(_ id: Int) -> Bool { (1_917_000_000..<2_100_000_000).contains(id) }
+
+    func gameURL(_ id: Int) -> String { "https://www.nhl.com/gamecenter/\(id)" }
+
+    func team(_ abbrev: String) -> LeagueTeam? {
+        if let facts = TeamFactsTable.facts(for: abbrev) {
+            return LeagueTeam(
+                abbrev: facts.abbrev, name: facts.fullName, shortName: facts.commonName, primary: facts.primary,
+                secondary: facts.secondary, logo: TeamFacts.logoURL(facts.abbrev))
+        }
+        return Teams.info(abbrev).map { LeagueTeam(abbrev: $0.abbrev, name: $0.fullName, shortName: $0.abbrev) }
+    }
+
+    func liveGame(_ id: Int, client: APIClient) -> any LiveGame { NHLGame(gameID: id, client: client) }
+}

@@ -1,0 +1,168 @@
+import FaceoffAPI
+import FaceoffBase
+import Foundation
+import Synchronization
+
+/// A league, by the code configs, event JSON, MQTT topics and the store write (`nhl`, `nba`).
+/// What a league is and says is its `LeagueDefinition`, which the registry (`Leagues`) holds:
+/// code above the leagues asks the definition and never branches on which league it is.
+public struct League: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// The league `code` names, if the registry has it (`nba`, `NBA`); nil for any other.
+    public init?(rawValue code: String) {
+        guard let definition = Leagues.definition(code: code.lowercased()) else { return nil }
+        self = definition.league
+    }
+
+    /// A league's own name for itself; only its definition makes one.
+    public init(code: String) { rawValue = code }
+
+    public static let nhl = League(code: "nhl")
+    public static let nba = League(code: "nba")
+
+    /// "NHL"
+    public var name: String { rawValue.uppercased() }
+    public var description: String { rawValue }
+
+    /// What the league is and says.
+    public var definition: any LeagueDefinition {
+        // A league value is only made by its definition or from a code the registry has.
+        Leagues.definition(code: rawValue) ?? Leagues.hockey
+    }
+
+    /// The league's sport at a glance, for titles (`{{sport_emoji}}` in templates).
+    public var sportEmoji: String { definition.sportEmoji }
+    /// What its fans call a game's start (`{{start_word}}`).
+    public var startWord: String { definition.startWord }
+    /// The break after a period, by the period's label: "1st intermission", "end of Q3".
+    public func afterPeriod(_ label: String) -> String { definition.afterPeriod(label) }
+}
+
+/// A team of a league as presentation needs it: its names, colours and logo.
+public struct LeagueTeam: Sendable, Equatable {
+    public var abbrev: String
+    /// "Toronto Maple Leafs"
+    public var name: String
+    /// "Maple Leafs", "Lakers"
+    public var shortName: String
+    /// Its colours, where the league's facts have them (the NHL's table; the NBA's come from
+    /// ESPN's answers, not a table, so none here).
+    public var primary: RGB?
+    public var secondary: RGB?
+    /// Its logo's URL.
+    public var logo: String?
+
+    public init(abbrev: String, name: String, shortName: String, primary: RGB? = nil, secondary: RGB? = nil, logo: String? = nil) {
+        self.abbrev = abbrev
+        self.name = name
+        self.shortName = shortName
+        self.primary = primary
+        self.secondary = secondary
+        self.logo = logo
+    }
+
+    /// Colours and logo together, for lights and embeds; nil without colours.
+    public var look: TeamLook? {
+        guard let primary, let secondary else { return nil }
+        return TeamLook(primary: primary.hex, secondary: secondary.hex, logo: logo ?? "")
+    }
+}
+
+/// A team's colours and logo as event JSON and MQTT team states carry them (`teamColors`,
+/// `colors`).
+public struct TeamLook: Codable, Sendable, Equatable {
+    /// "#00205B"
+    public var primary: String
+    public var secondary: String
+    public var logo: String
+}
+
+/// What a league is and says, for everything above the leagues: delivery, MQTT, the calendar,
+/// the daemon, the server. One value per league, in the registry (`Leagues`).
+public protocol LeagueDefinition: Sendable {
+    var league: League { get }
+    /// "🏒"
+    var sportEmoji: String { get }
+    /// "Puck drop", "Tip-off".
+    var startWord: String { get }
+    /// The Material Design icon Home Assistant shows its teams' sensors with.
+    var icon: String { get }
+    /// Periods in regulation: a period past these is overtime.
+    var regulationPeriods: Int { get }
+    /// Basketball's clock counts down and its fans read the time left (`time_remaining` in an
+    /// event's details); hockey's alerts say the time gone.
+    var clockCountsDown: Bool { get }
+    /// Skaters and nets: whether a team's state has a strength, manpower and an empty net.
+    var hasManpower: Bool { get }
+    /// The kinds of event its games fire, which its teams' Home Assistant triggers follow.
+    var eventKinds: [GameEvent.Kind] { get }
+    /// The API its data comes from.
+    var service: APIService { get }
+
+    /// "1st", "OT", "SO"; "Q1", "2OT".
+    func periodLabel(_ period: Int, type: String?) -> String
+    /// A period as an alert says it ("2nd period", "Overtime"), where the league's events do
+    /// not say it themselves (`period_name` in their details).
+    func periodName(_ period: Int, type: String?) -> String?
+    /// The break after a period, by the period's label: "1st intermission", "end of Q3".
+    func afterPeriod(_ label: String) -> String
+    /// Whether `id` can be one of its games.
+    func isGameID(_ id: Int) -> Bool
+    /// A game's page on the league's site or its broadcaster's.
+    func gameURL(_ id: Int) -> String
+    /// A team by the abbreviation its feeds write; nil for none of its teams.
+    func team(_ abbrev: String) -> LeagueTeam?
+    /// Its game `id` as a live feed, polled through `client` (one of its `service`).
+    func liveGame(_ id: Int, client: APIClient) -> any LiveGame
+}
+
+/// The registry: every league the program knows, each by its definition. The built-in
+/// leagues are here; a test adds one of its own with `register`.
+public enum Leagues {
+    static let hockey: any LeagueDefinition = HockeyLeague()
+    private static let registered = Mutex<[any LeagueDefinition]>([HockeyLeague(), BasketballLeague()])
+
+    /// Every league, the NHL first.
+    public static var all: [any LeagueDefinition] { registered.withLock { $0 } }
+
+    public static func definition(code: String) -> (any LeagueDefinition)? {
+        registered.withLock { $0.first { $0.league.rawValue == code } }
+    }
+
+    /// Adds a league (one of the tests' own); a league already known is replaced.
+    public static func register(_ definition: any LeagueDefinition) {
+        registered.withLock { leagues in
+            leagues.removeAll { $0.league == definition.league }
+            leagues.append(definition)
+        }
+    }
+}
+
+/// A followed team, typed: its league and the abbreviation the league's feeds write. Written
+/// as the config keeps it: the NHL's bare (`TOR`), any other league's with its code
+/// (`nba:LAL`), so the Celtics' `BOS` is never the Bruins'.
+public struct TeamKey: Hashable, Sendable, CustomStringConvertible {
+    public var league: League
+    public var abbrev: String
+
+    public init(league: League, abbrev: String) {
+        self.league = league
+        self.abbrev = abbrev
+    }
+
+    /// A team as the config and followed lists keep it (`TOR`, `nba:LAL`); nil for a league
+    /// the registry does not have or a team the league does not.
+    public init?(written: String) {
+        let parts = written.split(separator: ":", maxSplits: 1)
+        let league = parts.count == 2 ? League(rawValue: String(parts[0])) : .nhl
+        guard let league, let team = league.definition.team(String(parts[parts.count - 1])) else { return nil }
+        self.init(league: league, abbrev: team.abbrev)
+    }
+
+    public var written: String { league == .nhl ? abbrev : "\(league.rawValue):\(abbrev)" }
+    public var description: String { written }
+
+    /// The team's names, colours and logo.
+    public var team: LeagueTeam? { league.definition.team(abbrev) }
+}

@@ -1,0 +1,129 @@
+import FaceoffAPI
+import FaceoffBase
+import Foundation
+import Testing
+
+@testable import FaceoffDelivery
+@testable import FaceoffKit
+@testable import FaceoffMQTT
+@testable import FaceoffNHL
+
+/// A league that exists only here: curling's, three teams, ends for periods. What is above
+/// the leagues (delivery, templates, MQTT and Home Assistant) knows it from its definition
+/// alone, with no line of theirs naming it.
+struct CurlingLeague: LeagueDefinition {
+    static let league = League(code: "lcl")
+    /// Registered once, by the first test that asks.
+    static let registered: League = {
+        Leagues.register(CurlingLeague())
+        return league
+    }()
+
+    var league: League { Self.league }
+    var sportEmoji: String { "🥌" }
+    var startWord: String { "First stone" }
+    var icon: String { "mdi:curling" }
+    var regulationPeriods: Int { 8 }
+    var clockCountsDown: Bool { true }
+    var hasManpower: Bool { false }
+    var eventKinds: [GameEvent.Kind] { [.gameStart, .periodStart, .periodEnd, .final, .scheduleChange, .score, .leadChange] }
+    var service: APIService { .nhl }
+
+    func periodLabel(_ period: Int, type: String?) -> String { period > regulationPeriods ? "Extra end" : "End \(period)" }
+    func periodName(_ period: Int, type: String?) -> String? { period > regulationPeriods ? "the extra end" : "end \(period)" }
+    func afterPeriod(_ label: String) -> String { "after \(label)" }
+    func isGameID(_ id: Int) -> Bool { (1..<1000).contains(id) }
+    func gameURL(_ id: Int) -> String { "https://curling.example/games/\(id)" }
+
+    func team(_ abbrev: String) -> LeagueTeam? {
+        let teams = [
+            LeagueTeam(
+                abbrev: "ICE", name: "Lakeshore Icebreakers", shortName: "Icebreakers", primary: RGB(hex: "#1B3A6B"),
+                secondary: RGB(hex: "#D9E4F2"), logo: "https://curling.example/logos/ICE.svg"),
+            LeagueTeam(abbrev: "ROK", name: "Granite Rocks", shortName: "Rocks"),
+            LeagueTeam(abbrev: "BRM", name: "Harbour Brooms", shortName: "Brooms"),
+        ]
+        return teams.first { $0.abbrev == abbrev.uppercased() }
+    }
+
+    /// Its feed is not read here: what these tests hold to is above the feed.
+    func liveGame(_ id: Int, client: APIClient) -> any LiveGame { NHLGame(gameID: id, client: client) }
+}
+
+@Suite struct ThirdLeagueTests {
+    let league = CurlingLeague.registered
+
+    func event(_ kind: GameEvent.Kind, team: String? = "ICE", period: Int = 3, score: (Int, Int) = (2, 1)) -> GameEvent {
+        var event = GameEvent(
+            kind: kind, key: "\(kind.rawValue)-\(period)", gameId: 42, away: "ICE", home: "ROK", team: team, period: period,
+            score: .init(away: score.0, home: score.1), details: ["time_remaining": "4:10"])
+        event.league = league
+        return event
+    }
+
+    @Test func itsTeamsAndGamesAreWrittenWithItsCode() throws {
+        #expect(League(rawValue: "LCL") == league)
+        let key = try #require(TeamKey(written: "lcl:ice"))
+        #expect(key.written == "lcl:ICE" && key.team?.shortName == "Icebreakers")
+        #expect(TeamKey(written: "lcl:TOR") == nil)
+        #expect(GameKey.parse("lcl:42") == GameKey(league: league, id: 42))
+        #expect(GameKey.parse("lcl:4242") == nil)
+        let lead = event(.leadChange)
+        #expect(lead.followKey("ICE") == "lcl:ICE")
+        #expect(lead.isGame(of: ["lcl:ROK"]) && !lead.isGame(of: ["ROK", "ICE"]))
+        #expect(lead.periodLabel == "End 3")
+    }
+
+    /// The words, colours and links of an alert are the league's.
+    @Test func anAlertSpeaksItsLeaguesWords() throws {
+        let lead = event(.leadChange)
+        let values = AlertContext.values(lead, followed: ["lcl:ICE"])
+        #expect(values["start_word"] as? String == "First stone")
+        #expect(values["sport_emoji"] as? String == "🥌")
+        #expect(values["league"] as? String == "lcl" && values["lcl"] as? Bool == true && values["nba"] == nil)
+        #expect(values["team_name"] as? String == "Icebreakers")
+        #expect(values["team_full_name"] as? String == "Lakeshore Icebreakers")
+        #expect(values["team_color"] as? String == "#1B3A6B")
+        #expect(values["team_logo"] as? String == "https://curling.example/logos/ICE.svg")
+        #expect(values["game_url"] as? String == "https://curling.example/games/42")
+        #expect(values["when"] as? String == "End 3 4:10")
+        #expect(values["period_name"] as? String == "end 3")
+        #expect(values["followed"] as? Bool == true)
+        let renderer = Renderer(templates: try TemplateSet(overrides: nil), followed: ["lcl:ICE"])
+        #expect(renderer.text(event(.gameStart, team: nil)).title == "🥌 First stone: ICE @ ROK")
+        #expect(renderer.isImportant(event(.final)) && !Renderer.builtIn.isImportant(event(.final)))
+        let json = EventJSON(lead, text: Renderer.Text(title: "t", body: "b"))
+        #expect(json.league == "lcl" && json.teamColors?.secondary == "#D9E4F2")
+        // A team with no colours in its facts has none in the JSON.
+        #expect(EventJSON(event(.leadChange, team: "ROK"), text: Renderer.Text(title: "t", body: "b")).teamColors == nil)
+    }
+
+    /// Its teams' devices declare what its events fire and nothing of hockey's or basketball's.
+    @Test func homeAssistantKnowsItsTeamsFromItsDefinition() throws {
+        #expect(
+            MQTTTrigger.of(league) == [.leadTaken, .leadLost, .gameStart, .periodStart, .periodEnd, .final, .win, .loss, .scheduleChange])
+        let discovery = HomeAssistantDiscovery(topics: MQTTTopics(prefix: "faceoff", discoveryPrefix: "homeassistant"), version: "1")
+        let messages = discovery.messages(for: "lcl:ICE")
+        let sensor = try #require(messages.first { $0.topic.hasSuffix("/state/config") })
+        let config = try #require(try JSONSerialization.jsonObject(with: Data(sensor.payload.utf8)) as? [String: Any])
+        #expect(config["icon"] as? String == "mdi:curling")
+        let device = try #require(config["device"] as? [String: Any])
+        #expect(device["name"] as? String == "Lakeshore Icebreakers" && device["model"] as? String == "LCL team")
+        let triggers = messages.filter { $0.topic.contains("/device_automation/") }.map { $0.topic.split(separator: "/")[3] }
+        #expect(triggers.contains("lead_taken") && !triggers.contains("goal") && !triggers.contains("run"))
+        for kind in league.definition.eventKinds {
+            let fired = Set(MQTTTrigger.fired(by: event(kind), for: "lcl:ICE") + MQTTTrigger.fired(by: event(kind), for: "lcl:ROK"))
+            #expect(fired.isSubset(of: Set(MQTTTrigger.of(league))), "\(kind)")
+        }
+    }
+
+    /// A team's state: the time left on the clock, no skaters or nets, its colours; the end
+    /// of the eighth end with a winner is no break.
+    @Test func aTeamsStateFollowsItsLeaguesRules() {
+        let state = MQTTTeamState.after(event(.leadChange), team: "lcl:ICE", previous: nil, at: Date())
+        #expect(state.clock == "4:10" && state.strength == nil && state.emptyNet == nil)
+        #expect(state.colors?.primary == "#1B3A6B")
+        #expect(MQTTTeamState.after(event(.periodEnd, period: 3), team: "lcl:ICE", previous: nil, at: Date()).state == "intermission")
+        #expect(MQTTTeamState.after(event(.periodEnd, period: 8), team: "lcl:ICE", previous: nil, at: Date()).state == "live")
+    }
+}
