@@ -1,10 +1,8 @@
 import FaceoffAPI
 import FaceoffDelivery
-import FaceoffESPN
 import FaceoffHTTP
 import FaceoffKit
 import FaceoffMQTT
-import FaceoffNHL
 import FaceoffStore
 import Foundation
 import Logging
@@ -91,12 +89,9 @@ public struct AlertSetup: Sendable {
             store: store,
             finalHold: session.config.watch.finalHold,
             games: { team in
-                if let nba = NBATeams.team(written: team) {
-                    guard let espn, let schedule = try? await espn.fetch(.nbaSchedule(nba)) else { return [] }
-                    return (schedule.value.events ?? []).compactMap { GameSummary(nba: $0, team: nba, time: time) }
-                }
-                guard let client, let schedule = try? await client.fetch(.clubSchedule(team, season: "now")) else { return [] }
-                return (schedule.value.games ?? []).compactMap { GameSummary($0, team: team, time: time) }
+                guard let key = TeamKey(written: team), let client, let espn else { return [] }
+                let league = key.league.definition
+                return (try? await league.games(of: key, client: league.client(among: [client, espn]), time: time)) ?? []
             },
             switches: session.config.sinks.map(\.displayName),
             schedule: retrySchedule ?? .mqtt)

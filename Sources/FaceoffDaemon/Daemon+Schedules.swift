@@ -1,6 +1,5 @@
 import FaceoffAPI
 import FaceoffBase
-import FaceoffESPN
 import FaceoffKit
 import FaceoffMQTT
 import FaceoffNHL
@@ -53,11 +52,15 @@ extension Daemon {
         var fetched = 0
         var current = true
         let date = dependencies.now()
-        let followed = teams.map(TeamReference.nhl) + config.nbaTeams.map(TeamReference.nba)
+        let followed =
+            teams.map { TeamKey(league: .nhl, abbrev: $0) } + config.teams.compactMap(TeamKey.init(written:)).filter { $0.league != .nhl }
+        let time = LocalTime(timeZone: config.timeZone)
         for team in followed {
             let key = team.written
             do {
-                let read = try await readSchedule(team, parts: parts, at: date, config: config)
+                let league = team.league.definition
+                let read = try await league.schedule(
+                    of: team, client: league.client(among: [parts.client, parts.espn]), at: date, time: time)
                 fetched += 1
                 if let (age, reason) = read.stale {
                     current = false
@@ -94,51 +97,6 @@ extension Daemon {
             }
         }
         return (games, current)
-    }
-
-    /// What one followed team's schedule answer gives the daemon: whether it is a stale copy
-    /// standing in for a refused or failed answer (how old, and why), its games to compare
-    /// with the last answer, and the games to plan for. Each league reads its own answer in
-    /// `readSchedule`; what the daemon does with it is the same for every league.
-    struct ScheduleRead {
-        var stale: (age: TimeInterval, reason: String)?
-        var changes: [ScheduleChanges.Game]
-        var planned: [Timeline<C.Instant>.Game]
-    }
-
-    /// `team`'s schedule, asked again (a conditional GET), as the daemon reads it.
-    func readSchedule(_ team: TeamReference, parts: Parts, at date: Date, config: Config) async throws -> ScheduleRead {
-        switch team {
-        case .nhl(let abbrev):
-            let schedule = try await parts.client.fetch(.clubSchedule(abbrev), revalidate: true)
-            let all = schedule.value.games ?? []
-            // Past games are done; the season's far future waits for later refreshes.
-            let series = SeriesState.states(all)
-            let planned = all.compactMap { game -> Timeline<C.Instant>.Game? in
-                guard GameWindow.isPlanned(game, now: date), let id = game.id, let away = game.awayTeam?.abbrev,
-                    let home = game.homeTeam?.abbrev
-                else { return nil }
-                return .init(
-                    id: id, start: game.startTime, away: away, home: home, live: game.gameState?.isLive ?? false, series: series[id])
-            }
-            return ScheduleRead(stale: schedule.stale, changes: all.compactMap(ScheduleChanges.Game.init), planned: planned)
-        case .nba(let team):
-            let schedule = try await parts.espn.fetch(.nbaSchedule(team), revalidate: true)
-            let events = schedule.value.events ?? []
-            // The part of the season counts as a season: when ESPN's answer moves on to the
-            // playoffs there is nothing to compare, rather than every playoff game "added".
-            // (Its year and part are ones a season has: the endpoint refuses others.)
-            let part = schedule.value.season.flatMap { season in season.year.map { $0 * 10 + (season.type ?? 0) } }
-            let planned = events.compactMap { event -> Timeline<C.Instant>.Game? in
-                guard let game = GameSummary(nba: event, team: team, time: LocalTime(timeZone: config.timeZone)),
-                    GameWindow.isPlanned(nba: game, now: date)
-                else { return nil }
-                return .init(
-                    id: game.id, start: game.startDate, away: game.away.abbrev, home: game.home.abbrev, live: game.isLive, league: .nba)
-            }
-            return ScheduleRead(
-                stale: schedule.stale, changes: events.compactMap { ScheduleChanges.Game(nba: $0, season: part) }, planned: planned)
-        }
     }
 
     /// Routes a `schedule_change` for each change since the team's last accepted schedule

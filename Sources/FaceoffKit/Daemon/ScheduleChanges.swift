@@ -27,6 +27,9 @@ package enum ScheduleChanges {
         package var played: Bool
         package var venue: String?
         package var league: League?
+        /// A game with no time yet that the answer dates at its day's midnight in the league's
+        /// own zone (ESPN's: US Eastern): that day, `2025-04-13`, whatever the fan's zone.
+        package var undatedDay: String?
 
         /// An NHL game of a club schedule.
         package init?(_ game: ScheduleGame) {
@@ -60,6 +63,7 @@ package enum ScheduleChanges {
             let status = competition.status?.game
             stateName = competition.status?.type?.name
             timeTBD = !event.hasTime
+            undatedDay = timeTBD ? event.date.flatMap(ESPNDate.easternDay) : nil
             postponed = status == "postponed"
             cancelled = status == "cancelled"
             played = status == "live" || status == "final"
@@ -87,11 +91,9 @@ package enum ScheduleChanges {
         func when(_ game: Game) -> String? {
             guard let start = game.start else { return nil }
             guard game.timeTBD else { return "\(time.day(start)) \(time.time(start))" }
-            // ESPN dates a game with no time at midnight Eastern: its day is Eastern's, whatever
-            // the zone (noon UTC of that day is that day everywhere the NBA plays).
-            if game.league == .nba, let day = game.startUTC.flatMap(ESPNDate.easternDay),
-                let noon = try? Date("\(day)T12:00:00Z", strategy: .iso8601)
-            {
+            // A game dated at midnight in the league's zone is on that zone's day (noon UTC of
+            // that day is that day everywhere the NBA plays).
+            if let day = game.undatedDay, let noon = try? Date("\(day)T12:00:00Z", strategy: .iso8601) {
                 return "\(time.day(noon)), time TBD"
             }
             return "\(time.day(start)), time TBD"
@@ -100,9 +102,9 @@ package enum ScheduleChanges {
         for game in after {
             guard let away = game.away, let home = game.home else { continue }
             if game.played { continue }
-            // ESPN dates a game with no time yet at its day's midnight (Eastern): not past
-            // until that day is.
-            let grace: TimeInterval = game.league == .nba && game.timeTBD ? 86400 : 0
+            // A game dated at its day's midnight in the league's zone: not past until that
+            // day is.
+            let grace: TimeInterval = game.undatedDay != nil ? 86400 : 0
             if let start = game.start, start.addingTimeInterval(grace) < now, !game.postponed { continue }
             var changes: [(change: String, from: String?, to: String?)] = []
             if let previous = old[game.id] {

@@ -6,29 +6,7 @@ import Foundation
 /// no clock.
 package struct Timeline<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     /// A game on the timeline.
-    package struct Game: Sendable {
-        package let id: Int
-        package let start: Date?
-        package let away: String
-        package let home: String
-        package let live: Bool
-        /// A playoff game's series before it.
-        package var series: SeriesState? = nil
-        /// Whose game it is: the NHL's (its API) or the NBA's (ESPN's). The two leagues' ids
-        /// never meet: the NHL's have ten digits, ESPN's nine.
-        package var league: League = .nhl
-        package init(
-            id: Int, start: Date?, away: String, home: String, live: Bool, series: SeriesState? = nil, league: League = .nhl
-        ) {
-            self.id = id
-            self.start = start
-            self.away = away
-            self.home = home
-            self.live = live
-            self.series = series
-            self.league = league
-        }
-    }
+    package typealias Game = PlannedGame
 
     package var games: [Int: Game] = [:]
     package var nextRefresh: Instant
@@ -73,5 +51,30 @@ package struct Timeline<Instant: InstantProtocol>: Sendable where Instant.Durati
 
     private func window(_ start: Date, _ pregame: Duration) -> Date {
         start.addingTimeInterval(-Double(pregame.components.seconds))
+    }
+}
+
+/// A followed team's game that is still to come or on, as a league's schedule gives it
+/// (`LeagueDefinition.schedule`) and the daemon plans for it.
+public struct PlannedGame: Sendable {
+    public let id: Int
+    public let start: Date?
+    public let away: String
+    public let home: String
+    public let live: Bool
+    /// A playoff game's series before it.
+    public var series: SeriesState? = nil
+    /// Whose game it is. Ids are keyed alone: the NHL's have ten digits, ESPN's nine.
+    public var league: League = .nhl
+    public init(
+        id: Int, start: Date?, away: String, home: String, live: Bool, series: SeriesState? = nil, league: League = .nhl
+    ) {
+        self.id = id
+        self.start = start
+        self.away = away
+        self.home = home
+        self.live = live
+        self.series = series
+        self.league = league
     }
 }

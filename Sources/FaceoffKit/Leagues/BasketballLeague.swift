@@ -1,4 +1,5 @@
 import FaceoffAPI
+import FaceoffBase
 import FaceoffESPN
 import Foundation
 
@@ -36,4 +37,34 @@ struct BasketballLeague: LeagueDefinition {
     }
 
     func liveGame(_ id: Int, client: APIClient) -> any LiveGame { NBAGame(gameID: id, client: client) }
+
+    func schedule(of key: TeamKey, client: APIClient, at date: Date, time: LocalTime) async throws -> TeamSchedule {
+        let team = try Self.team(key)
+        let schedule = try await client.fetch(.nbaSchedule(team), revalidate: true)
+        let events = schedule.value.events ?? []
+        // The part of the season counts as a season: when ESPN's answer moves on to the
+        // playoffs there is nothing to compare, rather than every playoff game "added".
+        // (Its year and part are ones a season has: the endpoint refuses others.)
+        let part = schedule.value.season.flatMap { season in season.year.map { $0 * 10 + (season.type ?? 0) } }
+        let planned = events.compactMap { event -> PlannedGame? in
+            guard let game = GameSummary(nba: event, team: team, time: time), GameWindow.isPlanned(nba: game, now: date) else {
+                return nil
+            }
+            return PlannedGame(
+                id: game.id, start: game.startDate, away: game.away.abbrev, home: game.home.abbrev, live: game.isLive, league: .nba)
+        }
+        return TeamSchedule(
+            stale: schedule.stale, changes: events.compactMap { ScheduleChanges.Game(nba: $0, season: part) }, planned: planned)
+    }
+
+    func games(of key: TeamKey, client: APIClient, time: LocalTime) async throws -> [GameSummary] {
+        let team = try Self.team(key)
+        let schedule = try await client.fetch(.nbaSchedule(team)).value
+        return (schedule.events ?? []).compactMap { GameSummary(nba: $0, team: team, time: time) }
+    }
+
+    static func team(_ key: TeamKey) throws -> NBATeam {
+        guard let team = NBATeams.team(abbreviation: key.abbrev) else { throw UsageError(message: "\(key) is no NBA team") }
+        return team
+    }
 }

@@ -44,4 +44,24 @@ struct HockeyLeague: LeagueDefinition {
     }
 
     func liveGame(_ id: Int, client: APIClient) -> any LiveGame { NHLGame(gameID: id, client: client) }
+
+    func schedule(of team: TeamKey, client: APIClient, at date: Date, time: LocalTime) async throws -> TeamSchedule {
+        let schedule = try await client.fetch(.clubSchedule(team.abbrev), revalidate: true)
+        let all = schedule.value.games ?? []
+        // Past games are done; the season's far future waits for later refreshes.
+        let series = SeriesState.states(all)
+        let planned = all.compactMap { game -> PlannedGame? in
+            guard GameWindow.isPlanned(game, now: date), let id = game.id, let away = game.awayTeam?.abbrev,
+                let home = game.homeTeam?.abbrev
+            else { return nil }
+            return PlannedGame(
+                id: id, start: game.startTime, away: away, home: home, live: game.gameState?.isLive ?? false, series: series[id])
+        }
+        return TeamSchedule(stale: schedule.stale, changes: all.compactMap(ScheduleChanges.Game.init), planned: planned)
+    }
+
+    func games(of team: TeamKey, client: APIClient, time: LocalTime) async throws -> [GameSummary] {
+        let schedule = try await client.fetch(.clubSchedule(team.abbrev)).value
+        return (schedule.games ?? []).compactMap { GameSummary($0, team: team.abbrev, time: time) }
+    }
 }

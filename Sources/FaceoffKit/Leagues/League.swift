@@ -115,6 +115,32 @@ public protocol LeagueDefinition: Sendable {
     func team(_ abbrev: String) -> LeagueTeam?
     /// Its game `id` as a live feed, polled through `client` (one of its `service`).
     func liveGame(_ id: Int, client: APIClient) -> any LiveGame
+    /// `team`'s schedule asked again (a conditional GET) through `client`, as `run` reads it.
+    func schedule(of team: TeamKey, client: APIClient, at date: Date, time: LocalTime) async throws -> TeamSchedule
+    /// `team`'s season as the shared game summary, through `client` as its mode says (a
+    /// cached copy, for the next game's lookups).
+    func games(of team: TeamKey, client: APIClient, time: LocalTime) async throws -> [GameSummary]
+}
+
+extension LeagueDefinition {
+    /// Of these clients, the one that speaks the league's API (the first if none does).
+    public func client(among clients: [APIClient]) -> APIClient { clients.first { $0.service == service } ?? clients[0] }
+}
+
+/// A followed team's schedule as `run` reads it: whether it is a stale copy standing in for a
+/// refused or failed answer (how old, and why), its games to compare with the last answer,
+/// and the games to plan for. Each league reads its own answer; what the daemon does with it
+/// is the same for every league.
+public struct TeamSchedule: Sendable {
+    package var stale: (age: TimeInterval, reason: String)?
+    package var changes: [ScheduleChanges.Game]
+    package var planned: [PlannedGame]
+
+    package init(stale: (age: TimeInterval, reason: String)?, changes: [ScheduleChanges.Game], planned: [PlannedGame]) {
+        self.stale = stale
+        self.changes = changes
+        self.planned = planned
+    }
 }
 
 /// The registry: every league the program knows, each by its definition. The built-in

@@ -8,7 +8,6 @@ public enum LiveGames {
     /// The game `id` of `league`, polled through the one of these clients that speaks its API.
     public static func game(_ league: League, id: Int, nhl: APIClient, espn: APIClient) -> any LiveGame {
         let definition = league.definition
-        let client = [nhl, espn].first { $0.service == definition.service } ?? nhl
-        return definition.liveGame(id, client: client)
+        return definition.liveGame(id, client: definition.client(among: [nhl, espn]))
     }
 }

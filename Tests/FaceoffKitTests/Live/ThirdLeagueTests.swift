@@ -46,8 +46,12 @@ struct CurlingLeague: LeagueDefinition {
         return teams.first { $0.abbrev == abbrev.uppercased() }
     }
 
-    /// Its feed is not read here: what these tests hold to is above the feed.
+    /// Its feed and schedule are not read here: what these tests hold to is above them.
     func liveGame(_ id: Int, client: APIClient) -> any LiveGame { NHLGame(gameID: id, client: client) }
+    func schedule(of team: TeamKey, client: APIClient, at date: Date, time: LocalTime) async throws -> TeamSchedule {
+        TeamSchedule(stale: nil, changes: [], planned: [])
+    }
+    func games(of team: TeamKey, client: APIClient, time: LocalTime) async throws -> [GameSummary] { [] }
 }
 
 @Suite struct ThirdLeagueTests {
