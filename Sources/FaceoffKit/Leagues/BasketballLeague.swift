@@ -67,4 +67,11 @@ struct BasketballLeague: LeagueDefinition {
         guard let team = NBATeams.team(abbreviation: key.abbrev) else { throw UsageError(message: "\(key) is no NBA team") }
         return team
     }
+
+    func current(of key: TeamKey, client: APIClient, time: LocalTime, now: Date) async throws -> [(GameSummary, SeriesState?)] {
+        let team = try Self.team(key)
+        let schedule = try await client.fetch(.nbaSchedule(team), revalidate: true).value
+        return (schedule.events ?? []).compactMap { GameSummary(nba: $0, team: team, time: time) }
+            .filter { GameWindow.isCurrent(nba: $0, now: now) }.map { ($0, nil) }
+    }
 }

@@ -64,4 +64,11 @@ struct HockeyLeague: LeagueDefinition {
         let schedule = try await client.fetch(.clubSchedule(team.abbrev)).value
         return (schedule.games ?? []).compactMap { GameSummary($0, team: team.abbrev, time: time) }
     }
+
+    func current(of team: TeamKey, client: APIClient, time: LocalTime, now: Date) async throws -> [(GameSummary, SeriesState?)] {
+        let games = try await client.fetch(.clubSchedule(team.abbrev), revalidate: true).value.games ?? []
+        let series = SeriesState.states(games)
+        return games.filter { GameWindow.isCurrent($0, now: now) }.compactMap { GameSummary($0, team: team.abbrev, time: time) }
+            .map { ($0, series[$0.id]) }
+    }
 }

@@ -120,6 +120,9 @@ public protocol LeagueDefinition: Sendable {
     /// `team`'s season as the shared game summary, through `client` as its mode says (a
     /// cached copy, for the next game's lookups).
     func games(of team: TeamKey, client: APIClient, time: LocalTime) async throws -> [GameSummary]
+    /// `team`'s games to come or on at `now` (`GameWindow`), asked again, each with its
+    /// series before it where the schedule tells it (the NHL's), for `watch TEAM`.
+    func current(of team: TeamKey, client: APIClient, time: LocalTime, now: Date) async throws -> [(GameSummary, SeriesState?)]
 }
 
 extension LeagueDefinition {

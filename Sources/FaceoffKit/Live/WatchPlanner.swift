@@ -1,6 +1,4 @@
 import FaceoffAPI
-import FaceoffESPN
-import FaceoffNHL
 import Foundation
 
 /// `watch TEAM`: of the teams' schedules (either league's), the game to watch next: one on
@@ -27,16 +25,10 @@ public struct WatchPlanner: Sendable {
     public func next(of teams: [String], skipping finished: Set<Int>, now: Date) async throws -> Pick? {
         var candidates: [Pick] = []
         for team in teams {
-            if let nba = NBATeams.team(written: team) {
-                let schedule = try await espn.fetch(.nbaSchedule(nba), revalidate: true).value
-                candidates += (schedule.events ?? []).compactMap { GameSummary(nba: $0, team: nba, time: time) }
-                    .filter { GameWindow.isCurrent(nba: $0, now: now) }.map { Pick(league: .nba, game: $0, series: nil) }
-                continue
-            }
-            let schedule = try await nhl.fetch(.clubSchedule(team), revalidate: true).value
-            let series = SeriesState.states(schedule.games ?? [])
-            candidates += (schedule.games ?? []).filter { GameWindow.isCurrent($0, now: now) }
-                .compactMap { GameSummary($0, team: team, time: time) }.map { Pick(league: .nhl, game: $0, series: series[$0.id]) }
+            guard let key = TeamKey(written: team) else { continue }
+            let league = key.league.definition
+            candidates += try await league.current(of: key, client: league.client(among: [nhl, espn]), time: time, now: now)
+                .map { Pick(league: key.league, game: $0, series: $1) }
         }
         return Self.earliest(candidates.filter { !finished.contains($0.game.id) })
     }

@@ -52,6 +52,7 @@ struct CurlingLeague: LeagueDefinition {
         TeamSchedule(stale: nil, changes: [], planned: [])
     }
     func games(of team: TeamKey, client: APIClient, time: LocalTime) async throws -> [GameSummary] { [] }
+    func current(of team: TeamKey, client: APIClient, time: LocalTime, now: Date) async throws -> [(GameSummary, SeriesState?)] { [] }
 }
 
 @Suite struct ThirdLeagueTests {
