@@ -145,8 +145,7 @@ let package = Package(
         .target(
             name: "FaceoffServer",
             dependencies: [
-                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "FaceoffCalendar",
-                "CQREncode",
+                "FaceoffBase", "FaceoffHTTP", "FaceoffStore", "FaceoffAPI", "FaceoffKit", "FaceoffCalendar", "CQREncode",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -1,154 +1,45 @@
 import FaceoffKit
-import FaceoffNHL
 import Foundation
 import HummingbirdCore
 import Logging
 import NIOCore
-import Synchronization
 
-/// Serves finished games as if they were being played now, as the NHL API would: under
-/// `/v1/`, the play-by-play (and landing) of each game, `score/now`, `schedule/now`, and the
-/// club schedules of the teams involved. Each game starts `startDelay` after launch and its
-/// game and intermission clocks run `speed` times faster than real time. Tests, benchmarks
-/// and curious users point `--api-base` at it.
+/// `replay --serve`: finished games served as if they were being played now, each league's
+/// as its own API would answer (`ReplayAPI`: the NHL's under `/v1/`, ESPN's under its league
+/// path), all from one address. Tests, benchmarks and curious users point Faceoff's API
+/// bases at it.
 public struct ReplayServer: Sendable {
-    public static let intermission = 1080
-
-    let games: [ReplayFeed]
-    let speed: Double
-    let launched: Date
-    let startDelay: TimeInterval
-    /// Game seconds between periods.
-    let intermissionLength: Int
+    let apis: [any ReplayAPI]
     let logger: Logger
     /// The time the served games follow (the wall clock, unless a test drives it).
     let now: @Sendable () -> Date
 
     public init(
-        games: [PlayByPlay], speed: Double, startDelay: TimeInterval = 5, intermission: Int = ReplayServer.intermission,
-        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.replay")
+        apis: [any ReplayAPI], now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.replay")
     ) {
-        intermissionLength = intermission
-        self.games = games.map(ReplayFeed.init)
-        self.speed = max(speed, 0.01)
-        launched = now()
-        self.startDelay = startDelay
-        self.logger = logger
+        self.apis = apis
         self.now = now
+        self.logger = logger
     }
 
-    /// When a game's first play happens in the replay (all games start together).
-    public var start: Date { launched.addingTimeInterval(startDelay) }
-
-    /// Seconds of game-plus-intermission time at which each play happens.
-    func timeline(_ replay: ReplayFeed) -> [Int] {
-        replay.plays.indices.map { index in
-            let period = replay.plays[index].periodDescriptor?.number ?? 1
-            return replay.gameSeconds(index) + (period - 1) * intermissionLength
-        }
-    }
-
-    /// When the feed of game `game` first shows its first `count` plays (benchmarks measure
-    /// alert latency from here).
-    public func visibleAt(game: Int, plays count: Int) -> Date {
-        let times = timeline(games[game])
-        guard count > 1 else { return start }
-        return start.addingTimeInterval(Double(times[min(count, times.count) - 1]) / speed)
-    }
-
-    /// The feed of `replay` as it stands at `date`.
-    public func feed(_ replay: ReplayFeed, at date: Date) -> PlayByPlay {
-        let elapsed = date.timeIntervalSince(start) * speed
-        let times = timeline(replay)
-        var copy: PlayByPlay
-        if elapsed < 0 {
-            copy = replay.prefix(0)
-            copy.gameState = elapsed > -30 * speed ? .pre : .fut
-        } else {
-            let count = times.filter { Double($0) <= elapsed }.count
-            copy = replay.prefix(max(1, count))
-            if count < replay.count, copy.clock?.inIntermission == true, let end = times.prefix(count).last {
-                // Real seconds left, so a watcher sleeping through it wakes in time.
-                let left = max(0, Int((Double(intermissionLength) - (elapsed - Double(end))) / speed))
-                copy.clock = GameClock(
-                    timeRemaining: String(format: "%02d:%02d", left / 60, left % 60), secondsRemaining: left, running: false,
-                    inIntermission: true)
-            }
-        }
-        copy.startTimeUTC = start.formatted(.iso8601)
-        return copy
-    }
-
-    private func scheduleGame(_ replay: ReplayFeed, at date: Date) -> [String: Any] {
-        let feed = feed(replay, at: date)
-        func team(_ team: GameTeam?) -> [String: Any] {
-            var object: [String: Any] = ["abbrev": team?.abbrev ?? "", "id": team?.id ?? 0]
-            if let name = team?.commonName?.value { object["commonName"] = ["default": name] }
-            if let place = team?.placeName?.value { object["placeName"] = ["default": place] }
-            if feed.gameState?.isUpcoming == false {
-                object["score"] = team?.score ?? 0
-                object["sog"] = team?.sog ?? 0
-            }
-            return object
-        }
-        var game: [String: Any] = [
-            "id": feed.id ?? 0, "season": feed.season ?? 20252026, "gameType": feed.gameType?.rawValue ?? 2,
-            "gameDate": String(feed.startTimeUTC?.prefix(10) ?? ""), "startTimeUTC": feed.startTimeUTC ?? "",
-            "gameState": feed.gameState?.rawValue ?? "FUT", "gameScheduleState": "OK",
-            "venue": ["default": feed.venue?.value ?? ""], "awayTeam": team(feed.awayTeam), "homeTeam": team(feed.homeTeam),
-        ]
-        if let period = feed.periodDescriptor {
-            game["periodDescriptor"] = ["number": period.number ?? 1, "periodType": period.periodType?.rawValue ?? "REG"]
-        }
-        if let outcome = feed.gameOutcome?.lastPeriodType { game["gameOutcome"] = ["lastPeriodType": outcome.rawValue] }
-        return game
-    }
-
-    private func json(_ object: Any, _ path: String) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        // Benchmarks count requests and bytes from these lines (LOG_LEVEL=debug).
-        logger.debug("served", metadata: ["path": "\(path)", "bytes": "\(data.count)"])
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    private func encoded(_ feed: PlayByPlay, _ path: String) -> Response {
-        let data = (try? JSONEncoder().encode(feed)) ?? Data("{}".utf8)
-        logger.debug("served", metadata: ["path": "\(path)", "bytes": "\(data.count)"])
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    /// Runs until cancelled; `onReady` gets the base URL (ending in /v1/) once bound.
-    public func run(host: String, port: Int, onReady: @escaping @Sendable (String) -> Void) async throws {
+    /// Runs until cancelled; `onReady` gets each API's base (the NHL's ends in /v1/), in the
+    /// order of `apis`, once bound.
+    public func run(host: String, port: Int, onReady: @escaping @Sendable ([String]) -> Void) async throws {
         let server = HTTPServer(host: host, port: port, name: "Faceoff replay") { request in respond(request) }
-        try await server.run(logger: logger) { address in onReady("http://\(address)/v1/") }
+        try await server.run(logger: logger) { address in onReady(apis.map { $0.base(root: "http://\(address)/") }) }
     }
 
-    /// The API's paths under /v1/ that a watcher asks for.
     func respond(_ request: Request) -> Response {
-        guard request.method == .get, let path = HTTPServer.components(request, after: ["v1"]) else { return Response(status: .notFound) }
-        let date = now()
-        let today = String(start.formatted(.iso8601).prefix(10))
-        switch path.first {
-        case "gamecenter" where path.count == 3:
-            guard let id = Int(path[1]), let replay = games.first(where: { $0.feed.id == id }),
-                ["play-by-play", "landing"].contains(path[2])
-            else { return Response(status: .notFound) }
-            return encoded(feed(replay, at: date), "gamecenter/\(id)")
-        case "score" where path.count == 2:
-            return json(["currentDate": today, "games": games.map { scheduleGame($0, at: date) }], "score")
-        case "schedule" where path.count == 2:
-            return json(["gameWeek": [["date": today, "games": games.map { scheduleGame($0, at: date) }]]], "schedule")
-        case "club-schedule-season" where path.count == 3:
-            let team = path[1].uppercased()
-            // A team with no game here has an empty schedule, as the NHL's would be.
-            let mine = games.filter { $0.feed.awayTeam?.abbrev == team || $0.feed.homeTeam?.abbrev == team }
-            return json(
-                [
-                    "currentSeason": mine.first?.feed.season ?? games.first?.feed.season ?? 20252026,
-                    "games": mine.map { scheduleGame($0, at: date) },
-                ], "club-schedule-season/\(team)")
-        default:
-            return Response(status: .notFound)
+        guard request.method == .get else { return Response(status: .notFound) }
+        for api in apis {
+            guard let path = HTTPServer.components(request, after: api.prefix) else { continue }
+            let query = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }) { first, _ in first }
+            guard let (data, name) = api.answer(path, query: query, at: now()) else { return Response(status: .notFound) }
+            // Benchmarks count requests and bytes from these lines (LOG_LEVEL=debug).
+            logger.debug("served", metadata: ["path": "\(name)", "bytes": "\(data.count)"])
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
         }
+        return Response(status: .notFound)
     }
 }

@@ -24,7 +24,8 @@ extension Faceoff {
                 and the teams' club-schedule-season. The games start a few seconds after
                 launch; the first line printed is the API base to give `--api-base`. NBA
                 summaries are served as ESPN would (each game's summary, its teams'
-                schedules); the base printed is then the one to give `--espn-base`.
+                schedules), from the same address; the base printed for them (the last
+                line) is the one to give `--espn-base`.
 
                 Examples:
                   faceoff replay 2025020100 --speed 120
@@ -94,23 +95,23 @@ extension Faceoff {
                     summaries.append((summary, raw))
                 }
             }
-            if let serve, let address = ListenAddress(serve), !summaries.isEmpty {
-                guard feeds.isEmpty else {
-                    throw UsageError(message: "serve NHL and NBA games from two replays: one answers as the NHL's API, the other as ESPN's")
-                }
-                let server = try NBAReplayServer(
-                    summaries: summaries.map(\.raw), speed: speed, startDelay: max(0, startIn), intermission: max(0, intermission ?? 120))
-                try await server.run(host: address.host, port: address.port) { base in
-                    FileHandle.standardOutput.write(Data("\(base)\n".utf8))
-                }
-                return
-            }
             if let serve, let address = ListenAddress(serve) {
-                let server = ReplayServer(
-                    games: feeds, speed: speed, startDelay: max(0, startIn), intermission: max(0, intermission ?? ReplayServer.intermission)
-                )
-                try await server.run(host: address.host, port: address.port) { base in
-                    FileHandle.standardOutput.write(Data("\(base)\n".utf8))
+                // One address for every league's games, each answered as its own API would.
+                var apis: [any ReplayAPI] = []
+                if !feeds.isEmpty {
+                    apis.append(
+                        NHLReplayAPI(
+                            games: feeds, speed: speed, startDelay: max(0, startIn),
+                            intermission: max(0, intermission ?? NHLReplayAPI.intermission)))
+                }
+                if !summaries.isEmpty {
+                    apis.append(
+                        try NBAReplayAPI(
+                            summaries: summaries.map(\.raw), speed: speed, startDelay: max(0, startIn),
+                            intermission: max(0, intermission ?? NBAReplayAPI.intermission)))
+                }
+                try await ReplayServer(apis: apis).run(host: address.host, port: address.port) { bases in
+                    FileHandle.standardOutput.write(Data(bases.map { "\($0)\n" }.joined().utf8))
                 }
                 return
             }

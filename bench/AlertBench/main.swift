@@ -1,7 +1,7 @@
 import FaceoffAPI
 import FaceoffDaemon
-import FaceoffHTTP
 import FaceoffDelivery
+import FaceoffHTTP
 import FaceoffKit
 import FaceoffMQTT
 import FaceoffNHL
@@ -18,7 +18,7 @@ import Synchronization
 //   AlertBench [--speed 60] [--poll 2] [--outage 0] [--fixed-retries] [--mqtt] [FILE]
 //                                                  (default: the demo game built into the binary)
 //
-// A game is served by ReplayServer as if live; a GameWatcher polls it and delivers through
+// A game is served by ReplayServer (NHLReplayAPI) as if live; a GameWatcher polls it and delivers through
 // the AlertRouter to a WebhookSink (outbox in a real SQLite store, signed POSTs) aimed at a
 // receiver (HummingbirdCore) on 127.0.0.1. Latency is each event's arrival at the receiver minus
 // the moment the served feed first showed the play that caused it. With --outage N the
@@ -93,11 +93,11 @@ let receiverTask = Task {
 while receiverAddress.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
 
 // The live API.
-let server = ReplayServer(games: [game], speed: speed, startDelay: 3)
-let puckDrop = server.visibleAt(game: 0, plays: 1)
+let served = NHLReplayAPI(games: [game], speed: speed, startDelay: 3)
+let puckDrop = served.visibleAt(game: 0, plays: 1)
 if outage > 0 { downWindow.withLock { $0 = puckDrop...puckDrop.addingTimeInterval(outage) } }
 let base = Mutex<String?>(nil)
-let serverTask = Task { try await server.run(host: "127.0.0.1", port: 0) { url in base.withLock { $0 = url } } }
+let serverTask = Task { try await ReplayServer(apis: [served]).run(host: "127.0.0.1", port: 0) { urls in base.withLock { $0 = urls[0] } } }
 while base.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faceoff-alertbench-\(UUID().uuidString)")
@@ -188,7 +188,7 @@ if let subscriber {
 let got = arrivals.withLock { $0 }
 let latencies = got.compactMap { arrival -> Double? in
     guard let count = cause[arrival.id] else { return nil }
-    return arrival.at.timeIntervalSince(server.visibleAt(game: 0, plays: count)) * 1000
+    return arrival.at.timeIntervalSince(served.visibleAt(game: 0, plays: count)) * 1000
 }
 if ProcessInfo.processInfo.environment["ALERTBENCH_DEBUG"] != nil {
     for arrival in got {
@@ -196,8 +196,8 @@ if ProcessInfo.processInfo.environment["ALERTBENCH_DEBUG"] != nil {
         print(
             arrival.id, count,
             String(
-                format: "visible +%.1f s, arrived +%.1f s", server.visibleAt(game: 0, plays: count).timeIntervalSince(server.start),
-                arrival.at.timeIntervalSince(server.start)))
+                format: "visible +%.1f s, arrived +%.1f s", served.visibleAt(game: 0, plays: count).timeIntervalSince(served.start),
+                arrival.at.timeIntervalSince(served.start)))
     }
 }
 getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
@@ -220,7 +220,7 @@ print(
 if outage > 0 {
     // The backlog: what became visible while the receiver was down, and when it arrived.
     let recovery = puckDrop.addingTimeInterval(outage)
-    let backlog = got.filter { arrival in cause[arrival.id].map { server.visibleAt(game: 0, plays: $0) < recovery } ?? false }
+    let backlog = got.filter { arrival in cause[arrival.id].map { served.visibleAt(game: 0, plays: $0) < recovery } ?? false }
     let last = backlog.map(\.at).max().map { $0.timeIntervalSince(recovery) } ?? 0
     print(
         String(

@@ -17,7 +17,7 @@ import Testing
 
     @Test func theFeedFollowsTheReplayClock() throws {
         let launch = Date(timeIntervalSince1970: 1_800_000_000)
-        let server = ReplayServer(games: [try Self.game()], speed: 60, startDelay: 10, now: { launch })
+        let server = NHLReplayAPI(games: [try Self.game()], speed: 60, startDelay: 10, now: { launch })
         let replay = ReplayFeed(try Self.game())
         let before = server.feed(replay, at: launch)
         #expect(before.gameState == .pre)
@@ -45,9 +45,9 @@ import Testing
         let clock = TestClock()
         let launch = Date(timeIntervalSince1970: 1_800_000_000)
         let time: @Sendable () -> Date = { launch.addingTimeInterval(Double(clock.now.offset.components.seconds)) }
-        let server = ReplayServer(games: [try Self.game()], speed: 60, startDelay: 30, now: time)
+        let server = ReplayServer(apis: [NHLReplayAPI(games: [try Self.game()], speed: 60, startDelay: 30, now: time)], now: time)
         let (stream, continuation) = AsyncStream<String>.makeStream()
-        let task = Task { try await server.run(host: "127.0.0.1", port: 0) { continuation.yield($0) } }
+        let task = Task { try await server.run(host: "127.0.0.1", port: 0) { continuation.yield($0[0]) } }
         defer { task.cancel() }
         var iterator = stream.makeAsyncIterator()
         let base = try #require(await iterator.next())
@@ -79,5 +79,36 @@ import Testing
         #expect(schedule.games?.first?.id == 2025020100)
         #expect(schedule.games?.first?.gameState == .off)
         #expect(try await client.fetch(.score()).value.games?.count == 1)
+    }
+}
+
+/// One address serves every league's recorded games, each as its own API would: the NHL's
+/// play-by-play under /v1/, ESPN's summary under its league path, both through Faceoff's
+/// clients with their checks.
+@Suite(.timeLimit(.minutes(2)), ESPNRecordings.needed) struct OneReplayServerTests {
+    @Test func anNHLAndAnNBAGameFromOneAddress() async throws {
+        let summary = try Data(
+            contentsOf: ESPNRecordings.directory.appendingPathComponent("summary_nba_401585607_final_tor_at_orl_20240317.json"))
+        let apis: [any ReplayAPI] = [
+            NHLReplayAPI(games: [try ReplayServerTests.game()], speed: 60), try NBAReplayAPI(summaries: [summary], speed: 60),
+        ]
+        let (stream, continuation) = AsyncStream<[String]>.makeStream()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await ReplayServer(apis: apis).run(host: "127.0.0.1", port: 0) { continuation.yield($0) } }
+            var iterator = stream.makeAsyncIterator()
+            let bases = try #require(await iterator.next())
+            #expect(bases.count == 2 && bases[0].hasSuffix("/v1/") && bases[0].dropLast(3) == bases[1])
+            let nhl = APIClient(service: .nhl, base: bases[0], http: CurlHTTPClient(), cache: nil)
+            let espn = APIClient(service: .espn, base: bases[1], http: CurlHTTPClient(), cache: nil)
+            #expect(try await nhl.fetch(.playByPlay(2025020100)).value.id == 2025020100)
+            #expect(try await espn.fetch(.nbaSummary(401_585_607)).value.header?.id == "401585607")
+            // Neither league's path, or a game not served: not found, as the APIs would say.
+            let missing = await #expect(throws: HTTPError.self) {
+                try await CurlHTTPClient().send(HTTPRequest(url: bases[1] + "apis/site/v2/sports/football/nfl/summary?event=1"))
+            }
+            #expect(missing?.description.contains("404") == true)
+            await #expect(throws: (any Error).self) { try await espn.fetch(.nbaSummary(401_585_608)) }
+            group.cancelAll()
+        }
     }
 }

@@ -1,37 +1,32 @@
 import FaceoffAPI
 import FaceoffESPN
-import FaceoffKit
 import Foundation
-import HummingbirdCore
-import Logging
-import NIOCore
 
-/// Serves finished NBA games (ESPN summaries) as if they were being played now, as ESPN's
-/// site API would: each game's `summary?event=ID` with the plays so far, and the schedule of
+/// Finished NBA games (ESPN summaries) as if they were being played now, as ESPN's site API
+/// would give them: each game's `summary?event=ID` with the plays so far, and the schedule of
 /// each team in them. Each game starts `startDelay` after launch; game time runs `speed`
 /// times faster than real time, with `intermission` game seconds between quarters. What
-/// `replay --serve` does for NBA games, for trying a setup and for tests.
-public struct NBAReplayServer: Sendable {
+/// `replay --serve` answers for NBA games, for trying a setup and for tests.
+public struct NBAReplayAPI: ReplayAPI {
+    public static let intermission = 120
+
     /// The recordings as they came (ESPN's whole answers), and what Faceoff reads of them.
     let games: [(raw: Data, summary: ESPNSummary)]
     let speed: Double
     let launched: Date
     let startDelay: TimeInterval
     let intermission: Int
-    let logger: Logger
-    let now: @Sendable () -> Date
 
+    /// - Parameter now: the time it is launched at (the wall clock, unless a test drives it).
     public init(
-        summaries: [Data], speed: Double, startDelay: TimeInterval = 5, intermission: Int = 120,
-        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.replay")
+        summaries: [Data], speed: Double, startDelay: TimeInterval = 5, intermission: Int = NBAReplayAPI.intermission,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         games = try summaries.map { ($0, try APIText.decode(ESPNSummary.self, from: Array($0))) }
         self.speed = max(speed, 0.01)
         launched = now()
         self.startDelay = startDelay
         self.intermission = intermission
-        self.logger = logger
-        self.now = now
     }
 
     public var start: Date { launched.addingTimeInterval(startDelay) }
@@ -114,36 +109,20 @@ public struct NBAReplayServer: Sendable {
         ]
     }
 
-    /// Runs until cancelled; `onReady` gets the base URL to give `--espn-base`.
-    public func run(host: String, port: Int, onReady: @escaping @Sendable (String) -> Void) async throws {
-        let server = HTTPServer(host: host, port: port, name: "Faceoff NBA replay") { request in respond(request) }
-        try await server.run(logger: logger) { address in onReady("http://\(address)/") }
-    }
+    public var prefix: [String] { ["apis", "site", "v2", "sports"] + ESPNLeague.nba.path.split(separator: "/").map(String.init) }
+    public func base(root: String) -> String { root }
 
-    func respond(_ request: Request) -> Response {
-        guard request.method == .get,
-            let path = HTTPServer.components(request, after: ["apis", "site", "v2", "sports", "basketball", "nba"])
-        else { return Response(status: .notFound) }
-        let date = now()
+    public func answer(_ path: [String], query: [String: String], at date: Date) -> (body: Data, name: String)? {
         switch path.first {
         case "summary" where path.count == 1:
-            let query = request.uri.queryParameters
-            guard let id = query["event"].map(String.init),
-                let game = games.first(where: { $0.summary.header?.id == id })
-            else { return Response(status: .notFound) }
-            return json(summary(game, at: date), "summary/\(id)")
+            guard let id = query["event"], let game = games.first(where: { $0.summary.header?.id == id }) else { return nil }
+            return (Self.json(summary(game, at: date)), "summary/\(id)")
         case "teams" where path.count == 3 && path[2] == "schedule":
-            guard NBATeams.team(id: path[1]) != nil else { return Response(status: .notFound) }
-            return json(schedule(team: path[1], at: date), "teams/\(path[1])/schedule")
+            guard NBATeams.team(id: path[1]) != nil else { return nil }
+            return (Self.json(schedule(team: path[1], at: date)), "teams/\(path[1])/schedule")
         default:
-            return Response(status: .notFound)
+            return nil
         }
-    }
-
-    private func json(_ object: Any, _ path: String) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        logger.debug("served", metadata: ["path": "\(path)", "bytes": "\(data.count)"])
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
 
