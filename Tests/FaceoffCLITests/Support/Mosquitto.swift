@@ -14,8 +14,9 @@ final class Mosquitto: @unchecked Sendable {
     }
 
     let directory: URL
-    let port: Int
+    private(set) var port: Int
     private let config: URL
+    private let settings: (extra: String, anonymous: Bool)
     private var process: Background?
     /// The login the test's own clients use, when the broker wants one.
     var login: (user: String, password: String)?
@@ -27,6 +28,19 @@ final class Mosquitto: @unchecked Sendable {
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
         port = try Self.freePort()
         config = self.directory.appendingPathComponent("mosquitto.conf")
+        settings = (extra, anonymous)
+        // The port was free when asked; another test's server may take it before the broker
+        // binds it, and the broker then exits while the port still accepts (the other's).
+        for _ in 0..<5 {
+            try writeConfig()
+            if try start() { return }
+            port = try Self.freePort()
+        }
+        throw POSIXError(.EADDRINUSE)
+    }
+
+    private func writeConfig() throws {
+        let (extra, anonymous) = settings
         // Run as root (CI's container), mosquitto drops to its own user unless told to stay.
         let user = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "root"
         try """
@@ -41,15 +55,20 @@ final class Mosquitto: @unchecked Sendable {
         \(extra)
 
         """.write(to: config, atomically: true, encoding: .utf8)
-        try start()
     }
 
     deinit { process?.kill() }
 
-    func start() throws {
-        process = try Background(Self.broker, ["-c", config.path], environment: ["PATH": "/usr/bin:/bin"])
+    /// Starts it on `port`; whether it is listening there (it says "running" once its
+    /// listener is open, and exits when the port is taken).
+    @discardableResult func start() throws -> Bool {
+        let started = try Background(Self.broker, ["-c", config.path], environment: ["PATH": "/usr/bin:/bin"])
+        process = started
         let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, started.status == nil, !started.stderr.contains(" running") { usleep(20_000) }
+        guard started.status == nil else { return false }
         while Date() < deadline, !Self.accepts(port) { usleep(20_000) }
+        return true
     }
 
     /// Stops it hard (SIGKILL: the test runner's threads block SIGTERM, and a child inherits
