@@ -66,7 +66,12 @@ public struct CalendarService: Sendable {
         var notes: [String] = []
         var failed: [(team: String, error: any Error)] = []
         let basketball = kind.teams.compactMap(NBATeams.team(written:))
-        let hockey = kind.teams.filter { NBATeams.team(written: $0) == nil }
+        let hockey = kind.teams.filter { (TeamKey(written: $0)?.league ?? .nhl) == .nhl }
+        // A league whose calendar is not in Faceoff yet: said, and the others' feed still built.
+        for team in kind.teams {
+            guard let league = TeamKey(written: team)?.league, league != .nhl, league != .nba else { continue }
+            failed.append((team, CalendarError("Faceoff has no calendar for the \(league.name) yet")))
+        }
         await withTaskGroup(of: (String, Result<Fetched<ClubSchedule>, any Error>).self) { group in
             var pending = hockey[...]
             func startNext() {

@@ -9,7 +9,7 @@ public struct Config: Sendable, Equatable {
     public static let defaultAPIBase = APIService.nhl.defaultBase
     public static let defaultESPNBase = APIService.espn.defaultBase
 
-    /// The followed teams as written to mean them and no other (`TeamReference.written`):
+    /// The followed teams as written to mean them and no other (`TeamKey.written`):
     /// the NHL's by abbreviation (`TOR`), the NBA's with their league (`nba:LAL`).
     public var teams: [String] = []
     public var players: [Int] = []
@@ -26,7 +26,7 @@ public struct Config: Sendable, Equatable {
     public init() {}
 
     /// The followed NHL teams' abbreviations.
-    public var nhlTeams: [String] { teams.filter { !$0.hasPrefix("nba:") } }
+    public var nhlTeams: [String] { teams.filter { (TeamKey(written: $0)?.league ?? .nhl) == .nhl } }
     /// The followed NBA teams.
     public var nbaTeams: [NBATeam] { teams.compactMap(NBATeams.team(written:)) }
 

@@ -98,14 +98,23 @@ public enum TeamInput {
         )
     }
 
-    /// A team to follow (config `teams`, `follow`, `watch`): `nba:LAL` is the NBA's; anything
-    /// else means what it always did, the NHL's team (`Kings`, `New York`), and a name only
-    /// the NBA has is refused with how to write it.
-    public static func followed(_ input: String) throws(UnknownTeamError) -> TeamReference {
+    /// A team to follow (config `teams`, `follow`, `watch`): `nba:LAL` is the NBA's, and
+    /// another league's code names that league's team by its abbreviation; anything else means
+    /// what it always did, the NHL's team (`Kings`, `New York`), and a name only the NBA has is
+    /// refused with how to write it.
+    public static func followed(_ input: String) throws(UnknownTeamError) -> TeamKey {
         let trimmed = input.trimmingCharacters(in: .whitespaces)
-        if trimmed.lowercased().hasPrefix("nba:") { return .nba(try nba(String(trimmed.dropFirst(4)))) }
+        if trimmed.lowercased().hasPrefix("nba:") { return TeamKey(league: .nba, abbrev: try nba(String(trimmed.dropFirst(4))).abbrev) }
+        if let colon = trimmed.firstIndex(of: ":"), let league = League(rawValue: String(trimmed[..<colon])), league != .nhl {
+            let rest = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard let team = league.definition.team(rest) else {
+                throw UnknownTeamError(input: trimmed, hint: "no \(league.name) team is written \(rest)")
+            }
+            return TeamKey(league: league, abbrev: team.abbrev)
+        }
         do throws(UnknownTeamError) {
-            return .nhl(try Teams.resolve(trimmed.lowercased().hasPrefix("nhl:") ? String(trimmed.dropFirst(4)) : trimmed))
+            return TeamKey(
+                league: .nhl, abbrev: try Teams.resolve(trimmed.lowercased().hasPrefix("nhl:") ? String(trimmed.dropFirst(4)) : trimmed))
         } catch {
             let matches = NBATeams.matches(trimmed)
             guard error.matches.isEmpty, matches.count == 1, !trimmed.lowercased().hasPrefix("nhl:") else { throw error }

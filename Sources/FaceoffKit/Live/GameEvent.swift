@@ -168,7 +168,7 @@ public struct GameEvent: Codable, Sendable, Equatable {
 
 extension GameEvent {
     /// How a list of followed teams (config `teams`, a sink's `teams`) names a team of this
-    /// event's league: `TOR`, `nba:LAL` (`TeamReference.written`), so the Celtics' `BOS` is
+    /// event's league: `TOR`, `nba:LAL` (`TeamKey.written`), so the Celtics' `BOS` is
     /// never the Bruins'.
     public func followKey(_ abbrev: String) -> String { TeamKey(league: league ?? .nhl, abbrev: abbrev).written }
 

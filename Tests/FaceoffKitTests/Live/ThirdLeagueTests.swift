@@ -8,53 +8,6 @@ import Testing
 @testable import FaceoffMQTT
 @testable import FaceoffNHL
 
-/// A league that exists only here: curling's, three teams, ends for periods. What is above
-/// the leagues (delivery, templates, MQTT and Home Assistant) knows it from its definition
-/// alone, with no line of theirs naming it.
-struct CurlingLeague: LeagueDefinition {
-    static let league = League(code: "lcl")
-    /// Registered once, by the first test that asks.
-    static let registered: League = {
-        Leagues.register(CurlingLeague())
-        return league
-    }()
-
-    var league: League { Self.league }
-    var sportEmoji: String { "🥌" }
-    var startWord: String { "First stone" }
-    var icon: String { "mdi:curling" }
-    var regulationPeriods: Int { 8 }
-    var clockCountsDown: Bool { true }
-    var hasManpower: Bool { false }
-    var eventKinds: [GameEvent.Kind] { [.gameStart, .periodStart, .periodEnd, .final, .scheduleChange, .score, .leadChange] }
-    var service: APIService { .nhl }
-
-    func periodLabel(_ period: Int, type: String?) -> String { period > regulationPeriods ? "Extra end" : "End \(period)" }
-    func periodName(_ period: Int, type: String?) -> String? { period > regulationPeriods ? "the extra end" : "end \(period)" }
-    func afterPeriod(_ label: String) -> String { "after \(label)" }
-    func isGameID(_ id: Int) -> Bool { (1..<1000).contains(id) }
-    func gameURL(_ id: Int) -> String { "https://curling.example/games/\(id)" }
-
-    func team(_ abbrev: String) -> LeagueTeam? {
-        let teams = [
-            LeagueTeam(
-                abbrev: "ICE", name: "Lakeshore Icebreakers", shortName: "Icebreakers", primary: RGB(hex: "#1B3A6B"),
-                secondary: RGB(hex: "#D9E4F2"), logo: "https://curling.example/logos/ICE.svg"),
-            LeagueTeam(abbrev: "ROK", name: "Granite Rocks", shortName: "Rocks"),
-            LeagueTeam(abbrev: "BRM", name: "Harbour Brooms", shortName: "Brooms"),
-        ]
-        return teams.first { $0.abbrev == abbrev.uppercased() }
-    }
-
-    /// Its feed and schedule are not read here: what these tests hold to is above them.
-    func liveGame(_ id: Int, client: APIClient) -> any LiveGame { NHLGame(gameID: id, client: client) }
-    func schedule(of team: TeamKey, client: APIClient, at date: Date, time: LocalTime) async throws -> TeamSchedule {
-        TeamSchedule(stale: nil, changes: [], planned: [])
-    }
-    func games(of team: TeamKey, client: APIClient, time: LocalTime) async throws -> [GameSummary] { [] }
-    func current(of team: TeamKey, client: APIClient, time: LocalTime, now: Date) async throws -> [(GameSummary, SeriesState?)] { [] }
-}
-
 @Suite struct ThirdLeagueTests {
     let league = CurlingLeague.registered
 
