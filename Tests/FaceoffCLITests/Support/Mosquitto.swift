@@ -33,7 +33,7 @@ final class Mosquitto: @unchecked Sendable {
         // binds it, and the broker then exits while the port still accepts (the other's).
         for _ in 0..<5 {
             try writeConfig()
-            if try start() { return }
+            if try launch() { return }
             port = try Self.freePort()
         }
         throw POSIXError(.EADDRINUSE)
@@ -59,9 +59,14 @@ final class Mosquitto: @unchecked Sendable {
 
     deinit { process?.kill() }
 
+    /// Starts it again on its port (after `stop`); an error when it can't listen there.
+    func start() throws {
+        guard try launch() else { throw POSIXError(.EADDRINUSE) }
+    }
+
     /// Starts it on `port`; whether it is listening there (it says "running" once its
     /// listener is open, and exits when the port is taken).
-    @discardableResult func start() throws -> Bool {
+    private func launch() throws -> Bool {
         let started = try Background(Self.broker, ["-c", config.path], environment: ["PATH": "/usr/bin:/bin"])
         process = started
         let deadline = Date().addingTimeInterval(10)
