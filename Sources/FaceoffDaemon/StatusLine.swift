@@ -1,9 +1,7 @@
 import FaceoffAPI
 import FaceoffBase
 import FaceoffDelivery
-import FaceoffESPN
 import FaceoffKit
-import FaceoffNHL
 import FaceoffStore
 import Foundation
 
@@ -73,8 +71,8 @@ public struct StatusLine: Sendable {
         let hold = TimeInterval(config.watch.finalHold.components.seconds)
         let games = (store.flatMap { try? LiveStatus(store: $0).games(since: now.addingTimeInterval(-max(liveFor, hold))) } ?? [])
             .filter { teams.isEmpty || teams.contains($0.awayKey) || teams.contains($0.homeKey) }
-        let schedules = cachedSchedules()
-        let series = schedules.reduce(into: [Int: SeriesState]()) { $0.merge(SeriesState.states($1)) { first, _ in first } }
+        let schedules = cachedGames()
+        let series = Dictionary((schedules ?? []).compactMap { game in game.series.map { (game.game.id, $0) } }) { first, _ in first }
         // "G5 · WSH leads 3–1": the series as it stands before the game.
         func seriesText(_ id: Int) -> String? {
             guard let state = series[id] else { return nil }
@@ -129,65 +127,43 @@ public struct StatusLine: Sendable {
                 state: "next", game: next.id, away: next.away, home: next.home, series: nextSeries, start: next.start, text: nextText)
         }
         if config.teams.isEmpty { return Report(state: "none", text: "No team followed") }
-        // Nothing fetched yet is not "no game": say how to fetch it. The NHL schedules are
-        // read above; only the NBA's are looked for here.
-        if schedules.isEmpty, !hasCachedNBASchedule() {
+        // Nothing fetched yet is not "no game": say how to fetch it.
+        if schedules == nil {
             return Report(state: "none", text: "No schedule cached yet · faceoff schedule fetches it")
         }
         return Report(state: "none", text: "No game scheduled")
     }
 
-    /// Whether any followed NBA team's schedule is in the cache.
-    func hasCachedNBASchedule() -> Bool {
-        guard let store else { return false }
-        let cache = ResponseCache(store: store)
-        return config.nbaTeams.contains {
-            (try? cache.entry(for: config.espnBase + Endpoint<ESPNTeamSchedule>.nbaSchedule($0).path)) != nil
-        }
-    }
-
-    /// The followed teams' cached club schedules (their games).
-    func cachedSchedules() -> [[ScheduleGame]] {
-        guard let store else { return [] }
-        let cache = ResponseCache(store: store)
-        return config.nhlTeams.compactMap { team in
-            guard let entry = try? cache.entry(for: config.apiBase + Endpoint<ClubSchedule>.clubSchedule(team).path),
-                let schedule = try? APIText.decode(ClubSchedule.self, from: entry.body)
-            else { return nil }
-            return schedule.games ?? []
-        }
-    }
-
-    /// The games of the followed NBA teams' cached ESPN schedules that are to come or on.
-    func cachedNBAGames() -> [GameSummary] {
-        guard let store, !config.nbaTeams.isEmpty else { return [] }
+    /// The followed teams' games to come or on, from their cached schedules (each league
+    /// reads its own), with their series and league; nil when no schedule is cached at all.
+    func cachedGames() -> [(game: GameSummary, series: SeriesState?, league: League)]? {
+        guard let store else { return nil }
         let cache = ResponseCache(store: store)
         let time = LocalTime(timeZone: config.timeZone)
-        return config.nbaTeams.flatMap { team -> [GameSummary] in
-            guard let entry = try? cache.entry(for: config.espnBase + Endpoint<ESPNTeamSchedule>.nbaSchedule(team).path),
-                let schedule = try? APIText.decode(ESPNTeamSchedule.self, from: entry.body)
-            else { return [] }
-            return (schedule.events ?? []).compactMap { GameSummary(nba: $0, team: team, time: time) }
-                .filter { GameWindow.isCurrent(nba: $0, now: now) }
+        var games: [(game: GameSummary, series: SeriesState?, league: League)] = []
+        var cached = false
+        for team in config.teams.compactMap(TeamKey.init(written:)) {
+            let league = team.league.definition
+            guard let current = league.cachedCurrent(of: team, cache: cache, base: config.base(of: league.service), time: time, now: now)
+            else { continue }
+            cached = true
+            games += current.map { ($0, $1, team.league) }
         }
+        return cached ? games : nil
     }
 
-    /// The earliest game not over in the cached schedules of the followed teams, both
-    /// leagues' (or the game `including` names, when it is there and not over).
-    func nextGame(_ schedules: [[ScheduleGame]], including: Int? = nil) -> (
+    /// The earliest game to come or on in the cached schedules of the followed teams (or the
+    /// game `including` names, when it is there). `league` is nil for the NHL's, as the
+    /// status line's store writes it.
+    func nextGame(_ games: [(game: GameSummary, series: SeriesState?, league: League)]?, including: Int? = nil) -> (
         id: Int, away: String, home: String, start: Date, league: String?
     )? {
         var best: (id: Int, away: String, home: String, start: Date, league: String?)?
-        for games in schedules {
-            for game in games where GameWindow.isCurrent(game, now: now) && (including == nil || game.id == including) {
-                guard let id = game.id, let start = game.startTime, let away = game.awayTeam?.abbrev, let home = game.homeTeam?.abbrev
-                else { continue }
-                if best.map({ start < $0.start }) ?? true { best = (id, away, home, start, nil) }
-            }
-        }
-        for game in cachedNBAGames() where including == nil || game.id == including {
+        for (game, _, league) in games ?? [] where including == nil || game.id == including {
             guard let start = game.startDate else { continue }
-            if best.map({ start < $0.start }) ?? true { best = (game.id, game.away.abbrev, game.home.abbrev, start, League.nba.rawValue) }
+            if best.map({ start < $0.start }) ?? true {
+                best = (game.id, game.away.abbrev, game.home.abbrev, start, league == .nhl ? nil : league.rawValue)
+            }
         }
         return best
     }

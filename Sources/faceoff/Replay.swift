@@ -22,10 +22,10 @@ extension Faceoff {
                 With --serve, serves the games instead, as the NHL API would while they are
                 live: /v1/gamecenter/ID/play-by-play (and landing), score/now, schedule/now
                 and the teams' club-schedule-season. The games start a few seconds after
-                launch; the first line printed is the API base to give `--api-base`. NBA
+                launch; the line printed is the API base to give `--api-base`. NBA
                 summaries are served as ESPN would (each game's summary, its teams'
-                schedules), from the same address; the base printed for them (the last
-                line) is the one to give `--espn-base`.
+                schedules), from the same address, with a line of their own (the last): the
+                base to give `--espn-base`.
 
                 Examples:
                   faceoff replay 2025020100 --speed 120

@@ -9,6 +9,7 @@ extension League: ExpressibleByArgument {
     /// `nba`, `NBA`: any league the registry has.
     public init?(argument: String) { self.init(rawValue: argument) }
     public static var allValueStrings: [String] { Leagues.all.map(\.league.rawValue) }
+    public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 
     /// A command's answer for a league that has none of `what` yet.
     func lacks(_ what: String) -> UsageError { UsageError(message: "Faceoff has no \(what) for the \(name) yet") }

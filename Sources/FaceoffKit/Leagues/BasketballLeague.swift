@@ -27,12 +27,14 @@ struct BasketballLeague: LeagueDefinition {
     /// ESPN's ids: positive, up to ten digits (401585607).
     func isGameID(_ id: Int) -> Bool { (1..<10_000_000_000).contains(id) }
     func gameURL(_ id: Int) -> String { "https://www.espn.com/nba/game/_/gameId/\(id)" }
+    /// ESPN's PNGs, for its teams.
+    func logo(_ abbrev: String) -> String? {
+        NBATeams.team(abbreviation: abbrev).map { "https://a.espncdn.com/i/teamlogos/nba/500/\($0.abbrev.lowercased()).png" }
+    }
 
     func team(_ abbrev: String) -> LeagueTeam? {
         NBATeams.team(abbreviation: abbrev).map {
-            LeagueTeam(
-                abbrev: $0.abbrev, name: $0.name, shortName: $0.shortName,
-                logo: "https://a.espncdn.com/i/teamlogos/nba/500/\($0.abbrev.lowercased()).png")
+            LeagueTeam(abbrev: $0.abbrev, name: $0.name, shortName: $0.shortName, logo: logo($0.abbrev))
         }
     }
 
@@ -70,8 +72,19 @@ struct BasketballLeague: LeagueDefinition {
 
     func current(of key: TeamKey, client: APIClient, time: LocalTime, now: Date) async throws -> [(GameSummary, SeriesState?)] {
         let team = try Self.team(key)
-        let schedule = try await client.fetch(.nbaSchedule(team), revalidate: true).value
-        return (schedule.events ?? []).compactMap { GameSummary(nba: $0, team: team, time: time) }
+        return Self.current(try await client.fetch(.nbaSchedule(team), revalidate: true).value, team: team, time: time, now: now)
+    }
+
+    func cachedCurrent(of key: TeamKey, cache: ResponseCache, base: String, time: LocalTime, now: Date) -> [(GameSummary, SeriesState?)]? {
+        guard let team = try? Self.team(key), let entry = try? cache.entry(for: base + Endpoint<ESPNTeamSchedule>.nbaSchedule(team).path),
+            let schedule = try? APIText.decode(ESPNTeamSchedule.self, from: entry.body)
+        else { return nil }
+        return Self.current(schedule, team: team, time: time, now: now)
+    }
+
+    /// The games of `schedule` to come or on (ESPN's summaries carry no series state).
+    static func current(_ schedule: ESPNTeamSchedule, team: NBATeam, time: LocalTime, now: Date) -> [(GameSummary, SeriesState?)] {
+        (schedule.events ?? []).compactMap { GameSummary(nba: $0, team: team, time: time) }
             .filter { GameWindow.isCurrent(nba: $0, now: now) }.map { ($0, nil) }
     }
 }

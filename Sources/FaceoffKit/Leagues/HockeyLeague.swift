@@ -33,12 +33,13 @@ struct HockeyLeague: LeagueDefinition {
     func isGameID(_ id: Int) -> Bool { (1_917_000_000..<2_100_000_000).contains(id) }
 
     func gameURL(_ id: Int) -> String { "https://www.nhl.com/gamecenter/\(id)" }
+    func logo(_ abbrev: String) -> String? { TeamFacts.logoURL(abbrev) }
 
     func team(_ abbrev: String) -> LeagueTeam? {
         if let facts = TeamFactsTable.facts(for: abbrev) {
             return LeagueTeam(
                 abbrev: facts.abbrev, name: facts.fullName, shortName: facts.commonName, primary: facts.primary,
-                secondary: facts.secondary, logo: TeamFacts.logoURL(facts.abbrev))
+                secondary: facts.secondary, logo: logo(facts.abbrev))
         }
         return Teams.info(abbrev).map { LeagueTeam(abbrev: $0.abbrev, name: $0.fullName, shortName: $0.abbrev) }
     }
@@ -66,7 +67,19 @@ struct HockeyLeague: LeagueDefinition {
     }
 
     func current(of team: TeamKey, client: APIClient, time: LocalTime, now: Date) async throws -> [(GameSummary, SeriesState?)] {
-        let games = try await client.fetch(.clubSchedule(team.abbrev), revalidate: true).value.games ?? []
+        Self.current(try await client.fetch(.clubSchedule(team.abbrev), revalidate: true).value, team: team, time: time, now: now)
+    }
+
+    func cachedCurrent(of team: TeamKey, cache: ResponseCache, base: String, time: LocalTime, now: Date) -> [(GameSummary, SeriesState?)]? {
+        guard let entry = try? cache.entry(for: base + Endpoint<ClubSchedule>.clubSchedule(team.abbrev).path),
+            let schedule = try? APIText.decode(ClubSchedule.self, from: entry.body)
+        else { return nil }
+        return Self.current(schedule, team: team, time: time, now: now)
+    }
+
+    /// The games of `schedule` to come or on, each with its series before it.
+    static func current(_ schedule: ClubSchedule, team: TeamKey, time: LocalTime, now: Date) -> [(GameSummary, SeriesState?)] {
+        let games = schedule.games ?? []
         let series = SeriesState.states(games)
         return games.filter { GameWindow.isCurrent($0, now: now) }.compactMap { GameSummary($0, team: team.abbrev, time: time) }
             .map { ($0, series[$0.id]) }

@@ -15,8 +15,9 @@ public struct League: RawRepresentable, Hashable, Sendable, Codable, CustomStrin
         self = definition.league
     }
 
-    /// A league's own name for itself; only its definition makes one.
-    public init(code: String) { rawValue = code }
+    /// A league's own name for itself; only its definition makes one. (A code the registry
+    /// does not have reads as the NHL's definition: `definition`.)
+    package init(code: String) { rawValue = code }
 
     public static let nhl = League(code: "nhl")
     public static let nba = League(code: "nba")
@@ -113,6 +114,9 @@ public protocol LeagueDefinition: Sendable {
     func gameURL(_ id: Int) -> String
     /// A team by the abbreviation its feeds write; nil for none of its teams.
     func team(_ abbrev: String) -> LeagueTeam?
+    /// Where a team's logo is served, by the abbreviation its feeds write, known or not (the
+    /// NHL's asset server has clubs no longer in its table); nil where the league has none.
+    func logo(_ abbrev: String) -> String?
     /// Its game `id` as a live feed, polled through `client` (one of its `service`).
     func liveGame(_ id: Int, client: APIClient) -> any LiveGame
     /// `team`'s schedule asked again (a conditional GET) through `client`, as `run` reads it.
@@ -123,6 +127,9 @@ public protocol LeagueDefinition: Sendable {
     /// `team`'s games to come or on at `now` (`GameWindow`), asked again, each with its
     /// series before it where the schedule tells it (the NHL's), for `watch TEAM`.
     func current(of team: TeamKey, client: APIClient, time: LocalTime, now: Date) async throws -> [(GameSummary, SeriesState?)]
+    /// The same from the copy in `cache` alone (no network: `faceoff status`), its API at
+    /// `base`; nil when none is cached.
+    func cachedCurrent(of team: TeamKey, cache: ResponseCache, base: String, time: LocalTime, now: Date) -> [(GameSummary, SeriesState?)]?
 }
 
 extension LeagueDefinition {

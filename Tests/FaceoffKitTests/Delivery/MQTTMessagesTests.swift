@@ -119,6 +119,17 @@ import Testing
         #expect(all == Set(MQTTTrigger.allCases))
     }
 
+    /// Each league's device triggers, in the order discovery declares them: its own (those
+    /// its event kinds fire), then what every league's games share.
+    @Test func eachLeaguesTriggersAreItsOwnThenTheShared() {
+        let shared: [MQTTTrigger] = [.gameStart, .periodStart, .periodEnd, .final, .win, .loss, .scheduleChange]
+        #expect(
+            MQTTTrigger.of(.nhl) == [
+                .goal, .goalAgainst, .goalReinstated, .goalOverturned, .powerPlay, .penaltyKill, .powerPlayChange, .powerPlayEnd, .emptyNet,
+            ] + shared)
+        #expect(MQTTTrigger.of(.nba) == [.leadTaken, .leadLost, .run, .runAgainst, .closeGame, .milestone] + shared)
+    }
+
     /// What the daemon sends for a game of any league (its schedule's change, the start and
     /// end the watcher gives every league) fires only triggers each league's device declares:
     /// an NBA team's `schedule_change` was published and once never declared. The events of

@@ -52,6 +52,25 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: cache + "/TOR.svg"))
     }
 
+    /// A logo is the league's wherever it serves one: an NHL club no longer in the facts
+    /// table (ARI, in replays of older games) has its icon as a current club does; an NBA
+    /// team (ESPN's logos are PNGs) and a name that is no abbreviation have none.
+    @Test func logosAreTheLeaguesForAnyOfItsAbbreviations() async throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let assets = directory.appendingPathComponent("assets")
+        try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
+        for team in ["ARI", "LAL"] {
+            try "<svg xmlns=\"http://www.w3.org/2000/svg\"/>".write(
+                to: assets.appendingPathComponent("\(team)_light.svg"), atomically: true, encoding: .utf8)
+        }
+        let cache = directory.appendingPathComponent("logos").path
+        let logos = LogoCache(directory: cache, base: "file://\(assets.path)/", http: CurlHTTPClient())
+        #expect(await logos.path(for: TeamKey(league: .nhl, abbrev: "ARI")) == cache + "/ARI.svg")
+        #expect(await logos.path(for: TeamKey(league: .nba, abbrev: "LAL")) == nil)
+        #expect(await logos.path(for: TeamKey(league: .nhl, abbrev: "T-R")) == nil)
+    }
+
     /// Markup in what the API wrote (a scorer's name) is shown as text by the notification
     /// server, never interpreted: bold, a link, an image from a local file, a bare &.
     @Test(.enabled(if: NotificationBus.available, "needs dbus, python3-dbus, python3-gi and libnotify-bin (.ci/run installs them)"))

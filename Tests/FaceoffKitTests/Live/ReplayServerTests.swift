@@ -107,7 +107,10 @@ import Testing
                 try await CurlHTTPClient().send(HTTPRequest(url: bases[1] + "apis/site/v2/sports/football/nfl/summary?event=1"))
             }
             #expect(missing?.description.contains("404") == true)
-            await #expect(throws: (any Error).self) { try await espn.fetch(.nbaSummary(401_585_608)) }
+            let unknown = await #expect(throws: HTTPError.self) {
+                try await CurlHTTPClient().send(HTTPRequest(url: bases[1] + "apis/site/v2/sports/basketball/nba/summary?event=401585608"))
+            }
+            #expect(unknown?.description.contains("404") == true)
             group.cancelAll()
         }
     }

@@ -30,6 +30,7 @@ struct CurlingLeague: LeagueDefinition {
     func afterPeriod(_ label: String) -> String { "after \(label)" }
     func isGameID(_ id: Int) -> Bool { (1..<1000).contains(id) }
     func gameURL(_ id: Int) -> String { "https://curling.example/games/\(id)" }
+    func logo(_ abbrev: String) -> String? { team(abbrev)?.logo }
 
     func team(_ abbrev: String) -> LeagueTeam? {
         let teams = [
@@ -60,6 +61,9 @@ struct CurlingLeague: LeagueDefinition {
     /// Not asked for by what the tests run (no fan commands, no MQTT next game).
     func games(of team: TeamKey, client: APIClient, time: LocalTime) async throws -> [GameSummary] { [] }
     func current(of team: TeamKey, client: APIClient, time: LocalTime, now: Date) async throws -> [(GameSummary, SeriesState?)] { [] }
+    func cachedCurrent(of team: TeamKey, cache: ResponseCache, base: String, time: LocalTime, now: Date) -> [(GameSummary, SeriesState?)]? {
+        nil
+    }
 }
 
 /// Curling's feed, as the tests' league's API serves it: a game and its ends so far.

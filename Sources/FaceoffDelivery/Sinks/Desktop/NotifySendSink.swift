@@ -153,7 +153,7 @@ public final class NotifySendSink: EditingSink {
     }
 }
 
-/// Team logos for notification icons: each team's SVG logo (its league's, `LeagueTeam.logo`)
+/// Team logos for notification icons: each team's SVG logo (its league's, `LeagueDefinition.logo`)
 /// fetched once into `$XDG_CACHE_HOME/faceoff/logos/` and passed as a path. A team whose
 /// league has no SVG logo for it has no icon (the NBA's are PNGs from ESPN); a logo that
 /// can't be had means no icon, and no second try in this process.
@@ -172,7 +172,9 @@ public final class LogoCache: Sendable {
     }
 
     public func path(for team: TeamKey) async -> String? {
-        guard team.abbrev.allSatisfy({ $0.isLetter }), var url = team.team?.logo, url.hasSuffix(".svg") else { return nil }
+        guard team.abbrev.allSatisfy({ $0.isLetter }), var url = team.league.definition.logo(team.abbrev), url.hasSuffix(".svg") else {
+            return nil
+        }
         if let base, let name = url.split(separator: "/").last { url = base + name }
         // TOR.svg, nba-LAL.svg: the team as followed, in a file name.
         let path = "\(directory)/\(team.written.replacingOccurrences(of: ":", with: "-")).svg"
