@@ -357,7 +357,7 @@ import Testing
     }
 
     /// The man page (contrib/man/faceoff.1, regenerated from the help text) and the shell
-    /// completions know every command, `delay` included.
+    /// completions know every command, `delay` included, and the leagues `--league` takes.
     @Test func theManPageAndTheCompletionsKnowEveryCommand() async throws {
         let cli = try CLI()
         defer { cli.cleanUp() }
@@ -383,5 +383,8 @@ import Testing
             let script = try await cli.run(["--generate-completion-script", shell])
             #expect(script.stdout.contains("delay") && script.stdout.contains("sync"), "\(shell)")
         }
+        // --league completes to the registry's leagues.
+        let bash = try await cli.run(["--generate-completion-script", "bash"])
+        #expect(bash.stdout.contains("'--league')\n        __faceoff_add_completions -W 'nhl'$'\\n''nba'"), "\(bash.stdout)")
     }
 }
