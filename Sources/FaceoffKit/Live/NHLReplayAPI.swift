@@ -10,32 +10,24 @@ public struct NHLReplayAPI: ReplayAPI {
     public static let intermission = 1080
 
     let games: [ReplayFeed]
-    let speed: Double
-    let launched: Date
-    let startDelay: TimeInterval
-    /// Game seconds between periods.
-    let intermissionLength: Int
+    let clock: ReplayClock
 
     /// - Parameter now: the time it is launched at (the wall clock, unless a test drives it).
     public init(
         games: [PlayByPlay], speed: Double, startDelay: TimeInterval = 5, intermission: Int = NHLReplayAPI.intermission,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        intermissionLength = intermission
         self.games = games.map(ReplayFeed.init)
-        self.speed = max(speed, 0.01)
-        launched = now()
-        self.startDelay = startDelay
+        clock = ReplayClock(speed: speed, startDelay: startDelay, intermission: intermission, launched: now())
     }
 
     /// When a game's first play happens in the replay (all games start together).
-    public var start: Date { launched.addingTimeInterval(startDelay) }
+    public var start: Date { clock.start }
 
     /// Seconds of game-plus-intermission time at which each play happens.
-    func timeline(_ replay: ReplayFeed) -> [Int] {
+    func timeline(_ replay: ReplayFeed) -> [Double] {
         replay.plays.indices.map { index in
-            let period = replay.plays[index].periodDescriptor?.number ?? 1
-            return replay.gameSeconds(index) + (period - 1) * intermissionLength
+            clock.moment(gameSeconds: Double(replay.gameSeconds(index)), period: replay.plays[index].periodDescriptor?.number ?? 1)
         }
     }
 
@@ -44,23 +36,23 @@ public struct NHLReplayAPI: ReplayAPI {
     public func visibleAt(game: Int, plays count: Int) -> Date {
         let times = timeline(games[game])
         guard count > 1 else { return start }
-        return start.addingTimeInterval(Double(times[min(count, times.count) - 1]) / speed)
+        return start.addingTimeInterval(times[min(count, times.count) - 1] / clock.speed)
     }
 
     /// The feed of `replay` as it stands at `date`.
     public func feed(_ replay: ReplayFeed, at date: Date) -> PlayByPlay {
-        let elapsed = date.timeIntervalSince(start) * speed
+        let elapsed = clock.elapsed(at: date)
         let times = timeline(replay)
         var copy: PlayByPlay
         if elapsed < 0 {
             copy = replay.prefix(0)
-            copy.gameState = elapsed > -30 * speed ? .pre : .fut
+            copy.gameState = elapsed > -30 * clock.speed ? .pre : .fut
         } else {
-            let count = times.filter { Double($0) <= elapsed }.count
+            let count = times.filter { $0 <= elapsed }.count
             copy = replay.prefix(max(1, count))
             if count < replay.count, copy.clock?.inIntermission == true, let end = times.prefix(count).last {
                 // Real seconds left, so a watcher sleeping through it wakes in time.
-                let left = max(0, Int((Double(intermissionLength) - (elapsed - Double(end))) / speed))
+                let left = max(0, Int((Double(clock.intermission) - (elapsed - end)) / clock.speed))
                 copy.clock = GameClock(
                     timeRemaining: String(format: "%02d:%02d", left / 60, left % 60), secondsRemaining: left, running: false,
                     inIntermission: true)

@@ -15,6 +15,29 @@ public protocol ReplayAPI: Sendable {
     func answer(_ path: [String], query: [String: String], at date: Date) -> (body: Data, name: String)?
 }
 
+/// A replay's time, one for every league's: its games start together `startDelay` after
+/// launch, and their game and break clocks run `speed` times faster than real time, with
+/// `intermission` game seconds between periods.
+public struct ReplayClock: Sendable {
+    /// When the games' first plays happen.
+    public let start: Date
+    public let speed: Double
+    /// Game seconds between periods.
+    public let intermission: Int
+
+    public init(speed: Double, startDelay: TimeInterval, intermission: Int, launched: Date) {
+        self.speed = max(speed, 0.01)
+        start = launched.addingTimeInterval(startDelay)
+        self.intermission = intermission
+    }
+
+    /// Replay seconds (game time and breaks) gone at `date`; negative before the start.
+    public func elapsed(at date: Date) -> Double { date.timeIntervalSince(start) * speed }
+
+    /// The replay second at which a play `gameSeconds` into the game, in `period`, happens.
+    public func moment(gameSeconds: Double, period: Int) -> Double { gameSeconds + Double((period - 1) * intermission) }
+}
+
 extension ReplayAPI {
     /// An object as JSON, keys sorted.
     static func json(_ object: Any) -> Data {

@@ -12,10 +12,7 @@ public struct NBAReplayAPI: ReplayAPI {
 
     /// The recordings as they came (ESPN's whole answers), and what Faceoff reads of them.
     let games: [(raw: Data, summary: ESPNSummary)]
-    let speed: Double
-    let launched: Date
-    let startDelay: TimeInterval
-    let intermission: Int
+    let clock: ReplayClock
 
     /// - Parameter now: the time it is launched at (the wall clock, unless a test drives it).
     public init(
@@ -23,25 +20,20 @@ public struct NBAReplayAPI: ReplayAPI {
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         games = try summaries.map { ($0, try APIText.decode(ESPNSummary.self, from: Array($0))) }
-        self.speed = max(speed, 0.01)
-        launched = now()
-        self.startDelay = startDelay
-        self.intermission = intermission
+        clock = ReplayClock(speed: speed, startDelay: startDelay, intermission: intermission, launched: now())
     }
 
-    public var start: Date { launched.addingTimeInterval(startDelay) }
+    public var start: Date { clock.start }
 
     /// Game-plus-break seconds at which each play happens.
     func timeline(_ summary: ESPNSummary) -> [Double] {
-        NBASnapshot(summary).plays.map { play in
-            play.gameSeconds + Double((play.period - 1) * intermission)
-        }
+        NBASnapshot(summary).plays.map { clock.moment(gameSeconds: $0.gameSeconds, period: $0.period) }
     }
 
     /// The game's summary as it stands at `date`, in ESPN's own shape.
     func summary(_ game: (raw: Data, summary: ESPNSummary), at date: Date) -> [String: Any] {
         guard var root = try? JSONSerialization.jsonObject(with: game.raw) as? [String: Any] else { return [:] }
-        let elapsed = date.timeIntervalSince(start) * speed
+        let elapsed = clock.elapsed(at: date)
         let plays = root["plays"] as? [[String: Any]] ?? []
         let count = elapsed < 0 ? 0 : max(1, timeline(game.summary).filter { $0 <= elapsed }.count)
         var header = root["header"] as? [String: Any] ?? [:]
