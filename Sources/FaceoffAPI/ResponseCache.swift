@@ -60,6 +60,13 @@ public struct ResponseCache: Sendable {
 
     public init(store: Store) { self.store = store }
 
+    /// The copy of `endpoint` at `base`, decoded, however old; nil when there is none or it
+    /// can't be read (what `faceoff status` shows, from the cache alone).
+    public func value<Response>(of endpoint: Endpoint<Response>, base: String) -> Response? {
+        guard let entry = try? entry(for: base + endpoint.path) else { return nil }
+        return try? APIText.decode(Response.self, from: entry.body)
+    }
+
     public func entry(for url: String) throws(StoreError) -> CachedResponse? {
         try store.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM response_cache WHERE url = ?", arguments: [url]).map { row in

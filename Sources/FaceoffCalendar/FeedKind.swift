@@ -12,8 +12,7 @@ public enum FeedKind: Sendable, Equatable {
 
     public var name: String {
         switch self {
-        // TOR, nba-LAL: the team as followed, in a file name.
-        case .team(let team): TeamKey(written: team).map { $0.written.replacingOccurrences(of: ":", with: "-") } ?? team
+        case .team(let team): TeamKey(written: team)?.segment ?? team
         case .favourites: "favourites"
         case .all: "all"
         }

@@ -53,7 +53,7 @@ extension Daemon {
         var current = true
         let date = dependencies.now()
         let followed =
-            teams.map { TeamKey(league: .nhl, abbrev: $0) } + config.teams.compactMap(TeamKey.init(written:)).filter { $0.league != .nhl }
+            teams.map { TeamKey(league: .nhl, abbrev: $0) } + config.teamKeys.filter { $0.league != .nhl }
         let time = LocalTime(timeZone: config.timeZone)
         for team in followed {
             let key = team.written

@@ -134,15 +134,18 @@ public struct StatusLine: Sendable {
         return Report(state: "none", text: "No game scheduled")
     }
 
+    /// A followed team's game to come or on, from its cached schedule.
+    typealias CachedGame = (game: GameSummary, series: SeriesState?, league: League)
+
     /// The followed teams' games to come or on, from their cached schedules (each league
     /// reads its own), with their series and league; nil when no schedule is cached at all.
-    func cachedGames() -> [(game: GameSummary, series: SeriesState?, league: League)]? {
+    func cachedGames() -> [CachedGame]? {
         guard let store else { return nil }
         let cache = ResponseCache(store: store)
         let time = LocalTime(timeZone: config.timeZone)
-        var games: [(game: GameSummary, series: SeriesState?, league: League)] = []
+        var games: [CachedGame] = []
         var cached = false
-        for team in config.teams.compactMap(TeamKey.init(written:)) {
+        for team in config.teamKeys {
             let league = team.league.definition
             guard let current = league.cachedCurrent(of: team, cache: cache, base: config.base(of: league.service), time: time, now: now)
             else { continue }
@@ -155,7 +158,7 @@ public struct StatusLine: Sendable {
     /// The earliest game to come or on in the cached schedules of the followed teams (or the
     /// game `including` names, when it is there). `league` is nil for the NHL's, as the
     /// status line's store writes it.
-    func nextGame(_ games: [(game: GameSummary, series: SeriesState?, league: League)]?, including: Int? = nil) -> (
+    func nextGame(_ games: [CachedGame]?, including: Int? = nil) -> (
         id: Int, away: String, home: String, start: Date, league: String?
     )? {
         var best: (id: Int, away: String, home: String, start: Date, league: String?)?

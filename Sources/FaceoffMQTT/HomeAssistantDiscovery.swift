@@ -12,24 +12,20 @@ public struct HomeAssistantDiscovery: Sendable {
         self.version = version
     }
 
-    /// A followed team's league (`nba:LAL`); the NHL's for a team written bare.
-    static func league(_ team: String) -> League { TeamKey(written: team)?.league ?? .nhl }
-
     func node(_ team: String) -> String { "faceoff_\(MQTTTopics.segment(team))" }
-
-    func device(_ team: String) -> [String: Any] {
-        let key = TeamKey(written: team)
-        return [
-            "identifiers": [node(team)],
-            "name": key?.team?.name ?? team,
-            "model": "\(Self.league(team).name) team",
-            "manufacturer": "Faceoff",
-            "sw_version": version,
-        ]
-    }
 
     /// Every discovery message for `team`, retained.
     public func messages(for team: String) -> [MQTTMessage] {
+        let key = TeamKey(written: team)
+        // A team written bare that no league knows is taken for the NHL's, as before leagues.
+        let league = key?.league ?? .nhl
+        let device: [String: Any] = [
+            "identifiers": [node(team)],
+            "name": key?.team?.name ?? team,
+            "model": "\(league.name) team",
+            "manufacturer": "Faceoff",
+            "sw_version": version,
+        ]
         let availability: [String: Any] = [
             "availability_topic": topics.status, "payload_available": "online", "payload_not_available": "offline",
         ]
@@ -41,8 +37,8 @@ public struct HomeAssistantDiscovery: Sendable {
                 "state_topic": topic,
                 "value_template": value,
                 "json_attributes_topic": topic,
-                "icon": Self.league(team).definition.icon,
-                "device": device(team),
+                "icon": league.definition.icon,
+                "device": device,
             ]
             config.merge(availability) { $1 }
             config.merge(extra) { $1 }
@@ -56,14 +52,14 @@ public struct HomeAssistantDiscovery: Sendable {
                 "next_game", "Next game", topic: topics.next(team),
                 value: "{{ value_json.start if value_json.start is defined else None }}", extra: ["device_class": "timestamp"]),
         ]
-        for trigger in MQTTTrigger.of(Self.league(team)) {
+        for trigger in MQTTTrigger.of(league) {
             let config: [String: Any] = [
                 "automation_type": "trigger",
                 "topic": topics.trigger(team, trigger),
                 "type": trigger.rawValue,
                 "subtype": team,
                 "qos": 1,
-                "device": device(team),
+                "device": device,
             ]
             messages.append(
                 MQTTMessage(

@@ -21,7 +21,7 @@ public struct MQTTTopics: Sendable, Equatable {
     }
 
     /// A followed team (`TOR`, `nba:LAL`) in a topic or an object id: `TOR`, `nba-LAL`.
-    public static func segment(_ team: String) -> String { team.replacingOccurrences(of: ":", with: "-") }
+    public static func segment(_ team: String) -> String { TeamKey.segment(team) }
     /// A sink's mute switch: `ON` or `OFF` to its command topic; its state, retained.
     public func muteCommand(_ sink: String) -> String { "\(prefix)/mute/\(MQTTSlug.of(sink))/set" }
     public func muteState(_ sink: String) -> String { "\(prefix)/mute/\(MQTTSlug.of(sink))/state" }

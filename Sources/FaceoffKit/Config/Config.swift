@@ -28,11 +28,14 @@ public struct Config: Sendable, Equatable {
     /// The configured base of `service`'s API (`api_base`, `espn_base`).
     public func base(of service: APIService) -> String { service == .espn ? espnBase : apiBase }
 
+    /// The followed teams, typed.
+    public var teamKeys: [TeamKey] { teams.compactMap(TeamKey.init(written:)) }
+
     /// The followed NHL teams' abbreviations.
     public var nhlTeams: [String] { teams.filter { (TeamKey(written: $0)?.league ?? .nhl) == .nhl } }
     /// The followed NBA teams.
     public var nbaTeams: [NBATeam] {
-        teams.compactMap { TeamKey(written: $0) }.filter { $0.league == .nba }.compactMap { NBATeams.team(abbreviation: $0.abbrev) }
+        teamKeys.filter { $0.league == .nba }.compactMap { NBATeams.team(abbreviation: $0.abbrev) }
     }
 
     /// The configured zone, else the system's as the C library reads it (`SystemTimeZone`).

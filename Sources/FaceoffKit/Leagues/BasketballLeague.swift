@@ -76,10 +76,8 @@ struct BasketballLeague: LeagueDefinition {
     }
 
     func cachedCurrent(of key: TeamKey, cache: ResponseCache, base: String, time: LocalTime, now: Date) -> [(GameSummary, SeriesState?)]? {
-        guard let team = try? Self.team(key), let entry = try? cache.entry(for: base + Endpoint<ESPNTeamSchedule>.nbaSchedule(team).path),
-            let schedule = try? APIText.decode(ESPNTeamSchedule.self, from: entry.body)
-        else { return nil }
-        return Self.current(schedule, team: team, time: time, now: now)
+        guard let team = try? Self.team(key) else { return nil }
+        return cache.value(of: .nbaSchedule(team), base: base).map { Self.current($0, team: team, time: time, now: now) }
     }
 
     /// The games of `schedule` to come or on (ESPN's summaries carry no series state).

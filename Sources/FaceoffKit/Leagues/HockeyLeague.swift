@@ -71,10 +71,7 @@ struct HockeyLeague: LeagueDefinition {
     }
 
     func cachedCurrent(of team: TeamKey, cache: ResponseCache, base: String, time: LocalTime, now: Date) -> [(GameSummary, SeriesState?)]? {
-        guard let entry = try? cache.entry(for: base + Endpoint<ClubSchedule>.clubSchedule(team.abbrev).path),
-            let schedule = try? APIText.decode(ClubSchedule.self, from: entry.body)
-        else { return nil }
-        return Self.current(schedule, team: team, time: time, now: now)
+        cache.value(of: .clubSchedule(team.abbrev), base: base).map { Self.current($0, team: team, time: time, now: now) }
     }
 
     /// The games of `schedule` to come or on, each with its series before it.

@@ -199,6 +199,10 @@ public struct TeamKey: Hashable, Sendable, CustomStringConvertible {
     public var written: String { league == .nhl ? abbrev : "\(league.rawValue):\(abbrev)" }
     public var description: String { written }
 
+    /// A team as followed (`TOR`, `nba:LAL`) in a file name, topic or object id: `TOR`, `nba-LAL`.
+    public static func segment(_ written: String) -> String { written.replacingOccurrences(of: ":", with: "-") }
+    public var segment: String { Self.segment(written) }
+
     /// The team's names, colours and logo.
     public var team: LeagueTeam? { league.definition.team(abbrev) }
 }

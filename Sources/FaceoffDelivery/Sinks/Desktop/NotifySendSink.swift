@@ -176,8 +176,7 @@ public final class LogoCache: Sendable {
             return nil
         }
         if let base, let name = url.split(separator: "/").last { url = base + name }
-        // TOR.svg, nba-LAL.svg: the team as followed, in a file name.
-        let path = "\(directory)/\(team.written.replacingOccurrences(of: ":", with: "-")).svg"
+        let path = "\(directory)/\(team.segment).svg"
         if FileManager.default.fileExists(atPath: path) { return path }
         if failed.withLock({ $0.contains(team) }) { return nil }
         do {
