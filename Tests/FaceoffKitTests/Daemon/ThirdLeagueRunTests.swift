@@ -97,5 +97,9 @@ import Testing
         // The status line's copy of the game, keyed as the team is followed.
         let status = try LiveStatus(store: store).games(since: Self.launch)
         #expect(status.first?.awayKey == "lcl:ICE" && status.first?.state == "final")
+        // Nothing was asked of the NHL's API for a curling team (its schedule, standings for
+        // a calendar): its league's own paths only, and a calendar it has not, said.
+        #expect(server.requests.allSatisfy { $0.path.hasPrefix("/v1/curling/") }, "\(server.requests.map(\.path))")
+        #expect(log.all.contains { $0.1 == "calendar not written; the last good file stays" })
     }
 }

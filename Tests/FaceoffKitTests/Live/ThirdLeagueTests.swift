@@ -3,7 +3,9 @@ import FaceoffBase
 import Foundation
 import Testing
 
+@testable import FaceoffCalendar
 @testable import FaceoffDelivery
+@testable import FaceoffHTTP
 @testable import FaceoffKit
 @testable import FaceoffMQTT
 @testable import FaceoffNHL
@@ -30,6 +32,29 @@ import Testing
         #expect(lead.followKey("ICE") == "lcl:ICE")
         #expect(lead.isGame(of: ["lcl:ROK"]) && !lead.isGame(of: ["ROK", "ICE"]))
         #expect(lead.periodLabel == "End 3")
+    }
+
+    /// A followed team of any registered league is taken where a fan writes one (config
+    /// `teams`, `follow`), by the league's own abbreviations; an NHL team stays the NHL's.
+    @Test func itsTeamsAreFollowedByItsAbbreviations() throws {
+        #expect(try TeamInput.followed(" lcl:ice ").written == "lcl:ICE")
+        #expect(try TeamInput.followed("TOR").written == "TOR")
+        #expect(throws: UnknownTeamError.self) { try TeamInput.followed("lcl:TOR") }
+        var config = Config()
+        config.teams = ["TOR", "lcl:ICE", "nba:LAL"]
+        #expect(config.nhlTeams == ["TOR"])
+        #expect(config.nbaTeams.map(\.abbrev) == ["LAL"])
+    }
+
+    /// A league with no calendar yet says so in plain words; the other teams' feed is built.
+    @Test func aFeedSaysItsLeagueHasNoCalendarYet() async throws {
+        let client = APIClient(service: .nhl, base: TestPaths.mirrorBase, http: CurlHTTPClient(clock: TestClock()), cache: nil)
+        let service = CalendarService(client: client, state: nil, templates: try TemplateSet(overrides: nil), options: CalendarSettings())
+        let alone = await #expect(throws: CalendarError.self) { try await service.feed(.team("lcl:ICE")) }
+        #expect(alone?.description == "Faceoff has no calendar for the LCL yet")
+        let (feed, _, warnings) = try await service.feed(.favourites(["TOR", "lcl:ICE"]))
+        #expect(!feed.events.isEmpty && feed.events.allSatisfy { $0.teams?.contains("TOR") == true })
+        #expect(warnings.count == 1 && warnings[0].hasPrefix("lcl:ICE's schedule could not be had (Faceoff has no calendar"), "\(warnings)")
     }
 
     /// The words, colours and links of an alert are the league's.
