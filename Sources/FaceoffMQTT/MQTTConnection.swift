@@ -103,11 +103,16 @@ final class MQTTConnection: Sendable {
         // (two dozen with discovery) never hold back an alert, or the last words of a stop.
         faceoff_mosquitto_max_inflight_messages_set(pointer, 0)
         MQTTCallbacks.install(on: pointer, for: self)
-        // The library's thread first, then the connect: libmosquitto 2.0.11 (Debian 12's)
-        // never retries a first connect that failed before its thread was started, so a
-        // broker that comes up after Faceoff would never be reached.
+        // The connect first, then the library's thread: a connect made just after the thread
+        // starts now and then never completes (libmosquitto's issue 848), which left a sink
+        // unconnected to a broker that was up. But libmosquitto 2.0.11 (Debian 12's) never
+        // retries a first connect that failed before its thread was started, so when it fails
+        // (the broker is not up yet) it is made again with the thread running, which retries.
+        var code = faceoff_mosquitto_connect_async(pointer, broker.host, Int32(broker.port), Int32(options.keepalive))
         faceoff_mosquitto_loop_start(pointer)
-        let code = faceoff_mosquitto_connect_async(pointer, broker.host, Int32(broker.port), Int32(options.keepalive))
+        if code != MOSQ_ERR_SUCCESS.rawValue {
+            code = faceoff_mosquitto_connect_async(pointer, broker.host, Int32(broker.port), Int32(options.keepalive))
+        }
         if code != MOSQ_ERR_SUCCESS.rawValue {
             // The library's thread keeps trying; this says why it is not connected meanwhile.
             // The library may have logged the detail (a TLS failure) before returning.
