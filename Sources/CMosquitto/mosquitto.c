@@ -12,15 +12,14 @@ static struct {
     int (*will_set)(struct mosquitto *, const char *, int, const void *, int, bool);
     int (*tls_set)(struct mosquitto *, const char *, const char *, const char *, const char *, int (*)(char *, int, int, void *));
     int (*int_option)(struct mosquitto *, int, int);
-    int (*reconnect_delay_set)(struct mosquitto *, unsigned int, unsigned int, bool);
+    int (*threaded_set)(struct mosquitto *, bool);
     int (*max_inflight_messages_set)(struct mosquitto *, unsigned int);
     int (*connect_async)(struct mosquitto *, const char *, int, int);
     int (*disconnect)(struct mosquitto *);
     int (*publish)(struct mosquitto *, int *, const char *, int, const void *, int, bool);
     int (*subscribe)(struct mosquitto *, int *, const char *, int);
     void (*message_callback_set)(struct mosquitto *, void (*)(struct mosquitto *, void *, const struct mosquitto_message *));
-    int (*loop_start)(struct mosquitto *);
-    int (*loop_stop)(struct mosquitto *, bool);
+    int (*loop)(struct mosquitto *, int, int);
     void (*connect_callback_set)(struct mosquitto *, void (*)(struct mosquitto *, void *, int));
     void (*disconnect_callback_set)(struct mosquitto *, void (*)(struct mosquitto *, void *, int));
     void (*publish_callback_set)(struct mosquitto *, void (*)(struct mosquitto *, void *, int));
@@ -54,15 +53,14 @@ static void load(void) {
     api.will_set = symbol(library, "mosquitto_will_set");
     api.tls_set = symbol(library, "mosquitto_tls_set");
     api.int_option = symbol(library, "mosquitto_int_option");
-    api.reconnect_delay_set = symbol(library, "mosquitto_reconnect_delay_set");
+    api.threaded_set = symbol(library, "mosquitto_threaded_set");
     api.max_inflight_messages_set = symbol(library, "mosquitto_max_inflight_messages_set");
     api.connect_async = symbol(library, "mosquitto_connect_async");
     api.disconnect = symbol(library, "mosquitto_disconnect");
     api.publish = symbol(library, "mosquitto_publish");
     api.subscribe = symbol(library, "mosquitto_subscribe");
     api.message_callback_set = symbol(library, "mosquitto_message_callback_set");
-    api.loop_start = symbol(library, "mosquitto_loop_start");
-    api.loop_stop = symbol(library, "mosquitto_loop_stop");
+    api.loop = symbol(library, "mosquitto_loop");
     api.connect_callback_set = symbol(library, "mosquitto_connect_callback_set");
     api.disconnect_callback_set = symbol(library, "mosquitto_disconnect_callback_set");
     api.publish_callback_set = symbol(library, "mosquitto_publish_callback_set");
@@ -99,9 +97,7 @@ int faceoff_mosquitto_int_option(struct mosquitto *handle, int option, int value
 int faceoff_mosquitto_max_inflight_messages_set(struct mosquitto *handle, unsigned int max) {
     return api.max_inflight_messages_set(handle, max);
 }
-int faceoff_mosquitto_reconnect_delay_set(struct mosquitto *handle, unsigned int delay, unsigned int delay_max, bool exponential) {
-    return api.reconnect_delay_set(handle, delay, delay_max, exponential);
-}
+int faceoff_mosquitto_threaded_set(struct mosquitto *handle, bool threaded) { return api.threaded_set(handle, threaded); }
 int faceoff_mosquitto_connect_async(struct mosquitto *handle, const char *host, int port, int keepalive) {
     return api.connect_async(handle, host, port, keepalive);
 }
@@ -123,8 +119,7 @@ void faceoff_mosquitto_message_callback_set(struct mosquitto *handle, faceoff_mo
     __atomic_store_n(&message_callback, callback, __ATOMIC_RELEASE);
     api.message_callback_set(handle, on_message);
 }
-int faceoff_mosquitto_loop_start(struct mosquitto *handle) { return api.loop_start(handle); }
-int faceoff_mosquitto_loop_stop(struct mosquitto *handle, bool force) { return api.loop_stop(handle, force); }
+int faceoff_mosquitto_loop(struct mosquitto *handle, int timeout, int max_packets) { return api.loop(handle, timeout, max_packets); }
 void faceoff_mosquitto_connect_callback_set(struct mosquitto *handle, faceoff_mosquitto_code_callback callback) {
     api.connect_callback_set(handle, callback);
 }

@@ -22,11 +22,11 @@ extension MQTTConnection {
         }
     }
 
-    /// A failed connect or a lost connection, from libmosquitto's error code.
-    static func connectProblem(_ code: Int32, broker: MQTTBroker, log: String?) -> String {
+    /// A failed connect or a lost connection, from libmosquitto's error code (and `errno`, read
+    /// right after the call that failed, for a system error).
+    static func connectProblem(_ code: Int32, errno number: Int32, broker: MQTTBroker, log: String?) -> String {
         if let log, let tls = tlsProblem(log, broker: broker) { return tls }
         if code == MOSQ_ERR_ERRNO.rawValue {
-            let number = errno
             switch number {
             case ECONNREFUSED:
                 return "nothing answers at \(broker.address) (connection refused); start the broker, or fix the sink's url"

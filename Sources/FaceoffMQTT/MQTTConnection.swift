@@ -4,9 +4,9 @@ import FaceoffKit
 import Foundation
 import Synchronization
 
-/// One client connection to an MQTT broker through libmosquitto: the library's own thread
-/// keeps it up (reconnecting with a backoff of 1 s doubling to 30 s) and resends what was
-/// published but not yet acknowledged. Publishing waits for the broker's acknowledgement
+/// One client connection to an MQTT broker through libmosquitto: a thread of its own drives
+/// the library, keeps the connection up (reconnecting with a backoff of 1 s doubling to 30 s),
+/// and the library resends what was published but not yet acknowledged. Publishing waits for the broker's acknowledgement
 /// (QoS 1). Closed by `close()`, which its owner always calls.
 final class MQTTConnection: Sendable {
     struct Options: Sendable {
@@ -40,10 +40,16 @@ final class MQTTConnection: Sendable {
         /// Messages on subscribed topics, oldest first, until taken.
         var inbox: [(topic: String, payload: String)] = []
         var closed = false
+        /// Set by `close()` once its last words are out: the driving thread says goodbye and ends.
+        var stopping = false
     }
 
     private let state = Mutex(State())
     private let changed: ChangeSignal
+    /// Cuts the driving thread's wait before a reconnect short (a stop).
+    private let wake = DispatchSemaphore(value: 0)
+    /// Signalled when the driving thread has ended.
+    private let finished = DispatchSemaphore(value: 0)
     private let handle: Handle
     let options: Options
 
@@ -68,7 +74,7 @@ final class MQTTConnection: Sendable {
         }
         handle = Handle(pointer: pointer)
         // The callbacks find this object through the library's user data, set once the
-        // object is whole; they run on the library's thread until `close()` has stopped it.
+        // object is whole; they run on the driving thread until `close()` has ended it.
         let broker = options.broker
         var failure: MQTTProblem?
         if let username = broker.username,
@@ -77,11 +83,19 @@ final class MQTTConnection: Sendable {
             failure = MQTTProblem("the MQTT username or password cannot be used")
         }
         if failure == nil, broker.tls {
-            let code: Int32
+            var code: Int32
             if let caFile = broker.caFile {
                 code = faceoff_mosquitto_tls_set(pointer, caFile, nil)
             } else {
-                code = faceoff_mosquitto_int_option(pointer, Int32(MOSQ_OPT_TLS_USE_OS_CERTS.rawValue), 1)
+                // The system's CA store (OpenSSL's defaults, SSL_CERT_FILE included), and its
+                // folder named too: libmosquitto 2.0.11 refuses every reconnect made with the
+                // defaults alone ("MOSQ_OPT_SSL_CTX_WITH_DEFAULTS used without specifying
+                // cafile, capath or psk"), so a broker restart would lose the sink for good.
+                let folder = ProcessInfo.processInfo.environment["SSL_CERT_DIR"] ?? "/etc/ssl/certs"
+                code = faceoff_mosquitto_tls_set(pointer, nil, folder)
+                if code == MOSQ_ERR_SUCCESS.rawValue {
+                    code = faceoff_mosquitto_int_option(pointer, Int32(MOSQ_OPT_TLS_USE_OS_CERTS.rawValue), 1)
+                }
             }
             if code != MOSQ_ERR_SUCCESS.rawValue { failure = MQTTProblem("TLS cannot be set up: \(Self.text(code))") }
         }
@@ -97,32 +111,22 @@ final class MQTTConnection: Sendable {
             faceoff_mosquitto_destroy(pointer)
             throw failure
         }
-        faceoff_mosquitto_reconnect_delay_set(pointer, 1, 30, true)
         // Every publish goes on the wire at once, however many await their acknowledgement
         // (libmosquitto holds back all past 20 by default): a reconnect's retained topics
         // (two dozen with discovery) never hold back an alert, or the last words of a stop.
         faceoff_mosquitto_max_inflight_messages_set(pointer, 0)
+        // Publishes come from other threads than the one that drives the client.
+        faceoff_mosquitto_threaded_set(pointer, true)
         MQTTCallbacks.install(on: pointer, for: self)
-        // The connect first, then the library's thread: a connect made just after the thread
-        // starts now and then never completes (libmosquitto's issue 848), which left a sink
-        // unconnected to a broker that was up. But libmosquitto 2.0.11 (Debian 12's) never
-        // retries a first connect that failed before its thread was started, so when it fails
-        // (the broker is not up yet) it is made again with the thread running, which retries.
-        var code = faceoff_mosquitto_connect_async(pointer, broker.host, Int32(broker.port), Int32(options.keepalive))
-        faceoff_mosquitto_loop_start(pointer)
-        if code != MOSQ_ERR_SUCCESS.rawValue {
-            code = faceoff_mosquitto_connect_async(pointer, broker.host, Int32(broker.port), Int32(options.keepalive))
+        let thread = Thread { [self] in
+            drive()
+            finished.signal()
         }
-        if code != MOSQ_ERR_SUCCESS.rawValue {
-            // The library's thread keeps trying; this says why it is not connected meanwhile.
-            // The library may have logged the detail (a TLS failure) before returning.
-            state.withLock { $0.problem = Self.connectProblem(code, broker: broker, log: $0.lastLog) }
-        }
+        thread.name = "faceoff-mqtt"
+        thread.start()
     }
 
-    deinit { close() }
-
-    /// Says goodbye to the broker (no last will) and stops the library's thread. `lastWords`
+    /// Says goodbye to the broker (no last will) and ends the driving thread. `lastWords`
     /// are published first, in order, when connected (what the store says the broker should
     /// hold, then the daemon's "offline"), waiting up to 2 s for the last to be acknowledged:
     /// the broker takes a connection's messages in order, so the others are in by then.
@@ -142,8 +146,10 @@ final class MQTTConnection: Sendable {
             }
             if let last { waitBlocking(for: last, timeout: .seconds(2)) }
         }
+        state.withLock { $0.stopping = true }
         faceoff_mosquitto_disconnect(handle.pointer)
-        faceoff_mosquitto_loop_stop(handle.pointer, false)
+        wake.signal()
+        finished.wait()
         MQTTCallbacks.remove(handle.pointer)
         faceoff_mosquitto_destroy(handle.pointer)
         changed.fire()
@@ -240,9 +246,61 @@ final class MQTTConnection: Sendable {
         }
     }
 
-    // MARK: From the library's thread
+    // MARK: The driving thread
 
-    fileprivate func connected(_ code: Int32) {
+    /// Connects, keeps the connection up and reconnects, waiting 1 s before the first retry,
+    /// doubling to 30 s, back to 1 s once connected. This thread drives libmosquitto
+    /// (`mosquitto_loop`) rather than the library's own (`loop_start`), which in 2.0.11 ends
+    /// for good on a TLS error, such as a broker restarting under a TLS connection.
+    private func drive() {
+        let broker = options.broker
+        let pointer = handle.pointer
+        var socket = false
+        var backoff = 1
+        while !state.withLock({ $0.stopping }) {
+            if socket {
+                let code = faceoff_mosquitto_loop(pointer, 1000, 1)
+                if code == MOSQ_ERR_SUCCESS.rawValue {
+                    if isConnected { backoff = 1 }
+                    continue
+                }
+                socket = false
+                let number = errno
+                state.withLock { state in
+                    // The disconnect callback said why, when the library called it.
+                    if state.connected || state.problem == nil {
+                        state.problem = Self.connectProblem(code, errno: number, broker: broker, log: state.lastLog)
+                    }
+                    state.connected = false
+                }
+                changed.fire()
+            } else {
+                state.withLock { $0.lastLog = nil }
+                let code = faceoff_mosquitto_connect_async(pointer, broker.host, Int32(broker.port), Int32(options.keepalive))
+                if code == MOSQ_ERR_SUCCESS.rawValue {
+                    socket = true
+                    continue
+                }
+                // The library may have logged the detail (a TLS failure) before returning.
+                let number = errno
+                state.withLock { state in
+                    state.problem = Self.connectProblem(code, errno: number, broker: broker, log: state.lastLog)
+                }
+                changed.fire()
+            }
+            _ = wake.wait(timeout: .now() + .seconds(backoff))
+            backoff = min(backoff * 2, 30)
+        }
+        // `close()` asked for a goodbye (a DISCONNECT, so no last will): it goes out with the
+        // next turns of the loop, which end when the library has closed the socket.
+        if socket {
+            for _ in 0..<20 where faceoff_mosquitto_loop(pointer, 100, 1) == MOSQ_ERR_SUCCESS.rawValue {}
+        }
+    }
+
+    // MARK: From the driving thread (libmosquitto's callbacks)
+
+    func connected(_ code: Int32) {
         let broker = options.broker
         state.withLock { state in
             if code == 0 {
@@ -262,13 +320,14 @@ final class MQTTConnection: Sendable {
         changed.fire()
     }
 
-    fileprivate func disconnected(_ code: Int32) {
+    func disconnected(_ code: Int32) {
         let broker = options.broker
+        let number = errno
         state.withLock { state in
             let wasRefused = !state.connected && state.problem != nil
             state.connected = false
             if code != 0, !wasRefused {
-                state.problem = Self.connectProblem(code, broker: broker, log: state.lastLog)
+                state.problem = Self.connectProblem(code, errno: number, broker: broker, log: state.lastLog)
                 if state.generation == 0, state.lastLog == nil, code == MOSQ_ERR_CONN_LOST.rawValue || code == MOSQ_ERR_PROTOCOL.rawValue {
                     state.problem =
                         "the broker at \(broker.address) closed the connection before answering; if that port speaks TLS, use mqtts://"
@@ -279,7 +338,7 @@ final class MQTTConnection: Sendable {
         changed.fire()
     }
 
-    fileprivate func published(_ mid: Int32) {
+    func published(_ mid: Int32) {
         state.withLock { state in
             if let key = state.keyOf.removeValue(forKey: mid) {
                 state.inFlight[key] = nil
@@ -291,7 +350,7 @@ final class MQTTConnection: Sendable {
         changed.fire()
     }
 
-    fileprivate func received(_ topic: String, _ payload: String) {
+    func received(_ topic: String, _ payload: String) {
         state.withLock { $0.inbox.append((topic, payload)) }
         changed.fire()
     }
@@ -304,7 +363,7 @@ final class MQTTConnection: Sendable {
         }
     }
 
-    fileprivate func logged(_ level: Int32, _ text: String) {
+    func logged(_ level: Int32, _ text: String) {
         guard level & Int32(MOSQ_LOG_ERR) != 0 else { return }
         let broker = options.broker
         state.withLock { state in
@@ -314,37 +373,5 @@ final class MQTTConnection: Sendable {
             if !state.connected, let tls = Self.tlsProblem(text, broker: broker) { state.problem = tls }
         }
         changed.fire()
-    }
-}
-
-/// The C callbacks: they take no context but the library's user data, which is unset (the
-/// client is made before the object it serves), so they find their connection in a table.
-private enum MQTTCallbacks {
-    private struct Entry: @unchecked Sendable { weak var connection: MQTTConnection? }
-    private static let table = Mutex<[UInt: Entry]>([:])
-
-    static func install(on pointer: OpaquePointer, for connection: MQTTConnection) {
-        table.withLock { $0[UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer)))] = Entry(connection: connection) }
-        faceoff_mosquitto_connect_callback_set(pointer) { handle, _, code in MQTTCallbacks.find(handle)?.connected(code) }
-        faceoff_mosquitto_disconnect_callback_set(pointer) { handle, _, code in MQTTCallbacks.find(handle)?.disconnected(code) }
-        faceoff_mosquitto_publish_callback_set(pointer) { handle, _, mid in MQTTCallbacks.find(handle)?.published(mid) }
-        faceoff_mosquitto_message_callback_set(pointer) { handle, _, topic, payload, length in
-            guard let topic else { return }
-            let bytes = payload.map { UnsafeRawBufferPointer(start: $0, count: Int(max(0, length))) }.map(Array.init) ?? []
-            MQTTCallbacks.find(handle)?.received(String(cString: topic), String(decoding: bytes, as: UTF8.self))
-        }
-        faceoff_mosquitto_log_callback_set(pointer) { handle, _, level, text in
-            guard let text else { return }
-            MQTTCallbacks.find(handle)?.logged(level, String(cString: text))
-        }
-    }
-
-    static func remove(_ pointer: OpaquePointer) {
-        _ = table.withLock { $0.removeValue(forKey: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer)))) }
-    }
-
-    static func find(_ handle: OpaquePointer?) -> MQTTConnection? {
-        guard let handle else { return nil }
-        return table.withLock { $0[UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))]?.connection }
     }
 }

@@ -108,6 +108,30 @@ extension MQTTTests {
         untrusted.kill()
     }
 
+    /// TLS survives a broker restart: `run` connects again, with the sink's CA and with the
+    /// system's CA store (OpenSSL's `SSL_CERT_FILE` stands in for it here). libmosquitto
+    /// 2.0.11's own thread ends for good on the TLS error a restart causes, and refuses every
+    /// reconnect with the system's CAs alone ("MOSQ_OPT_SSL_CTX_WITH_DEFAULTS used without
+    /// specifying cafile, capath or psk").
+    @Test(arguments: [true, false]) func tlsConnectsAgainAfterABrokerRestart(systemCAs: Bool) async throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let secured = try await SecuredBroker(cli)
+        let caFile = systemCAs ? "" : "\nca_file = \"\(secured.path("ca.pem"))\""
+        try Self.writeConfig(cli, sink: "url = \"mqtts://localhost:\(secured.tlsPort)\"" + caFile)
+        var environment = Replays.environment(cli, base: "file://\(CLI.mirror.path)/")
+        if systemCAs { environment["SSL_CERT_FILE"] = secured.path("ca.pem") }
+        let doctor = try await cli.run(["doctor"], environment: environment)
+        #expect(doctor.stdout.contains("✓ mqtt"), "\(doctor.stdout)")
+        let run = try Background(CLI.binary.path, ["run"], environment: environment)
+        defer { run.kill() }
+        func connections() -> Int { run.stderr.components(separatedBy: "connected to the MQTT broker").count - 1 }
+        try #require(await run.wait(timeout: 20) { _ in connections() >= 1 }, "\(run.stderr.suffix(600))")
+        await secured.broker.stop()
+        try secured.broker.start()
+        #expect(await run.wait(timeout: 40) { _ in connections() >= 2 }, "\(run.stderr.suffix(800))")
+    }
+
     /// test-alert publishes its sample to the test and event topics.
     @Test func testAlertPublishesToTheTestAndEventTopics() async throws {
         let cli = try CLI()

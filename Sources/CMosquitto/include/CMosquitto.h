@@ -27,13 +27,12 @@ int faceoff_mosquitto_will_set(struct mosquitto *handle, const char *topic, int 
 int faceoff_mosquitto_tls_set(struct mosquitto *handle, const char *ca_file, const char *ca_path);
 int faceoff_mosquitto_int_option(struct mosquitto *handle, int option, int value);
 int faceoff_mosquitto_max_inflight_messages_set(struct mosquitto *handle, unsigned int max);
-int faceoff_mosquitto_reconnect_delay_set(struct mosquitto *handle, unsigned int delay, unsigned int delay_max, bool exponential);
+int faceoff_mosquitto_threaded_set(struct mosquitto *handle, bool threaded);
 int faceoff_mosquitto_connect_async(struct mosquitto *handle, const char *host, int port, int keepalive);
 int faceoff_mosquitto_disconnect(struct mosquitto *handle);
 int faceoff_mosquitto_publish(struct mosquitto *handle, int *mid, const char *topic, int length, const void *payload, int qos, bool retain);
 int faceoff_mosquitto_subscribe(struct mosquitto *handle, int *mid, const char *pattern, int qos);
-int faceoff_mosquitto_loop_start(struct mosquitto *handle);
-int faceoff_mosquitto_loop_stop(struct mosquitto *handle, bool force);
+int faceoff_mosquitto_loop(struct mosquitto *handle, int timeout, int max_packets);
 void faceoff_mosquitto_connect_callback_set(struct mosquitto *handle, faceoff_mosquitto_code_callback callback);
 void faceoff_mosquitto_disconnect_callback_set(struct mosquitto *handle, faceoff_mosquitto_code_callback callback);
 void faceoff_mosquitto_publish_callback_set(struct mosquitto *handle, faceoff_mosquitto_code_callback callback);
