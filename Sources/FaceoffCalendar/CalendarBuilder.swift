@@ -1,7 +1,6 @@
 import CLibical
 import FaceoffBase
 import FaceoffKit
-import FaceoffNHL
 import Foundation
 
 /// Serialises feeds with libical, which does the escaping, the 75-octet line folding and the
@@ -31,7 +30,7 @@ public enum CalendarBuilder {
         }
         add(calendar, x("X-PUBLISHED-TTL", durationText(refreshSeconds)))
         if let color = feed.color {
-            add(calendar, icalproperty_new_color(TeamFactsTable.nearestCSSColorName(to: color)))
+            add(calendar, icalproperty_new_color(color.nearestCSSColorName))
             add(calendar, x("X-APPLE-CALENDAR-COLOR", color.hex))
         }
 

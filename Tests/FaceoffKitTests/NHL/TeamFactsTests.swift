@@ -171,21 +171,21 @@ import Testing
         // Expected values were computed independently (python3, same redmean formula over the
         // 147 keywords). The runners-up are far behind, so these are not near-ties:
         // #FFB81C: orange 3012, gold 5412; #00205B: midnightblue 2776, navy 8198.
-        #expect(TeamFactsTable.nearestCSSColorName(to: RGB(hex: "#FF0000")) == "red")
-        #expect(TeamFactsTable.nearestCSSColorName(to: RGB(hex: "#FFB81C")) == "orange")
-        #expect(TeamFactsTable.nearestCSSColorName(to: RGB(hex: "#00205B")) == "midnightblue")
+        #expect(RGB(hex: "#FF0000").nearestCSSColorName == "red")
+        #expect(RGB(hex: "#FFB81C").nearestCSSColorName == "orange")
+        #expect(RGB(hex: "#00205B").nearestCSSColorName == "midnightblue")
         // Synonyms resolve to the alphabetically first name.
-        #expect(TeamFactsTable.nearestCSSColorName(to: RGB(hex: "#00FFFF")) == "aqua")
-        #expect(TeamFactsTable.nearestCSSColorName(to: RGB(hex: "#808080")) == "gray")
+        #expect(RGB(hex: "#00FFFF").nearestCSSColorName == "aqua")
+        #expect(RGB(hex: "#808080").nearestCSSColorName == "gray")
     }
 
     @Test func cssKeywordListIsTheFull147() {
-        let names = TeamFactsTable.cssColorKeywords.map(\.name)
+        let names = RGB.cssColorKeywords.map(\.name)
         #expect(names.count == 147)
         #expect(Set(names).count == 147)
         #expect(names == names.sorted())
-        for keyword in TeamFactsTable.cssColorKeywords {
-            #expect(TeamFactsTable.nearestCSSColorName(to: keyword.color) <= keyword.name)
+        for keyword in RGB.cssColorKeywords {
+            #expect(keyword.color.nearestCSSColorName <= keyword.name)
         }
     }
 }
