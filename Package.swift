@@ -113,7 +113,7 @@ let package = Package(
         .target(
             name: "FaceoffCalendar",
             dependencies: [
-                "FaceoffBase", "FaceoffStore", "FaceoffAPI", "FaceoffNHL", "FaceoffESPN", "FaceoffKit", "CLibical",
+                "FaceoffBase", "FaceoffStore", "FaceoffAPI", "FaceoffKit", "CLibical",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,6 +1,5 @@
 import FaceoffBase
 import FaceoffKit
-import FaceoffNHL
 import Foundation
 
 /// One .ics feed, ready to serialise: everything decided, nothing left to look up.
@@ -50,8 +49,8 @@ public struct CalendarEvent: Sendable, Equatable, Codable {
     /// A game with no time yet, on its day: `start` is that day at 00:00 UTC, `end` the next;
     /// written as dates (`DTSTART;VALUE=DATE`), without alarms.
     public var allDay: Bool?
-    /// An NBA playoff game the series may not need ("if necessary"): ESPN drops it when the
-    /// series ends, which is no sign of a broken answer.
+    /// A playoff game the series may not need ("if necessary"): a league may drop it when the
+    /// series ends (ESPN does), which is no sign of a broken answer.
     public var ifNecessary: Bool?
 
     public init(

@@ -1,6 +1,5 @@
 import FaceoffBase
 import FaceoffKit
-import FaceoffNHL
 import Foundation
 
 /// Builds feeds and writes them to the calendar directory, one feed's failure never touching
@@ -44,7 +43,7 @@ public struct CalendarPublisher: Sendable {
     public static func startOrder(_ kinds: [FeedKind]) -> [Int] {
         func size(_ kind: FeedKind) -> Int {
             switch kind {
-            case .all: Teams.abbreviations.count
+            case .all: FeedKind.allLeague.definition.abbreviations.count
             case .favourites(let teams): teams.count
             case .team: 1
             }
@@ -54,7 +53,7 @@ public struct CalendarPublisher: Sendable {
 
     /// Builds and writes the feeds, several at once (one per core), reports in `kinds` order.
     public func publish(_ kinds: [FeedKind]) async -> [Report] {
-        if service.revalidateSeasonParts { await service.askForSeasonParts(of: kinds) }
+        if service.revalidateSeasonParts { await service.refreshSeasons(of: kinds) }
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let order = Self.startOrder(kinds)
         var reports: [Int: Report] = [:]

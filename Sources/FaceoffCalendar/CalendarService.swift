@@ -1,40 +1,38 @@
 import FaceoffAPI
 import FaceoffBase
-import FaceoffESPN
 import FaceoffKit
-import FaceoffNHL
 import Foundation
 import Logging
 import Synchronization
 
 /// Builds feeds from the schedules (through the cache) and the stored calendar state, shaped
 /// by `[calendar]` in the config (`CalendarSettings`, with `faceoff calendar`'s flags applied).
+/// Each team's league reads its season (`LeagueDefinition.calendarSeason`); the feed is built
+/// from what they give, whatever the leagues.
 public struct CalendarService: Sendable {
-    let client: APIClient
+    /// One client per API (the NHL's, ESPN's): each league reads through the one of its API.
+    let clients: [APIClient]
     let state: CalendarState?
     let templates: TemplateSet
     let options: CalendarSettings
     let now: @Sendable () -> Date
     let logger: Logger
-    /// Finals the daemon saw in the play-by-play before the schedule shows them.
+    /// Finals the daemon saw in a game's feed before the schedule shows them.
     let overlay: ScheduleOverlay?
-    /// ESPN's, for the NBA teams' feeds; nil where none is followed.
-    let espn: APIClient?
-    /// Ask ESPN for both season parts again (conditional GETs) before each publish rather
-    /// than use a fresh cached copy: `run` sets it, so a feed written after its schedule
-    /// refresh shows what that refresh announced (the refresh asks for the plain schedule,
-    /// another URL). The publisher asks once per team and part (`askForSeasonParts`), however
+    /// Ask each league again for what its seasons read (conditional GETs) before each publish
+    /// rather than use a fresh cached copy: `run` sets it, so a feed written after its
+    /// schedule refresh shows what that refresh announced where the league reads another URL
+    /// (ESPN's season parts). The publisher asks once per team (`refreshSeasons`), however
     /// many feeds hold the team.
     public var revalidateSeasonParts = false
 
     public init(
-        client: APIClient, state: CalendarState?, templates: TemplateSet, options: CalendarSettings,
+        clients: [APIClient], state: CalendarState?, templates: TemplateSet, options: CalendarSettings,
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "faceoff.calendar"),
-        overlay: ScheduleOverlay? = nil, espn: APIClient? = nil
+        overlay: ScheduleOverlay? = nil
     ) {
+        self.clients = clients
         self.overlay = overlay
-        self.espn = espn
-        self.client = client
         self.state = state
         self.templates = templates
         self.options = options
@@ -42,17 +40,24 @@ public struct CalendarService: Sendable {
         self.logger = logger
     }
 
-    /// Asks ESPN once for both season parts of each NBA team in `kinds` (conditional GETs),
-    /// so the feeds built next read what the server has now from the cache. A failure is left
-    /// for the feed to meet and say.
-    public func askForSeasonParts(of kinds: [FeedKind]) async {
-        guard let espn else { return }
-        var teams: [NBATeam] = []
-        for team in kinds.flatMap(\.teams).compactMap(NBATeams.team(written:)) where !teams.contains(team) { teams.append(team) }
+    /// The client of `league`'s API, or why there is none.
+    func client(of league: League) throws -> APIClient {
+        let definition = league.definition
+        guard let client = clients.first(where: { $0.service == definition.service }) else {
+            throw CalendarError("the \(league.name) teams' feeds need \(definition.service.name), and none was given")
+        }
+        return client
+    }
+
+    /// Asks each team's league once for what its season reads (conditional GETs), so the feeds
+    /// built next read what the server has now from the cache. A failure is left for the feed
+    /// to meet and say.
+    public func refreshSeasons(of kinds: [FeedKind]) async {
+        var teams: [TeamKey] = []
+        for team in kinds.flatMap(\.teams).compactMap(TeamKey.init(written:)) where !teams.contains(team) { teams.append(team) }
         for team in teams {
-            for part in [ESPNSeasonType.regular, .postseason] {
-                _ = try? await espn.fetch(.nbaSchedule(team, part: part), revalidate: true)
-            }
+            guard let client = try? client(of: team.league) else { continue }
+            await team.league.definition.refreshCalendar(of: team, client: client)
         }
     }
 
@@ -61,161 +66,113 @@ public struct CalendarService: Sendable {
     /// answered, and each one that did not keeps the games it had (`build`'s `unavailable`).
     /// Only when no team answered does it fail.
     public func feed(_ kind: FeedKind) async throws -> (feed: CalendarFeed, notes: [String], warnings: [String]) {
-        let seasonSegment = options.season == "current" ? "now" : options.season
-        var schedules: [(team: String, schedule: ClubSchedule)] = []
-        var notes: [String] = []
+        let request = CalendarRequest(season: options.season, scores: options.scores, overlay: overlay)
+        var seasons: [(team: String, season: CalendarSeason)] = []
         var failed: [(team: String, error: any Error)] = []
-        let basketball = kind.teams.compactMap(NBATeams.team(written:))
-        let hockey = kind.teams.filter { (TeamKey(written: $0)?.league ?? .nhl) == .nhl }
-        // A league whose calendar is not in Faceoff yet: said, and the others' feed still built.
-        for team in kind.teams {
-            guard let league = TeamKey(written: team)?.league, league != .nhl, league != .nba else { continue }
-            failed.append((team, CalendarError("Faceoff has no calendar for the \(league.name) yet")))
-        }
-        await withTaskGroup(of: (String, Result<Fetched<ClubSchedule>, any Error>).self) { group in
-            var pending = hockey[...]
+        await withTaskGroup(of: (String, Result<CalendarSeason, any Error>).self) { group in
+            var pending = kind.teams[...]
             func startNext() {
-                guard let team = pending.popFirst() else { return }
+                guard let written = pending.popFirst() else { return }
                 group.addTask {
-                    do { return (team, .success(try await client.fetch(.clubSchedule(team, season: seasonSegment)))) } catch {
-                        return (team, .failure(error))
+                    do {
+                        guard let team = TeamKey(written: written) else { throw CalendarError("\(written) is no team Faceoff knows") }
+                        let season = try await team.league.definition.calendarSeason(
+                            of: team, request: request, client: try client(of: team.league))
+                        return (written, .success(season))
+                    } catch {
+                        return (written, .failure(error))
                     }
                 }
             }
             for _ in 0..<6 { startNext() }
             while let (team, result) = await group.next() {
                 switch result {
-                case .success(let fetched):
-                    schedules.append((team, overlay?.apply(fetched.value) ?? fetched.value))
-                    if let note = fetched.staleness { notes.append("\(team): \(note)") }
-                case .failure(let error):
-                    failed.append((team, error))
+                case .success(let season): seasons.append((team, season))
+                case .failure(let error): failed.append((team, error))
                 }
                 startNext()
             }
         }
-        var nba: [(team: NBATeam, schedule: ESPNTeamSchedule)] = []
-        for team in basketball {
-            do {
-                guard let espn else { throw CalendarError("the \(team.name)' feed needs ESPN's API, and none was given") }
-                // The whole season: ESPN's plain answer is its current part only, and at the
-                // playoffs' start the regular season would leave it.
-                var parts: [(team: NBATeam, schedule: ESPNTeamSchedule)] = []
-                for part in [ESPNSeasonType.regular, .postseason] {
-                    let fetched = try await espn.fetch(.nbaSchedule(team, part: part))
-                    parts.append((team, fetched.value))
-                    if let note = fetched.staleness {
-                        notes.append("nba:\(team.abbrev) (\(part == .regular ? "regular season" : "playoffs")): \(note)")
-                    }
-                }
-                nba += parts
-            } catch {
-                failed.append(("nba:\(team.abbrev)", error))
-            }
-        }
         // Nothing answered: there is nothing to build from.
         if let first = failed.first, failed.count == kind.teams.count { throw first.error }
-        var records: [String: String] = [:]
-        if options.scores, !hockey.isEmpty, let standings = try? await client.fetch(.standings()) {
-            for row in standings.value.standings ?? [] {
-                guard let abbrev = row.teamAbbrev?.value else { continue }
-                records[abbrev] = "\(row.wins ?? 0)-\(row.losses ?? 0)-\(row.otLosses ?? 0)"
+        let position = Dictionary(kind.teams.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        seasons.sort { (position[$0.team] ?? 0) < (position[$1.team] ?? 0) }
+        var records: [League: [String: String]] = [:]
+        if options.scores {
+            for league in Set(seasons.compactMap { TeamKey(written: $0.team)?.league }) {
+                guard let client = try? client(of: league) else { continue }
+                records[league] = await league.definition.calendarRecords(client: client)
             }
         }
         // In the feed's order of teams, whichever failed first.
         let warnings = kind.teams.compactMap { team in
             failed.first { $0.team == team }.map { "\(team)'s schedule could not be had (\($0.error)); its games stay as last published" }
         }
-        return (
-            try await build(kind, schedules: schedules, records: records, nba: nba, unavailable: Set(failed.map(\.team))), notes, warnings
-        )
+        let notes = seasons.flatMap(\.season.notes)
+        return (try await build(kind, seasons: seasons, records: records, unavailable: Set(failed.map(\.team))), notes, warnings)
     }
 
-    /// The feed from schedules already in hand (each team's, any order) and "W-L-OT" records
-    /// by abbreviation: no network, so benchmarks and tests can time and drive it alone.
+    /// The feed from seasons already in hand (each team's, any order; as the leagues make
+    /// them, `LeagueDefinition.calendarSeason`) and records by league and abbreviation: no
+    /// network, so benchmarks and tests can time and drive it alone.
     /// - Parameter unavailable: followed teams whose schedule could not be had this time:
     ///   their games stay as the state last had them, neither dropped nor cancelled.
     public func build(
-        _ kind: FeedKind, schedules: [(team: String, schedule: ClubSchedule)], records: [String: String],
-        nba: [(team: NBATeam, schedule: ESPNTeamSchedule)] = [], unavailable: Set<String> = []
+        _ kind: FeedKind, seasons: [(team: String, season: CalendarSeason)], records: [League: [String: String]] = [:],
+        unavailable: Set<String> = []
     ) async throws -> CalendarFeed {
         let order = kind.teams
         let position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let schedules = schedules.sorted { (position[$0.team] ?? 0) < (position[$1.team] ?? 0) }
-
+        let seasons = seasons.sorted { (position[$0.team] ?? 0) < (position[$1.team] ?? 0) }
         let season =
-            schedules.compactMap(\.schedule.currentSeason).first.map(String.init)
-            // ESPN's season year is the year it ends in: 2026 is 2025-26, "20252026" as the NHL writes it.
-            ?? nba.compactMap(\.schedule.season?.year).first.map { "\($0 - 1)\($0)" }
+            seasons.compactMap(\.season.season).first
             ?? (options.season == "current" ? CurrentSeason.id(at: now(), timeZone: .current) : options.season)
 
-        // Each game once, seen from the first team of `order` that plays in it. Games are
-        // read in place, by position (copying one retains each of its strings).
-        let lists = schedules.map { $0.schedule.games ?? [] }
-        var games: [(list: Int, index: Int, perspective: String?)] = []
-        var allIDs: Set<Int> = []
-        for (list, (team, _)) in schedules.enumerated() {
-            for index in lists[list].indices {
-                guard let id = lists[list][index].id, allIDs.insert(id).inserted else { continue }
-                games.append((list, index, kind == .all ? nil : team))
+        // Each game once, seen from the first team of `order` that plays in it; with home or
+        // away games only, from the followed team on that side, and left out when that side
+        // is not followed. A feed of every game sees each from nobody.
+        let followed = Set(order.map { TeamKey(written: $0)?.written ?? $0 })
+        var scheduled: Set<Int> = []
+        var unplaced: Set<Int> = []
+        // A game is made from its season's entry only once chosen.
+        var games: [(list: Int, index: Int, perspective: TeamKey?)] = []
+        for (list, (written, entry)) in seasons.enumerated() {
+            let team = kind == .all ? nil : TeamKey(written: written)
+            for (index, game) in entry.entries.enumerated() where scheduled.insert(game.id).inserted {
+                var perspective = team
+                if kind != .all, options.homeOnly || options.awayOnly {
+                    let side = TeamKey(league: entry.league, abbrev: options.homeOnly ? game.home : game.away)
+                    guard followed.contains(side.written) else { continue }
+                    perspective = side
+                }
+                games.append((list, index, perspective))
             }
         }
-        let keys = games.map { (lists[$0.list][$0.index].startTimeUTC ?? "~", lists[$0.list][$0.index].id ?? 0) }
-        games = games.indices.sorted { keys[$0] < keys[$1] }.map { games[$0] }
-
-        var builder = GameEventBuilder(
+        let builder = GameEventBuilder(
             templates: templates, scores: options.scores, duration: options.duration,
             reminders: options.reminders.map { Int($0.components.seconds) }, records: records)
-        for list in lists { builder.series.merge(SeriesState.states(list)) { first, _ in first } }
         let date = now()
         let wanted = Set(options.gameTypes.map(\.code))
-        var unplaced: Set<Int> = []
-        var events: [(Int, CalendarEvent)] = games.compactMap { entry in
-            guard let id = lists[entry.list][entry.index].id, wanted.contains(lists[entry.list][entry.index].gameType?.rawValue ?? 0) else {
-                return nil
+        var events: [(Int, CalendarEvent)] = []
+        for (list, index, perspective) in games {
+            let entry = seasons[list].season.entries[index]
+            guard wanted.contains(entry.typeCode) else { continue }
+            guard let game = seasons[list].season.game(index, perspective?.abbrev),
+                let event = builder.event(for: game)
+            else {
+                unplaced.insert(entry.id)
+                continue
             }
-            var perspective = entry.perspective
-            if perspective != nil, options.homeOnly || options.awayOnly {
-                // Seen from a followed team the filter keeps (for favourites, either side may be).
-                let sides = [lists[entry.list][entry.index].homeTeam?.abbrev, lists[entry.list][entry.index].awayTeam?.abbrev]
-                let wantedSide = options.homeOnly ? sides[0] : sides[1]
-                guard let team = wantedSide, order.contains(team) else { return nil }
-                perspective = team
-            }
-            guard let event = builder.event(for: lists[entry.list][entry.index], perspective: perspective) else {
-                unplaced.insert(id)
-                return nil
-            }
-            if options.futureOnly, event.end < date { return nil }
-            return (id, event)
-        }
-        for (team, schedule) in nba {
-            for game in schedule.events ?? [] {
-                guard let id = game.id.flatMap({ Int($0) }), allIDs.insert(id).inserted,
-                    wanted.contains(game.seasonType?.type ?? 2)
-                else { continue }
-                guard var event = builder.event(nba: game, team: kind == .all ? nil : team) else {
-                    unplaced.insert(id)
-                    continue
-                }
-                if kind != .all, options.homeOnly || options.awayOnly {
-                    let side = options.homeOnly ? event.teams?.last : event.teams?.first
-                    guard let side, order.contains(side) else { continue }
-                    if side != "nba:\(team.abbrev)", let other = NBATeams.team(written: side) {
-                        event = builder.event(nba: game, team: other) ?? event
-                    }
-                }
-                if options.futureOnly, event.end < date { continue }
-                events.append((id, event))
-            }
+            if options.futureOnly, event.end < date { continue }
+            events.append((entry.id, event))
         }
         events.sort { ($0.1.start, $0.0) < ($1.1.start, $1.0) }
-        if games.isEmpty && nba.allSatisfy({ ($0.schedule.events ?? []).isEmpty }) && unavailable.isEmpty {
+        if scheduled.isEmpty && unavailable.isEmpty {
             throw CalendarError("the schedule came back with no games (check `faceoff schedule`)")
         }
 
         let finalEvents = try await stamp(
-            events, feed: stateKey(kind), season: season, scheduled: allIDs, unplaced: unplaced, teams: Set(order),
+            events, feed: stateKey(kind), season: season, scheduled: scheduled, unplaced: unplaced, teams: Set(order),
             unavailable: unavailable, at: date)
         return describe(kind, season: season, events: finalEvents)
     }
@@ -347,23 +304,20 @@ public struct CalendarService: Sendable {
         let description: String
         var color: RGB?
         switch kind {
-        case .team(let written) where NBATeams.team(written: written) != nil:
-            let name = NBATeams.team(written: written)?.name ?? written
+        case .team(let written):
+            let key = TeamKey(written: written)
+            let team = key?.team
+            let name = team?.name ?? written
             title = "\(name) \(label)"
-            description = "\(name) games of the NBA's \(label) season (kept current by Faceoff)"
-        case .team(let abbrev):
-            let facts = TeamFactsTable.facts(for: abbrev)
-            let name = facts?.fullName ?? Teams.info(abbrev)?.fullName ?? abbrev
-            title = "\(name) \(label)"
-            description = "\(name) games of the \(label) season (kept current by Faceoff)"
-            color = facts?.primary
+            description = "\(name) games of \((key?.league ?? .nhl).definition.seasonWords(label)) (kept current by Faceoff)"
+            color = team?.primary
         case .favourites(let teams):
             title = "Faceoff favourites \(label)"
             description = "Games of \(teams.joined(separator: " · ")) in the \(label) season (kept current by Faceoff)"
-            color = teams.first.flatMap { TeamFactsTable.facts(for: $0)?.primary }
+            color = teams.first.flatMap { TeamKey(written: $0)?.team?.primary }
         case .all:
-            title = "NHL \(label)"
-            description = "Every NHL game of the \(label) season (kept current by Faceoff)"
+            title = "\(FeedKind.allLeague.name) \(label)"
+            description = "Every \(FeedKind.allLeague.name) game of the \(label) season (kept current by Faceoff)"
         }
         return CalendarFeed(name: kind.name, title: title, description: description, color: color, refresh: options.refresh, events: events)
     }

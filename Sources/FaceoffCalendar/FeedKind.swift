@@ -1,5 +1,4 @@
 import FaceoffKit
-import FaceoffNHL
 import Foundation
 
 /// Which feed: one team's, the followed teams' combined, or the whole league's. Teams are
@@ -22,7 +21,10 @@ public enum FeedKind: Sendable, Equatable {
         switch self {
         case .team(let abbrev): [abbrev]
         case .favourites(let teams): teams
-        case .all: Teams.abbreviations
+        case .all: Self.allLeague.definition.abbreviations
         }
     }
+
+    /// The league whose every game `all` holds.
+    public static let allLeague = League.nhl
 }

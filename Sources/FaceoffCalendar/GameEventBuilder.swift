@@ -1,6 +1,5 @@
 import FaceoffBase
 import FaceoffKit
-import FaceoffNHL
 import Foundation
 
 /// Turns a scheduled game into a calendar event (without SEQUENCE and LAST-MODIFIED, which
@@ -10,10 +9,8 @@ struct GameEventBuilder {
     let scores: Bool
     let duration: Duration
     let reminders: [Int]
-    /// "W-L-OT" by abbreviation, for upcoming games' descriptions.
-    let records: [String: String]
-    /// Playoff games' series states, by game id (`SeriesState.states` of the schedules).
-    var series: [Int: SeriesState] = [:]
+    /// "W-L-OT" by league and abbreviation, for upcoming games' descriptions.
+    let records: [League: [String: String]]
 
     typealias Key = CalendarTemplateKey
 
@@ -97,96 +94,64 @@ struct GameEventBuilder {
         }
     }
 
-    func event(for game: ScheduleGame, perspective: String?) -> CalendarEvent? {
-        guard let summary = GameSummary(game, team: perspective, time: nil), let start = game.startTime else { return nil }
-        let away = game.awayTeam
-        let home = game.homeTeam
-        let ours = summary.homeOrAway == "home" ? home : away
-        let theirs = summary.homeOrAway == "home" ? away : home
+    /// `game` as an event, seen as its summary is (from a followed team, or from nobody); nil
+    /// when it has no start the calendar can place.
+    func event(for game: CalendarGame) -> CalendarEvent? {
+        let summary = game.summary
+        guard let start = game.start else { return nil }
         let showScore = scores && (summary.isFinal || summary.isLive) && summary.away.score != nil && summary.home.score != nil
         let endedIn = summary.endedIn.flatMap { $0 == "REG" ? nil : $0 } ?? ""
-        let usScore = summary.homeOrAway == "home" ? summary.home.score : summary.away.score
-        let themScore = summary.homeOrAway == "home" ? summary.away.score : summary.home.score
+        let isHome = summary.homeOrAway == "home"
 
         // Mustache treats "" as true in a section; an absent key is what templates test for.
         var context = FlatContext(Self.keys)
         func set(_ key: Key, _ text: String?) { if let text, !text.isEmpty { context[key.rawValue] = .text(text) } }
         func set(_ key: Key, _ flag: Bool) { context[key.rawValue] = .flag(flag) }
         func set(_ key: Key, _ number: Int) { context[key.rawValue] = .number(number) }
-        // A playoff game the series may not need is tentative; one it ended without, cancelled.
-        // Spoiler-free feeds can't say either from the results: games past the fourth are "if
-        // necessary" until played.
-        let series = self.series[summary.id]
-        let notNeeded = scores && series?.notNeeded == true
-        let ifNecessary =
-            scores
-            ? series?.ifNecessary == true
-            : series.map { $0.gameNumber > $0.neededToWin && !summary.isFinal && !summary.isLive } ?? false
         set(.status, summary.status)
         set(.tbd, summary.timeTBD && summary.status == "scheduled")
         set(.postponed, summary.status == "postponed")
-        set(.cancelled, summary.status == "cancelled" || notNeeded)
-        set(.seriesTag, series?.tag)
-        set(.ifNecessary, ifNecessary)
+        set(.cancelled, summary.status == "cancelled" || game.notNeeded)
+        set(.seriesTag, game.seriesTag)
+        set(.ifNecessary, game.ifNecessary)
         set(.live, summary.isLive)
         set(.final, summary.isFinal)
         set(.showScore, showScore)
         set(.perspective, summary.team != nil)
-        set(.home, summary.homeOrAway == "home")
-        set(.away, away?.displayName ?? summary.away.abbrev)
-        set(.homeTeam, home?.displayName ?? summary.home.abbrev)
+        set(.home, isHome)
+        set(.away, game.away.short)
+        set(.homeTeam, game.home.short)
         set(.awayScore, summary.away.score ?? 0)
         set(.homeScore, summary.home.score ?? 0)
         set(.endedIn, endedIn)
         set(.preseason, summary.type == "preseason")
         set(.playoffs, summary.type == "playoffs")
         if summary.team != nil {
-            set(.us, ours?.displayName ?? "")
-            set(.them, theirs?.displayName ?? "")
-            set(.usScore, usScore ?? 0)
-            set(.themScore, themScore ?? 0)
+            set(.us, isHome ? game.home.short : game.away.short)
+            set(.them, isHome ? game.away.short : game.home.short)
+            set(.usScore, (isHome ? summary.home.score : summary.away.score) ?? 0)
+            set(.themScore, (isHome ? summary.away.score : summary.home.score) ?? 0)
             if showScore, summary.isFinal, let result = summary.result { set(.result, result) }
         }
         let title = Self.collapsingWhitespace(templates.renderCalendar("calendar-summary", context))
 
-        let arena = summary.venue.flatMap(TeamFactsTable.arena(named:))
         let gameType = Self.gameTypeLabel(summary.type)
-        // Networks by market, in one pass: "TSN4, RDS".
-        var tv: [String: String] = [:]
-        for broadcast in summary.broadcasts {
-            var name = broadcast.network
-            if let country = broadcast.country { name += " (\(country))" }
-            if let earlier = tv[broadcast.market] { tv[broadcast.market] = earlier + ", " + name } else { tv[broadcast.market] = name }
-        }
-        let link =
-            game.gameCenterLink.map { $0.hasPrefix("http") ? $0 : "https://www.nhl.com" + $0 }
-            ?? "https://www.nhl.com/gamecenter/\(summary.id)"
         context = FlatContext(Self.keys)
-        set(.awayFull, away?.fullName ?? summary.away.abbrev)
-        set(.homeFull, home?.fullName ?? summary.home.abbrev)
+        set(.awayFull, game.away.full)
+        set(.homeFull, game.home.full)
         set(.awayAbbrev, summary.away.abbrev)
         set(.homeAbbrev, summary.home.abbrev)
         set(.gameType, gameType)
-        set(.tvNational, tv["national"])
-        set(.tvHome, tv["home"])
-        set(.tvAway, tv["away"])
-        set(.url, link)
-        // The series score is a result: spoiler-free feeds leave it out.
-        set(
-            .series,
-            series.map { state in
-                ["\(state.abbrev) game \(state.gameNumber)", scores ? state.text : nil, ifNecessary ? "if necessary" : nil]
-                    .compactMap { $0 }.joined(separator: " · ")
-            } ?? summary.series)
+        set(.tvNational, game.tv["national"])
+        set(.tvHome, game.tv["home"])
+        set(.tvAway, game.tv["away"])
+        set(.url, game.link)
+        set(.series, game.seriesLine)
         set(.venue, summary.venue)
-        set(.city, arena?.city)
-        if showScore, summary.isFinal {
-            set(
-                .finalLine,
-                "Final: \(summary.away.abbrev) \(summary.away.score ?? 0)–\(summary.home.score ?? 0) \(summary.home.abbrev)\(endedIn.isEmpty ? "" : " (\(endedIn))")"
-            )
-        }
+        set(.city, game.arena?.city)
+        if showScore, summary.isFinal { set(.finalLine, game.finalLine) }
         if scores, summary.status == "scheduled" {
+            let records = self.records[game.league] ?? [:]
             let known = [summary.away.abbrev, summary.home.abbrev].compactMap { abbrev in records[abbrev].map { "\(abbrev) \($0)" } }
             set(.records, known.joined(separator: " · "))
         }
@@ -195,18 +160,19 @@ struct GameEventBuilder {
             switch summary.status {
             case "cancelled": .cancelled
             case "postponed": .tentative
-            case _ where notNeeded: .cancelled
-            default: summary.timeTBD || ifNecessary ? .tentative : .confirmed
+            case _ where game.notNeeded: .cancelled
+            default: summary.timeTBD || game.ifNecessary ? .tentative : .confirmed
             }
-        var categories = ["NHL", gameType]
-        categories += [summary.away.abbrev, summary.home.abbrev]
-        let location = summary.venue.map { venue in arena.map { "\(venue), \($0.city)" } ?? venue }
+        let location = summary.venue.map { venue in game.arena.map { "\(venue), \($0.city)" } ?? venue }
         var event = CalendarEvent(
-            uid: "nhl-game-\(summary.id)@faceoff", start: start, end: start.addingTimeInterval(Double(duration.components.seconds)),
-            summary: title, description: body, location: location,
-            latitude: arena?.latitude, longitude: arena?.longitude, url: link, categories: categories,
-            status: status, sequence: 0, lastModified: Date(timeIntervalSince1970: 0), reminders: reminders)
-        event.teams = [summary.away.abbrev, summary.home.abbrev]
+            uid: "\(game.league.rawValue)-game-\(summary.id)@faceoff", start: start,
+            end: start.addingTimeInterval(game.allDay ? 86400 : Double(duration.components.seconds)), summary: title,
+            description: body, location: location, latitude: game.arena?.latitude, longitude: game.arena?.longitude, url: game.link,
+            categories: [game.league.name, gameType, summary.away.abbrev, summary.home.abbrev], status: status, sequence: 0,
+            lastModified: Date(timeIntervalSince1970: 0), reminders: game.allDay ? [] : reminders)
+        event.teams = game.teams
+        if game.allDay { event.allDay = true }
+        if game.ifNecessary { event.ifNecessary = true }
         return event
     }
 

@@ -121,8 +121,8 @@ public final class Daemon<C: Clock>: Sendable, ScheduleLink where C.Duration == 
             service: .espn, base: session.config.espnBase, http: dependencies.http, cache: ResponseCache(store: dependencies.store),
             now: dependencies.now)
         var service = CalendarService(
-            client: client, state: CalendarState(store: dependencies.store), templates: renderer.templates,
-            options: session.config.calendar, now: dependencies.now, overlay: overlay, espn: espn)
+            clients: [client, espn], state: CalendarState(store: dependencies.store), templates: renderer.templates,
+            options: session.config.calendar, now: dependencies.now, overlay: overlay)
         service.revalidateSeasonParts = true
         let publisher = CalendarPublisher(
             service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
@@ -280,9 +280,7 @@ public final class Daemon<C: Clock>: Sendable, ScheduleLink where C.Duration == 
             if let over = try await watcher() {
                 overlay.set(
                     game.id,
-                    .init(
-                        away: over.score.away, home: over.score.home,
-                        lastPeriodType: over.details["ended_in"].flatMap(PeriodType.init(rawValue:))))
+                    .init(away: over.score.away, home: over.score.home, endedIn: over.details["ended_in"]))
             }
             logger.info("game over; refreshing the schedule and calendars", metadata: ["game": "\(game.id)"])
         } catch is CancellationError {

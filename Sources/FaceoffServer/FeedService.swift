@@ -137,8 +137,8 @@ public struct FeedService: Service {
             )
         }
         let service = CalendarService(
-            client: session.nhlClient(store: store), state: CalendarState(store: store), templates: try session.templates(),
-            options: options, espn: session.espnClient(store: store))
+            clients: [session.nhlClient(store: store), session.espnClient(store: store)], state: CalendarState(store: store),
+            templates: try session.templates(), options: options)
         let publisher = CalendarPublisher(
             service: service, directory: session.calendarDirectory, allowEmpty: session.config.calendar.allowEmpty)
         return FeedServer(

@@ -141,9 +141,8 @@ extension Faceoff {
             let store = try session.openStore()
             let templates = try session.templates()
             let service = CalendarService(
-                client: session.nhlClient(store: store), state: CalendarState(store: store), templates: templates,
-                options: try flags.options(session.config.calendar), now: { [now = session.now] in now },
-                espn: session.espnClient(store: store))
+                clients: [session.nhlClient(store: store), session.espnClient(store: store)], state: CalendarState(store: store),
+                templates: templates, options: try flags.options(session.config.calendar), now: { [now = session.now] in now })
             let directory = dir.map(session.paths.expand) ?? session.calendarDirectory
             let allowEmpty = allowEmpty || session.config.calendar.allowEmpty
             let publisher = CalendarPublisher(service: service, directory: directory, allowEmpty: allowEmpty)

@@ -51,9 +51,10 @@ extension Faceoff {
             guard let scheduleText = DemoData.schedule,
                 let schedule = try? JSONDecoder().decode(ClubSchedule.self, from: Data(scheduleText.utf8))
             else { return }
-            let service = CalendarService(
-                client: session.nhlClient(store: nil), state: nil, templates: try session.templates(), options: session.config.calendar)
-            var feed = try await service.build(.team("TOR"), schedules: [("TOR", schedule)], records: [:])
+            let options = session.config.calendar
+            let service = CalendarService(clients: [], state: nil, templates: try session.templates(), options: options)
+            let season = CalendarSeason(nhl: schedule, request: CalendarRequest(season: options.season, scores: options.scores))
+            var feed = try await service.build(.team("TOR"), seasons: [("TOR", season)])
             feed.name = "demo"
             feed.title = "Faceoff demo: " + feed.title
             let path = session.calendarDirectory + "/demo.ics"

@@ -1,5 +1,5 @@
-import FaceoffCalendar
 import FaceoffAPI
+import FaceoffCalendar
 import FaceoffHTTP
 import FaceoffKit
 import FaceoffNHL
@@ -43,8 +43,8 @@ let now = try Date("2026-01-15T12:00:00Z", strategy: .iso8601)
 var options = CalendarSettings()
 options.reminders = [.seconds(3600)]
 let client = APIClient(service: .nhl, base: "file:///nonexistent/v1/", http: CurlHTTPClient(), cache: nil)
-let stateless = CalendarService(client: client, state: nil, templates: templates, options: options, now: { now })
-let stateful = CalendarService(client: client, state: CalendarState(store: store), templates: templates, options: options, now: { now })
+let stateless = CalendarService(clients: [client], state: nil, templates: templates, options: options, now: { now })
+let stateful = CalendarService(clients: [client], state: CalendarState(store: store), templates: templates, options: options, now: { now })
 let kinds: [FeedKind] = Teams.abbreviations.map { .team($0) } + [.all]
 
 func decodeAll() throws -> [(team: String, schedule: ClubSchedule)] {
@@ -58,7 +58,9 @@ func publishOne(_ service: CalendarService, _ kind: FeedKind, _ decoded: [(team:
 {
     let mine: [(team: String, schedule: ClubSchedule)]
     if case .team(let team) = kind { mine = decoded.filter { $0.team == team } } else { mine = decoded }
-    let feed = try await service.build(kind, schedules: mine, records: [:])
+    let request = await CalendarRequest(season: options.season, scores: options.scores)
+    let seasons = mine.map { (team: $0.team, season: CalendarSeason(nhl: $0.schedule, request: request)) }
+    let feed = try await service.build(kind, seasons: seasons)
     let text = try CalendarBuilder.serialize(feed)
     _ = try FeedWriter.write(text, to: directory.appendingPathComponent("\(kind.name).ics").path, allowEmpty: true)
     return feed.events.count
@@ -139,7 +141,7 @@ for iteration in 0..<iterations {
             try await publishInParallel(stateless, again, into: workspace.appendingPathComponent("e2e-parallel-\(iteration)"))
         })
     // A new process's first run: templates parsed, nothing rendered yet.
-    let fresh = CalendarService(client: client, state: nil, templates: try TemplateSet(overrides: nil), options: options, now: { now })
+    let fresh = CalendarService(clients: [client], state: nil, templates: try TemplateSet(overrides: nil), options: options, now: { now })
     cold.append(try await time { _ = try await publish(fresh, decoded, into: workspace.appendingPathComponent("cold-\(iteration)")) })
 }
 

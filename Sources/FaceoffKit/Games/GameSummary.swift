@@ -81,6 +81,31 @@ public struct GameSummary: Codable, Sendable, Equatable {
     /// calendar's description): "West Semifinals · Game 5 · if necessary".
     public var roundLine: String? { round.map { ifNecessary ? "\($0) · if necessary" : $0 } }
 
+    /// A game from what every league's schedule says, seen from `team` (its abbreviation; nil:
+    /// from nobody): a final's result is a win, a loss or a tie by the score.
+    package init(id: Int, type: String, start: Date?, status: String, away: Side, home: Side, venue: String?, team: String?) {
+        self.id = id
+        self.type = type
+        self.start = start.map { $0.formatted(.iso8601) }
+        date = start.map { String($0.formatted(.iso8601).prefix(10)) }
+        timeTBD = start == nil
+        self.status = status
+        self.away = away
+        self.home = home
+        self.venue = venue
+        neutralSite = false
+        broadcasts = []
+        if let team, team == away.abbrev || team == home.abbrev {
+            let isHome = team == home.abbrev
+            self.team = team
+            homeOrAway = isHome ? "home" : "away"
+            opponent = isHome ? away.abbrev : home.abbrev
+            if status == "final", let ours = (isHome ? home : away).score, let theirs = (isHome ? away : home).score {
+                result = ours > theirs ? "W" : ours < theirs ? "L" : "T"
+            }
+        }
+    }
+
     /// `time` nil skips the local date and time (the calendar works in UTC and needs neither).
     public init?(_ game: ScheduleGame, team: String?, time: LocalTime?) {
         guard let id = game.id else { return nil }

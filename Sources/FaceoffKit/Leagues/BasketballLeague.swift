@@ -32,6 +32,8 @@ struct BasketballLeague: LeagueDefinition {
         NBATeams.team(abbreviation: abbrev).map { "https://a.espncdn.com/i/teamlogos/nba/500/\($0.abbrev.lowercased()).png" }
     }
 
+    var abbreviations: [String] { NBATeams.all.map(\.abbrev) }
+
     func team(_ abbrev: String) -> LeagueTeam? {
         NBATeams.team(abbreviation: abbrev).map {
             LeagueTeam(abbrev: $0.abbrev, name: $0.name, shortName: $0.shortName, logo: logo($0.abbrev))

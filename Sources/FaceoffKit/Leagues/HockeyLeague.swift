@@ -35,6 +35,8 @@ struct HockeyLeague: LeagueDefinition {
     func gameURL(_ id: Int) -> String { "https://www.nhl.com/gamecenter/\(id)" }
     func logo(_ abbrev: String) -> String? { TeamFacts.logoURL(abbrev) }
 
+    var abbreviations: [String] { Teams.abbreviations }
+
     func team(_ abbrev: String) -> LeagueTeam? {
         if let facts = TeamFactsTable.facts(for: abbrev) {
             return LeagueTeam(

@@ -114,6 +114,8 @@ public protocol LeagueDefinition: Sendable {
     func gameURL(_ id: Int) -> String
     /// A team by the abbreviation its feeds write; nil for none of its teams.
     func team(_ abbrev: String) -> LeagueTeam?
+    /// Its teams' abbreviations, as its feeds write them.
+    var abbreviations: [String] { get }
     /// Where a team's logo is served, by the abbreviation its feeds write, known or not (the
     /// NHL's asset server has clubs no longer in its table); nil where the league has none.
     func logo(_ abbrev: String) -> String?
@@ -130,11 +132,33 @@ public protocol LeagueDefinition: Sendable {
     /// The same from the copy in `cache` alone (no network: `faceoff status`), its API at
     /// `base`; nil when none is cached.
     func cachedCurrent(of team: TeamKey, cache: ResponseCache, base: String, time: LocalTime, now: Date) -> [(GameSummary, SeriesState?)]?
+    /// `team`'s season for its calendar feeds, through `client` (`CalendarSeason`: each game
+    /// made when a feed uses it, seen from the followed team the feed asks). A league without
+    /// calendars yet says so (the default).
+    func calendarSeason(of team: TeamKey, request: CalendarRequest, client: APIClient) async throws -> CalendarSeason
+    /// Records ("W-L-OT") by abbreviation, for the descriptions of games to come; none by
+    /// default.
+    func calendarRecords(client: APIClient) async -> [String: String]
+    /// Asks the API again (conditional GETs) for what `calendarSeason` reads, so feeds built
+    /// next find the server's answer in the cache: `run` does it once per team before it
+    /// publishes. Nothing by default: a league whose `calendarSeason` reads what `run`'s
+    /// schedule refresh asked has it already.
+    func refreshCalendar(of team: TeamKey, client: APIClient) async
+    /// The season as a feed's description says it: "the 2025-26 season".
+    func seasonWords(_ label: String) -> String
 }
 
 extension LeagueDefinition {
     /// Of these clients, the one that speaks the league's API (the first if none does).
     public func client(among clients: [APIClient]) -> APIClient { clients.first { $0.service == service } ?? clients[0] }
+
+    public func calendarSeason(of team: TeamKey, request: CalendarRequest, client: APIClient) async throws -> CalendarSeason {
+        throw UsageError(message: "Faceoff has no calendar for the \(league.name) yet")
+    }
+
+    public func calendarRecords(client: APIClient) async -> [String: String] { [:] }
+    public func refreshCalendar(of team: TeamKey, client: APIClient) async {}
+    public func seasonWords(_ label: String) -> String { "the \(league.name)'s \(label) season" }
 }
 
 /// A followed team's schedule as `run` reads it: whether it is a stale copy standing in for a

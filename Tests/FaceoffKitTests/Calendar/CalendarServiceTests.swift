@@ -43,7 +43,7 @@ final class CalendarHarness: @unchecked Sendable {
             cache: cache ? ResponseCache(store: store) : nil,
             now: { [self] in now })
         let service = CalendarService(
-            client: client, state: CalendarState(store: store), templates: try TemplateSet(overrides: nil), options: options,
+            clients: [client], state: CalendarState(store: store), templates: try TemplateSet(overrides: nil), options: options,
             now: { [self] in now })
         return CalendarPublisher(service: service, directory: directory.appendingPathComponent("calendars").path, allowEmpty: allowEmpty)
     }
@@ -424,7 +424,7 @@ struct RecordedScheduleFeedTests {
         var options = CalendarSettings()
         options.gameTypes = [.preseason, .regular, .playoffs]
         let client = APIClient(service: .nhl, base: "file://\(directory.path)/v1/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
-        let service = CalendarService(client: client, state: nil, templates: try TemplateSet(overrides: nil), options: options)
+        let service = CalendarService(clients: [client], state: nil, templates: try TemplateSet(overrides: nil), options: options)
         let (feed, _, _) = try await service.feed(.team(team))
         let expected = (schedule.games ?? []).filter { [1, 2, 3].contains($0.gameType?.rawValue ?? 0) && $0.startTime != nil }
         #expect(feed.events.count == expected.count)

@@ -190,7 +190,7 @@ import Testing
         let lines = LogLines()
         let client = APIClient(service: .nhl, base: "file:///nonexistent/v1/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
         let service = CalendarService(
-            client: client, state: CalendarState(store: harness.store), templates: try TemplateSet(overrides: nil),
+            clients: [client], state: CalendarState(store: harness.store), templates: try TemplateSet(overrides: nil),
             options: CalendarSettings())
         let directory = harness.directory.appendingPathComponent("calendars")
         let publisher = CalendarPublisher(service: service, directory: directory.path, allowEmpty: false)
@@ -222,7 +222,7 @@ import Testing
         defer { hanging.stop() }
         let client = APIClient(service: .nhl, base: hanging.baseURL + "/v1/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
         let service = CalendarService(
-            client: client, state: CalendarState(store: harness.store), templates: try TemplateSet(overrides: nil),
+            clients: [client], state: CalendarState(store: harness.store), templates: try TemplateSet(overrides: nil),
             options: CalendarSettings())
         let publisher = CalendarPublisher(
             service: service, directory: harness.directory.appendingPathComponent("calendars").path, allowEmpty: false)

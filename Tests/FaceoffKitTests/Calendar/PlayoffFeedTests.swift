@@ -47,8 +47,9 @@ struct PlayoffFeedTests {
         options.gameTypes = [.regular, .playoffs]
         options.scores = scores
         let client = APIClient(service: .nhl, base: "file:///nonexistent/v1/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
-        let service = CalendarService(client: client, state: nil, templates: try TemplateSet(overrides: nil), options: options)
-        let feed = try await service.build(.team("MTL"), schedules: [("MTL", schedule)], records: [:])
+        let service = CalendarService(clients: [client], state: nil, templates: try TemplateSet(overrides: nil), options: options)
+        let season = CalendarSeason(nhl: schedule, request: CalendarRequest(season: options.season, scores: scores))
+        let feed = try await service.build(.team("MTL"), seasons: [("MTL", season)])
         var events: [Int: CalendarEvent] = [:]
         for event in feed.events {
             if let id = Int(event.uid.dropFirst("nhl-game-".count).prefix(10)) { events[id] = event }

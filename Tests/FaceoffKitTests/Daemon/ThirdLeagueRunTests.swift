@@ -98,8 +98,10 @@ import Testing
         let status = try LiveStatus(store: store).games(since: Self.launch)
         #expect(status.first?.awayKey == "lcl:ICE" && status.first?.state == "final")
         // Nothing was asked of the NHL's API for a curling team (its schedule, standings for
-        // a calendar): its league's own paths only, and a calendar it has not, said.
+        // a calendar): its league's own paths only. Its calendar feed was written through the
+        // door, with the game in it.
         #expect(server.requests.allSatisfy { $0.path.hasPrefix("/v1/curling/") }, "\(server.requests.map(\.path))")
-        #expect(log.all.contains { $0.1 == "calendar not written; the last good file stays" })
+        let feed = try String(contentsOf: directory.appendingPathComponent(".local/share/faceoff/calendars/lcl-ICE.ics"), encoding: .utf8)
+        #expect(feed.contains("UID:lcl-game-42@faceoff") && feed.contains("CATEGORIES:LCL"), "\(feed)")
     }
 }

@@ -46,15 +46,44 @@ import Testing
         #expect(config.nbaTeams.map(\.abbrev) == ["LAL"])
     }
 
-    /// A league with no calendar yet says so in plain words; the other teams' feed is built.
-    @Test func aFeedSaysItsLeagueHasNoCalendarYet() async throws {
-        let client = APIClient(service: .nhl, base: TestPaths.mirrorBase, http: CurlHTTPClient(clock: TestClock()), cache: nil)
-        let service = CalendarService(client: client, state: nil, templates: try TemplateSet(overrides: nil), options: CalendarSettings())
-        let alone = await #expect(throws: CalendarError.self) { try await service.feed(.team("lcl:ICE")) }
-        #expect(alone?.description == "Faceoff has no calendar for the LCL yet")
-        let (feed, _, warnings) = try await service.feed(.favourites(["TOR", "lcl:ICE"]))
-        #expect(!feed.events.isEmpty && feed.events.allSatisfy { $0.teams?.contains("TOR") == true })
-        #expect(warnings.count == 1 && warnings[0].hasPrefix("lcl:ICE's schedule could not be had (Faceoff has no calendar"), "\(warnings)")
+    /// The third league's team has a calendar feed through the door, alone and among the
+    /// favourites beside an NHL team, written by libical; nothing of curling's in
+    /// FaceoffCalendar. A league that has no calendar says so, and the others' feed is built.
+    @Test func aFeedOfTheThirdLeaguesTeam() async throws {
+        _ = CurlingLeague.registered
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let hockey = folder.appendingPathComponent("club-schedule-season/TOR/now")
+        try FileManager.default.createDirectory(at: hockey.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestPaths.mirror.appendingPathComponent("club-schedule-season/TOR/now"), to: hockey)
+        let curling = folder.appendingPathComponent("curling/teams/ICE/schedule")
+        try FileManager.default.createDirectory(at: curling.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let games = [
+            CurlingFeed(id: 41, away: "ICE", home: "ROK", start: "2026-01-10T19:00:00Z", state: "final", ends: [.init(away: 6, home: 5)]),
+            CurlingFeed(id: 42, away: "BRM", home: "ICE", start: "2026-01-17T19:00:00Z", state: "pre", ends: []),
+        ]
+        try JSONEncoder().encode(games).write(to: curling)
+        let client = APIClient(service: .nhl, base: "file://\(folder.path)/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
+        let service = CalendarService(
+            clients: [client], state: nil, templates: try TemplateSet(overrides: nil), options: CalendarSettings())
+
+        let (alone, _, none) = try await service.feed(.team("lcl:ICE"))
+        #expect(none.isEmpty && alone.name == "lcl-ICE" && alone.title.hasPrefix("Lakeshore Icebreakers "), "\(alone.title)")
+        #expect(alone.events.map(\.uid) == ["lcl-game-41@faceoff", "lcl-game-42@faceoff"])
+        let final = try #require(alone.events.first)
+        #expect(final.categories == ["LCL", "Regular season", "ICE", "ROK"] && final.teams == ["lcl:ICE", "lcl:ROK"])
+        #expect(final.description.contains("Final: ICE 6–5 ROK") && final.url == "https://curling.example/games/41", "\(final.description)")
+        #expect(final.summary.contains("Icebreakers") && final.location == "Lakeshore Curling Club", "\(final.summary)")
+        let text = try CalendarBuilder.serialize(alone)
+        #expect(text.contains("UID:lcl-game-42@faceoff") && text.contains("X-WR-CALNAME:Lakeshore Icebreakers"))
+
+        let (both, _, warnings) = try await service.feed(.favourites(["TOR", "lcl:ICE"]))
+        #expect(warnings.isEmpty, "\(warnings)")
+        #expect(both.events.contains { $0.uid == "lcl-game-41@faceoff" } && both.events.contains { $0.uid.hasPrefix("nhl-game-") })
+
+        // The NBA's calendar needs ESPN's API, which this service was not given.
+        let (feed, _, lacking) = try await service.feed(.favourites(["TOR", "nba:LAL"]))
+        #expect(!feed.events.isEmpty && lacking.count == 1 && lacking[0].contains("need ESPN's site API"), "\(lacking)")
     }
 
     /// The words, colours and links of an alert are the league's.

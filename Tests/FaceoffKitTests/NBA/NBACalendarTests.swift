@@ -13,19 +13,24 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct NBACalendarTests {
     static let lakers = NBATeams.team(abbreviation: "LAL")!
 
+    /// The Lakers' season from schedules in hand, as the NBA's definition reads them.
+    static func lakers(_ parts: ESPNTeamSchedule...) -> [(team: String, season: CalendarSeason)] {
+        [("nba:LAL", CalendarSeason(nba: parts))]
+    }
+
     func service(_ store: Store?, scores: Bool = true, now: Date = Date()) throws -> CalendarService {
         var options = CalendarSettings()
         options.scores = scores
         options.reminders = [.seconds(1800)]
         let client = APIClient(service: .nhl, base: "file:///nonexistent/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
         return CalendarService(
-            client: client, state: store.map { CalendarState(store: $0) }, templates: try TemplateSet(overrides: nil), options: options,
+            clients: [client], state: store.map { CalendarState(store: $0) }, templates: try TemplateSet(overrides: nil), options: options,
             now: { now })
     }
 
     @Test(ESPNRecordings.needed) func aTeamsFeedHasItsPlayoffRoundsFinalsAndUntimedGames() async throws {
         let schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, ESPNRecordings.lakersPostseason)
-        let feed = try await service(nil).build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, schedule)])
+        let feed = try await service(nil).build(.team("nba:LAL"), seasons: Self.lakers(schedule))
         #expect(feed.name == "nba-LAL")
         #expect(feed.title == "Los Angeles Lakers 2025-26")
         #expect(feed.events.count == 13)
@@ -48,7 +53,7 @@ import Testing
     @Test(ESPNRecordings.needed) func spoilerFreeItHasNoScores() async throws {
         let schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, ESPNRecordings.lakersPostseason)
         let feed = try await service(nil, scores: false).build(
-            .team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, schedule)])
+            .team("nba:LAL"), seasons: Self.lakers(schedule))
         let overtime = try #require(feed.events.first { $0.uid == "nba-game-401869400@faceoff" })
         #expect(overtime.summary == "West 1st Round · Game 3 · Lakers @ Rockets")
         #expect(!feed.events.contains { $0.summary.contains("–") || $0.description.contains("Final") })
@@ -62,12 +67,12 @@ import Testing
         let store = try Store(path: directory.appendingPathComponent("f.sqlite").path)
         let service = try service(store)
         var schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, ESPNRecordings.lakersPostseason)
-        let before = try await service.build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, schedule)])
+        let before = try await service.build(.team("nba:LAL"), seasons: Self.lakers(schedule))
         let index = try #require(schedule.events?.firstIndex { $0.id == "401871330" })
         schedule.events?[index].timeValid = true
         schedule.events?[index].competitions?[0].timeValid = true
         schedule.events?[index].date = "2026-05-14T01:30Z"
-        let after = try await service.build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, schedule)])
+        let after = try await service.build(.team("nba:LAL"), seasons: Self.lakers(schedule))
         let old = try #require(before.events.first { $0.uid == "nba-game-401871330@faceoff" })
         let new = try #require(after.events.first { $0.uid == "nba-game-401871330@faceoff" })
         #expect(old.allDay == true && new.allDay == nil)
@@ -105,7 +110,7 @@ import Testing
         options.reminders = []
         let nhl = APIClient(service: .nhl, base: "file:///nonexistent/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
         let plain = CalendarService(
-            client: nhl, state: nil, templates: try TemplateSet(overrides: nil), options: options, now: { now }, espn: espn)
+            clients: [nhl, espn], state: nil, templates: try TemplateSet(overrides: nil), options: options, now: { now })
         var run = plain
         run.revalidateSeasonParts = true
         func start(_ service: CalendarService) async throws -> Date? {
@@ -116,7 +121,7 @@ import Testing
         // Moved two hours later.
         try serve(recording.replacingOccurrences(of: "\"2026-05-06T00:30Z\"", with: "\"2026-05-06T02:30Z\""))
         #expect(try await start(plain) == before, "a fresh cached part stands for a plain feed")
-        await run.askForSeasonParts(of: [.team("nba:LAL")])
+        await run.refreshSeasons(of: [.team("nba:LAL")])
         #expect(try await start(run) == (try Date("2026-05-06T02:30:00Z", strategy: .iso8601)))
     }
 
@@ -137,7 +142,7 @@ import Testing
         options.reminders = []
         let nhl = APIClient(service: .nhl, base: "file:///nonexistent/", http: CurlHTTPClient(clock: TestClock()), cache: nil)
         var service = CalendarService(
-            client: nhl, state: nil, templates: try TemplateSet(overrides: nil), options: options, now: { now }, espn: espn)
+            clients: [nhl, espn], state: nil, templates: try TemplateSet(overrides: nil), options: options, now: { now })
         service.revalidateSeasonParts = true
         let publisher = CalendarPublisher(service: service, directory: directory.path, allowEmpty: false)
         for round in 1...2 {
@@ -157,25 +162,25 @@ import Testing
         // The day after game 4: games 5 to 7 are still to come, if needed.
         let service = try service(store, now: try Date("2026-05-12T12:00:00Z", strategy: .iso8601))
         var schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, ESPNRecordings.lakersPostseason)
-        _ = try await service.build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, schedule)])
+        _ = try await service.build(.team("nba:LAL"), seasons: Self.lakers(schedule))
         let unneeded: Set<String> = ["401871330", "401871331", "401871332"]
         schedule.events?.removeAll { unneeded.contains($0.id ?? "") }
-        let after = try await service.build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, schedule)])
+        let after = try await service.build(.team("nba:LAL"), seasons: Self.lakers(schedule))
         let gone = after.events.filter { unneeded.contains($0.uid.dropFirst(9).prefix(9).description) }
         #expect(gone.count == 3)
         #expect(gone.allSatisfy { $0.status == .cancelled && $0.summary.hasPrefix("CANCELLED: ") && $0.sequence == 1 })
         // Games to come (not "if necessary") going at once is still a broken answer, refused.
         let fresh = try Store(path: directory.appendingPathComponent("g.sqlite").path)
         let beforePlayoffs = CalendarService(
-            client: APIClient(service: .nhl, base: "file:///nonexistent/", http: CurlHTTPClient(clock: TestClock()), cache: nil),
+            clients: [APIClient(service: .nhl, base: "file:///nonexistent/", http: CurlHTTPClient(clock: TestClock()), cache: nil)],
             state: CalendarState(store: fresh), templates: try TemplateSet(overrides: nil), options: CalendarSettings(),
             now: { Date(timeIntervalSince1970: 1_776_000_000) })  // 2026-04-12
         let whole = try ESPNRecordings.decode(ESPNTeamSchedule.self, ESPNRecordings.lakersPostseason)
-        _ = try await beforePlayoffs.build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, whole)])
+        _ = try await beforePlayoffs.build(.team("nba:LAL"), seasons: Self.lakers(whole))
         var broken = whole
         broken.events = Array((whole.events ?? []).prefix(2))
         await #expect(throws: CalendarError.self) {
-            _ = try await beforePlayoffs.build(.team("nba:LAL"), schedules: [], records: [:], nba: [(Self.lakers, broken)])
+            _ = try await beforePlayoffs.build(.team("nba:LAL"), seasons: Self.lakers(broken))
         }
     }
 

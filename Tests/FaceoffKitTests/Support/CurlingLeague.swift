@@ -32,6 +32,8 @@ struct CurlingLeague: LeagueDefinition {
     func gameURL(_ id: Int) -> String { "https://curling.example/games/\(id)" }
     func logo(_ abbrev: String) -> String? { team(abbrev)?.logo }
 
+    var abbreviations: [String] { ["ICE", "ROK", "BRM"] }
+
     func team(_ abbrev: String) -> LeagueTeam? {
         let teams = [
             LeagueTeam(
@@ -56,6 +58,35 @@ struct CurlingLeague: LeagueDefinition {
             return PlannedGame(id: game.id, start: start, away: game.away, home: game.home, live: game.state == "live", league: league)
         }
         return TeamSchedule(stale: fetched.stale, changes: [], planned: planned)
+    }
+
+    /// The team's games for its calendar feed, in the shared words: nothing of curling's
+    /// reaches FaceoffCalendar but through these.
+    func calendarSeason(of team: TeamKey, request: CalendarRequest, client: APIClient) async throws -> CalendarSeason {
+        let schedule = try await client.fetch(.curlingSchedule(team.abbrev)).value
+        let entries = schedule.map { CalendarSeason.Entry(id: $0.id, typeCode: 2, away: $0.away, home: $0.home) }
+        return CalendarSeason(league: league, entries: entries, season: nil) { index, team in
+            let game = schedule[index]
+            func side(_ abbrev: String, _ score: Int?) -> GameSummary.Side {
+                GameSummary.Side(abbrev: abbrev, name: self.team(abbrev)?.name ?? abbrev, score: score, shots: nil)
+            }
+            let scored = game.state != "pre"
+            let total = game.ends.reduce((away: 0, home: 0)) { ($0.away + $1.away, $0.home + $1.home) }
+            let start = try? Date(game.start, strategy: .iso8601)
+            let summary = GameSummary(
+                id: game.id, type: "regular", start: start,
+                status: ["pre": "scheduled", "live": "live", "final": "final"][game.state] ?? "scheduled",
+                away: side(game.away, scored ? total.away : nil), home: side(game.home, scored ? total.home : nil),
+                venue: "Lakeshore Curling Club", team: team)
+            func names(_ abbrev: String) -> CalendarGame.Names {
+                CalendarGame.Names(short: self.team(abbrev)?.shortName ?? abbrev, full: self.team(abbrev)?.name ?? abbrev)
+            }
+            var entry = CalendarGame(
+                league: league, summary: summary, start: start, away: names(game.away), home: names(game.home),
+                link: gameURL(game.id))
+            if game.state == "final" { entry.finalLine = "Final: \(game.away) \(total.away)–\(total.home) \(game.home)" }
+            return entry
+        }
     }
 
     /// Not asked for by what the tests run (no fan commands, no MQTT next game).
