@@ -275,7 +275,12 @@ final class MQTTConnection: Sendable {
                 }
                 changed.fire()
             } else {
-                state.withLock { $0.lastLog = nil }
+                // Each attempt says its own reason: an earlier one (a lost connection, a broker
+                // that was down) is not why this one fails.
+                state.withLock { state in
+                    state.lastLog = nil
+                    state.problem = nil
+                }
                 let code = faceoff_mosquitto_connect_async(pointer, broker.host, Int32(broker.port), Int32(options.keepalive))
                 if code == MOSQ_ERR_SUCCESS.rawValue {
                     socket = true
@@ -291,10 +296,12 @@ final class MQTTConnection: Sendable {
             _ = wake.wait(timeout: .now() + .seconds(backoff))
             backoff = min(backoff * 2, 30)
         }
-        // `close()` asked for a goodbye (a DISCONNECT, so no last will): it goes out with the
-        // next turns of the loop, which end when the library has closed the socket.
+        // `close()` asked for a goodbye (a DISCONNECT, so no last will), said here again for a
+        // connect this thread began after it: it goes out with the next turns of the loop,
+        // which end when the library has closed the socket.
         if socket {
-            for _ in 0..<20 where faceoff_mosquitto_loop(pointer, 100, 1) == MOSQ_ERR_SUCCESS.rawValue {}
+            faceoff_mosquitto_disconnect(pointer)
+            for _ in 0..<20 where faceoff_mosquitto_loop(pointer, 100, 1) != MOSQ_ERR_SUCCESS.rawValue { break }
         }
     }
 
@@ -325,9 +332,12 @@ final class MQTTConnection: Sendable {
         let number = errno
         state.withLock { state in
             let wasRefused = !state.connected && state.problem != nil
+            // A connection that was up and went is lost, whatever TLS logged on the way
+            // ("unexpected eof" is a broker restarting, not a port without TLS).
+            let wasUp = state.connected
             state.connected = false
             if code != 0, !wasRefused {
-                state.problem = Self.connectProblem(code, errno: number, broker: broker, log: state.lastLog)
+                state.problem = Self.connectProblem(code, errno: number, broker: broker, log: wasUp ? nil : state.lastLog)
                 if state.generation == 0, state.lastLog == nil, code == MOSQ_ERR_CONN_LOST.rawValue || code == MOSQ_ERR_PROTOCOL.rawValue {
                     state.problem =
                         "the broker at \(broker.address) closed the connection before answering; if that port speaks TLS, use mqtts://"

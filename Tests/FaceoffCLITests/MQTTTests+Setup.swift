@@ -128,8 +128,12 @@ extension MQTTTests {
         func connections() -> Int { run.stderr.components(separatedBy: "connected to the MQTT broker").count - 1 }
         try #require(await run.wait(timeout: 20) { _ in connections() >= 1 }, "\(run.stderr.suffix(600))")
         await secured.broker.stop()
+        // While it is down, the sink says why it is not connected (given time to, not required).
+        _ = await run.wait(timeout: 10) { _ in run.stderr.contains("alerts wait in the outbox") }
         try secured.broker.start()
         #expect(await run.wait(timeout: 40) { _ in connections() >= 2 }, "\(run.stderr.suffix(800))")
+        // A restart is a lost connection, not a port without TLS ("unexpected eof").
+        #expect(!run.stderr.contains("does not speak TLS"), "\(run.stderr.suffix(800))")
     }
 
     /// test-alert publishes its sample to the test and event topics.
