@@ -49,8 +49,8 @@ public struct CalendarEvent: Sendable, Equatable, Codable {
     /// A game with no time yet, on its day: `start` is that day at 00:00 UTC, `end` the next;
     /// written as dates (`DTSTART;VALUE=DATE`), without alarms.
     public var allDay: Bool?
-    /// A playoff game the series may not need ("if necessary"): a league may drop it when the
-    /// series ends (ESPN does), which is no sign of a broken answer.
+    /// A playoff game its league drops from the schedule when the series does not need it
+    /// (ESPN's "if necessary" games): its going is no sign of a broken answer.
     public var ifNecessary: Bool?
 
     public init(

@@ -124,8 +124,12 @@ public struct CalendarService: Sendable {
         let order = kind.teams
         let position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let seasons = seasons.sorted { (position[$0.team] ?? 0) < (position[$1.team] ?? 0) }
+        // The season the first league of the registry says (the NHL's, then the others', each
+        // league's teams in the feed's order), whatever order the feed lists its teams in.
+        let leagues = Leagues.all.map(\.league)
+        func rank(_ league: League) -> Int { leagues.firstIndex(of: league) ?? leagues.count }
         let season =
-            seasons.compactMap(\.season.season).first
+            seasons.filter { $0.season.season != nil }.min { rank($0.season.league) < rank($1.season.league) }?.season.season
             ?? (options.season == "current" ? CurrentSeason.id(at: now(), timeZone: .current) : options.season)
 
         // Each game once, seen from the first team of `order` that plays in it; with home or

@@ -172,7 +172,7 @@ struct GameEventBuilder {
             lastModified: Date(timeIntervalSince1970: 0), reminders: game.allDay ? [] : reminders)
         event.teams = game.teams
         if game.allDay { event.allDay = true }
-        if game.ifNecessary { event.ifNecessary = true }
+        if game.leavesWhenNotNeeded { event.ifNecessary = true }
         return event
     }
 

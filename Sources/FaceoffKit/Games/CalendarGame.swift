@@ -48,6 +48,9 @@ public struct CalendarGame: Sendable {
     /// A playoff game the series may not need (tentative), or one it ended without (cancelled).
     public var ifNecessary = false
     public var notNeeded = false
+    /// A game its league drops from the schedule once the series no longer needs it (ESPN's
+    /// "if necessary" games): its going is no sign of a broken answer.
+    public var leavesWhenNotNeeded = false
     /// How the league says a final, for a feed that shows scores: "Final: TOR 3–2 BUF (OT)";
     /// nil for a game not over.
     public var finalLine: String?

@@ -64,6 +64,7 @@ extension BasketballLeague {
         game.seriesTag = summary.round
         game.seriesLine = summary.roundLine
         game.ifNecessary = summary.ifNecessary
+        game.leavesWhenNotNeeded = summary.ifNecessary
         if summary.isFinal {
             game.finalLine =
                 "\(FinalLabel.text(summary.endedIn)): \(summary.away.abbrev) \(summary.away.score ?? 0)–\(summary.home.score ?? 0) \(summary.home.abbrev)"

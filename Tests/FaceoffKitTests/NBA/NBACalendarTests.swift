@@ -1,6 +1,7 @@
 import FaceoffAPI
 import FaceoffESPN
 import FaceoffHTTP
+import FaceoffNHL
 import FaceoffStore
 import Foundation
 import Testing
@@ -48,6 +49,18 @@ import Testing
         let text = try CalendarBuilder.serialize(feed)
         #expect(text.contains("DTSTART;VALUE=DATE:20260513\r\n"))
         #expect(text.contains("DTEND;VALUE=DATE:20260514\r\n"))
+    }
+
+    /// A feed of NBA and NHL teams is of the season the NHL's answer says, whichever team
+    /// the feed lists first (ESPN's answer here says a later year).
+    @Test(ESPNRecordings.needed) func aFeedOfBothLeaguesIsOfTheNHLsSeason() async throws {
+        var schedule = try ESPNRecordings.decode(ESPNTeamSchedule.self, ESPNRecordings.lakersPostseason)
+        schedule.season?.year = 2030
+        let hockey = try JSONDecoder().decode(
+            ClubSchedule.self, from: Data(contentsOf: TestPaths.mirror.appendingPathComponent("club-schedule-season/TOR/now")))
+        let both = Self.lakers(schedule) + [("TOR", CalendarSeason(nhl: hockey, request: CalendarRequest(season: "current", scores: true)))]
+        let feed = try await service(nil).build(.favourites(["nba:LAL", "TOR"]), seasons: both)
+        #expect(feed.title == "Faceoff favourites 2025-26")
     }
 
     @Test(ESPNRecordings.needed) func spoilerFreeItHasNoScores() async throws {
