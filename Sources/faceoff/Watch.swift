@@ -3,8 +3,10 @@ import FaceoffAPI
 import FaceoffBase
 import FaceoffCalendar
 import FaceoffDaemon
+import FaceoffESPN
 import FaceoffKit
 import FaceoffMQTT
+import FaceoffNHL
 import FaceoffServer
 import Foundation
 
@@ -53,13 +55,22 @@ extension Faceoff {
             var gameTeams: Set<String> = []
             var single: (id: Int, league: League, start: Date?)?
             if let mistake = target.flatMap(GameKey.mistake(in:)) { throw UsageError(message: mistake) }
-            if let game = target.flatMap(GameKey.parse) {
-                // The game's league watches it; one look at its feed names the teams and start.
-                let snapshot = try? await LiveGames.game(game.league, id: game.id, nhl: client, espn: espn).poll()
-                if let snapshot {
-                    gameTeams = Set([snapshot.awayAbbrev, snapshot.homeAbbrev].map { TeamKey(league: game.league, abbrev: $0).written })
+            switch target.flatMap(GameKey.parse) {
+            case let game? where game.league == .nba:
+                let summary = try? await espn.fetch(.nbaSummary(game.id)).value
+                if let summary {
+                    let snapshot = NBASnapshot(summary)
+                    gameTeams = ["nba:\(snapshot.away.abbrev)", "nba:\(snapshot.home.abbrev)"]
                 }
-                single = (game.id, game.league, snapshot?.startTime)
+                single = (game.id, .nba, summary.flatMap { NBASnapshot($0).startTime })
+            case let game?:
+                let feed = try? await client.fetch(.playByPlay(game.id)).value
+                if let feed {
+                    let snapshot = GameSnapshot(feed)
+                    gameTeams = [snapshot.away.abbrev, snapshot.home.abbrev]
+                }
+                single = (game.id, .nhl, feed?.startTime)
+            case nil: break
             }
             let teams = try single == nil ? (target.map { [try TeamInput.followed($0).written] } ?? session.config.teams) : []
             let alerts = try WatchDelivery(
