@@ -43,7 +43,7 @@ public struct CalendarService: Sendable {
     /// The client of `league`'s API, or why there is none.
     func client(of league: League) throws -> APIClient {
         let definition = league.definition
-        guard let client = clients.first(where: { $0.service == definition.service }) else {
+        guard let client = definition.client(in: clients) else {
             throw CalendarError("the \(league.name) teams' feeds need \(definition.service.name), and none was given")
         }
         return client
@@ -99,7 +99,7 @@ public struct CalendarService: Sendable {
         seasons.sort { (position[$0.team] ?? 0) < (position[$1.team] ?? 0) }
         var records: [League: [String: String]] = [:]
         if options.scores {
-            for league in Set(seasons.compactMap { TeamKey(written: $0.team)?.league }) {
+            for league in Set(seasons.map(\.season.league)) {
                 guard let client = try? client(of: league) else { continue }
                 records[league] = await league.definition.calendarRecords(client: client)
             }

@@ -151,6 +151,9 @@ public struct ESPNEvent: Decodable, Sendable, Equatable {
         public var competitors: [Competitor]?
         public var status: Status?
 
+        /// The competitor on that side: "home" or "away".
+        public func competitor(_ homeAway: String) -> Competitor? { competitors?.first { $0.homeAway == homeAway } }
+
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             venue = try? container.decodeIfPresent(Venue.self, forKey: .venue)

@@ -67,10 +67,7 @@ public struct FanService: Sendable {
         }
         var records: [String: String] = [:]
         if let standings = try? await client.fetch(.standings()) {
-            for row in standings.value.standings ?? [] {
-                guard let abbrev = row.teamAbbrev?.value, abbrev == game.away.abbrev || abbrev == game.home.abbrev else { continue }
-                records[abbrev] = "\(row.wins ?? 0)-\(row.losses ?? 0)-\(row.otLosses ?? 0)"
-            }
+            records = standings.value.records.filter { $0.key == game.away.abbrev || $0.key == game.home.abbrev }
             fetchedNotes.add(standings)
         }
         var live: NextReport.Live?

@@ -51,8 +51,8 @@ package enum ScheduleChanges {
         /// An NBA game of ESPN's team schedule (a game with no time yet is on its day, TBD).
         package init?(nba event: ESPNEvent, season: Int?) {
             guard let id = event.id.flatMap({ Int($0) }), let competition = event.competition,
-                let away = competition.competitors?.first(where: { $0.homeAway == "away" })?.team?.abbreviation,
-                let home = competition.competitors?.first(where: { $0.homeAway == "home" })?.team?.abbreviation
+                let away = competition.competitor("away")?.team?.abbreviation,
+                let home = competition.competitor("home")?.team?.abbreviation
             else { return nil }
             self.id = id
             self.season = season

@@ -33,7 +33,7 @@ extension GameSummary {
         let competitors = competition.competitors ?? []
         let scored = status == "live" || status == "final"
         func side(_ homeAway: String) -> Side {
-            let competitor = competitors.first { $0.homeAway == homeAway }
+            let competitor = competition.competitor(homeAway)
             let abbrev = competitor?.team?.abbreviation ?? "?"
             // A game not begun has no score (scoreboards write "0").
             let score = scored ? competitor?.score?.points : nil

@@ -3,13 +3,16 @@ import FaceoffESPN
 import Foundation
 
 extension BasketballLeague {
+    /// A season as ESPN splits a team's schedule: the regular season, then the playoffs.
+    static let seasonParts: [ESPNSeasonType] = [.regular, .postseason]
+
     /// The whole season, both of its parts: ESPN's plain answer is its current part only, and
     /// at the playoffs' start the regular season would leave it.
     func calendarSeason(of key: TeamKey, request: CalendarRequest, client: APIClient) async throws -> CalendarSeason {
         let team = try Self.team(key)
         var parts: [ESPNTeamSchedule] = []
         var notes: [String] = []
-        for part in [ESPNSeasonType.regular, .postseason] {
+        for part in Self.seasonParts {
             let fetched = try await client.fetch(.nbaSchedule(team, part: part))
             parts.append(fetched.value)
             if let note = fetched.staleness { notes.append("\(key) (\(part == .regular ? "regular season" : "playoffs")): \(note)") }
@@ -23,15 +26,14 @@ extension BasketballLeague {
     /// refresh (another URL: the plain schedule) announced.
     func refreshCalendar(of key: TeamKey, client: APIClient) async {
         guard let team = try? Self.team(key) else { return }
-        for part in [ESPNSeasonType.regular, .postseason] { _ = try? await client.fetch(.nbaSchedule(team, part: part), revalidate: true) }
+        for part in Self.seasonParts { _ = try? await client.fetch(.nbaSchedule(team, part: part), revalidate: true) }
     }
 
     /// A team's season parts as a calendar season.
     static func calendarSeason(_ parts: [ESPNTeamSchedule]) -> CalendarSeason {
         let events = parts.flatMap { $0.events ?? [] }.filter { $0.id.flatMap { Int($0) } != nil }
         let entries = events.map { event in
-            let sides = event.competition?.competitors ?? []
-            func side(_ homeAway: String) -> String { sides.first { $0.homeAway == homeAway }?.team?.abbreviation ?? "?" }
+            func side(_ homeAway: String) -> String { event.competition?.competitor(homeAway)?.team?.abbreviation ?? "?" }
             return CalendarSeason.Entry(
                 id: event.id.flatMap { Int($0) } ?? 0, typeCode: event.seasonType?.type ?? 2, away: side("away"), home: side("home"))
         }

@@ -12,13 +12,7 @@ extension HockeyLeague {
     }
 
     func calendarRecords(client: APIClient) async -> [String: String] {
-        var records: [String: String] = [:]
-        guard let standings = try? await client.fetch(.standings()) else { return records }
-        for row in standings.value.standings ?? [] {
-            guard let abbrev = row.teamAbbrev?.value else { continue }
-            records[abbrev] = "\(row.wins ?? 0)-\(row.losses ?? 0)-\(row.otLosses ?? 0)"
-        }
-        return records
+        (try? await client.fetch(.standings()))?.value.records ?? [:]
     }
 
     func seasonWords(_ label: String) -> String { "the \(label) season" }

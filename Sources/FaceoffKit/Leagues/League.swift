@@ -150,7 +150,9 @@ public protocol LeagueDefinition: Sendable {
 
 extension LeagueDefinition {
     /// Of these clients, the one that speaks the league's API (the first if none does).
-    public func client(among clients: [APIClient]) -> APIClient { clients.first { $0.service == service } ?? clients[0] }
+    public func client(among clients: [APIClient]) -> APIClient { client(in: clients) ?? clients[0] }
+    /// Of these clients, the one that speaks the league's API; nil when none does.
+    public func client(in clients: [APIClient]) -> APIClient? { clients.first { $0.service == service } }
 
     public func calendarSeason(of team: TeamKey, request: CalendarRequest, client: APIClient) async throws -> CalendarSeason {
         throw UsageError(message: "Faceoff has no calendar for the \(league.name) yet")

@@ -9,6 +9,16 @@ public struct Standings: Codable, Sendable, Equatable {
 
     public var standingsDate: Date? { NHLTimestamp.parse(standingsDateTimeUtc) }
 
+    /// Each team's record as "W-L-OT", by abbreviation.
+    public var records: [String: String] {
+        var records: [String: String] = [:]
+        for row in standings ?? [] {
+            guard let abbrev = row.teamAbbrev?.value else { continue }
+            records[abbrev] = "\(row.wins ?? 0)-\(row.losses ?? 0)-\(row.otLosses ?? 0)"
+        }
+        return records
+    }
+
     /// The row whose `teamAbbrev` is `abbrev` (case-insensitive).
     public func row(for abbrev: String) -> StandingsRow? {
         standings?.first { $0.teamAbbrev?.value.caseInsensitiveCompare(abbrev) == .orderedSame }
